@@ -1,0 +1,78 @@
+/*
+ * interp.h: the execution engine: runs one launch (function + grid + bound
+ * arguments) of a TTIR kernel over registered memory allocations.
+ * Ownership: interp_mem_new's result is owned by the caller (interp_mem_free);
+ * interp_mem_add takes ownership of the data it is given (name "_take").
+ * The module and function of a launch are borrowed.
+ */
+#ifndef INTERP_H
+#define INTERP_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "ir.h"
+
+/* One runtime element: ints sign-extended to 64 bits (i1 as 0/1), floats as
+ * the exact double value of their format, pointers as 64-bit addresses. */
+typedef union interp_elem {
+  int64_t i;
+  double f;
+} interp_elem;
+
+/* ---- memory: every pointer argument's buffer is a registered allocation ---- */
+#define INTERP_ADDR_SHIFT 40 /* allocation k lives at [(k+1) << 40, +nbytes) */
+
+typedef struct interp_alloc {
+  char *name;          /* argument name, for messages and output files */
+  uint8_t *data;       /* owned */
+  size_t nbytes;
+  ir_scalar elem;      /* element type of the pointer argument it came from */
+  uint32_t *owner;     /* last writer pid+1 per element, for race checks (lazily made) */
+} interp_alloc;
+
+typedef struct interp_mem {
+  interp_alloc *allocs;
+  int n, cap;
+} interp_mem;
+
+interp_mem *interp_mem_new(void);
+void interp_mem_free(interp_mem *m);
+/* Register @data_take (nbytes, malloc'd through ir_alloc) as a new allocation;
+ * *out_addr receives its base address. */
+ttref_status interp_mem_add_take(interp_mem *m, const char *name, void *data_take, size_t nbytes,
+                                 ir_scalar elem, int64_t *out_addr, ttref_error *err);
+
+/* ---- launch ----------------------------------------------------------------- */
+typedef struct interp_stats {
+  int64_t ub_div_zero;     /* integer division or remainder by zero */
+  int64_t ub_div_overflow; /* INT_MIN / -1 */
+  int64_t ub_shift;        /* shift amount >= width (or negative) */
+  int64_t ub_fptoi;        /* float to int out of range or NaN */
+  int64_t ub_masked_other; /* masked-off loads without `other` (value 0) */
+  int64_t ub_poison;       /* reads of ub.poison */
+  int64_t races;           /* cross-program write-write conflicts seen */
+  int64_t programs;        /* programs run */
+} interp_stats;
+
+typedef struct interp_launch {
+  const ir_module *mod;
+  const ir_func *fn;
+  int64_t grid[3];
+  interp_elem *args;    /* one per fn argument: scalar value or pointer address */
+  interp_mem *mem;
+  int threads;          /* 0 = OpenMP default; 1 = sequential */
+  bool ftz;             /* flush float subnormals (compare with FTZ hardware) */
+  FILE *print_out;      /* tt.print destination (default stdout) */
+  interp_stats stats;   /* out */
+} interp_launch;
+
+/*
+ * Run the launch. TTREF_OK when every program finished; TTREF_E_FAULT when the
+ * kernel faulted (out-of-bounds access, failed tt.assert or llvm.intr.assume):
+ * *err names the op, its .ttir position, kernel-source location, program id,
+ * lane and allocation. TTREF_E_UNSUPPORTED for ops that cannot be interpreted.
+ * Deterministic: outputs do not depend on L->threads.
+ */
+ttref_status interp_run(interp_launch *L, ttref_error *err);
+
+#endif

@@ -1,0 +1,41 @@
+/*
+ * interp_launch.h: binding a kernel's arguments from the command line
+ * (NAME=@FILE.npy, NAME=VALUE, or by 0-based position), running the launch and
+ * writing every pointer argument's buffer back as .npy.
+ * Ownership: an interp_bound made by interp_bind is owned by the caller and
+ * released with interp_bound_free; the module it refers to is borrowed.
+ */
+#ifndef INTERP_LAUNCH_H
+#define INTERP_LAUNCH_H
+
+#include "interp.h"
+#include "npy_io.h"
+
+typedef struct interp_bound {
+  interp_launch L;
+  interp_mem *mem;
+  interp_elem *args;
+  int nargs;
+  npy_array *meta;   /* per argument: dtype/shape of a pointer argument's file (data NULL) */
+  int *alloc_of;     /* per argument: allocation index, or -1 for scalars */
+} interp_bound;
+
+/*
+ * Bind @p nspecs "NAME=VALUE" strings (VALUE = @file.npy for pointers, a
+ * literal typed by the signature for scalars: decimal, 0x hex, inf, nan,
+ * true/false) to @p fn's arguments. NAME is the TTIR argument name (with or
+ * without '%') or a 0-based position. Unknown, missing or duplicated
+ * arguments, bad literals and element-size mismatches give TTREF_E_INPUT with
+ * the kernel's signature in err->note.
+ */
+ttref_status interp_bind(const ir_module *m, const ir_func *fn, const char *const *specs, int nspecs,
+                         interp_bound *out, ttref_error *err);
+void interp_bound_free(interp_bound *b);
+
+/* Write every pointer argument's buffer to DIR/NAME.npy (input dtype and shape). */
+ttref_status interp_write_outputs(const interp_bound *b, const char *dir, ttref_error *err);
+
+/* The kernel signature "name(%x_ptr: !tt.ptr<f32>, %n: i32)" into buf. */
+void interp_signature(const ir_func *fn, char *buf, size_t n);
+
+#endif

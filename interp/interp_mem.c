@@ -1,0 +1,56 @@
+/*
+ * interp_mem.c: the launch's memory: a table of allocations, one per pointer
+ * argument. An address is (k+1) << INTERP_ADDR_SHIFT plus a byte offset, so
+ * pointer arithmetic is plain integer arithmetic and every access can be
+ * attributed to an allocation and bounds-checked.
+ */
+#include "config.h"
+#include "interp.h"
+
+#include <string.h>
+
+interp_mem *interp_mem_new(void) { return ir_calloc(1, sizeof(interp_mem)); }
+
+void interp_mem_free(interp_mem *m)
+{
+  if (!m) return;
+  for (int i = 0; i < m->n; i++) {
+    interp_alloc *a = &m->allocs[i];
+    ir_free(a->data, a->nbytes);
+    if (a->name) ir_free(a->name, strlen(a->name) + 1);
+    ir_free(a->owner, sizeof(uint32_t) * (a->nbytes + 1));
+  }
+  ir_free(m->allocs, sizeof(interp_alloc) * (size_t)m->cap);
+  ir_free(m, sizeof *m);
+}
+
+ttref_status interp_mem_add_take(interp_mem *m, const char *name, void *data_take, size_t nbytes,
+                                 ir_scalar elem, int64_t *out_addr, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  ttref_loc none = {0};
+  char *nm = NULL;
+  if (nbytes >= ((size_t)1 << INTERP_ADDR_SHIFT) || m->n >= (1 << 20))
+    FAIL(IR_ERR(err, TTREF_E_LIMIT, none, "allocation '%s' is too large (%zu bytes; limit 2^40)", name, nbytes));
+  if (m->n == m->cap) {
+    int ncap = m->cap ? m->cap * 2 : 8;
+    interp_alloc *na = ir_realloc(m->allocs, sizeof(interp_alloc) * (size_t)m->cap, sizeof(interp_alloc) * (size_t)ncap);
+    if (!na) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
+    m->allocs = na;
+    m->cap = ncap;
+  }
+  nm = ir_strdup(name ? name : "?");
+  if (!nm) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
+  interp_alloc *a = &m->allocs[m->n];
+  memset(a, 0, sizeof *a);
+  a->name = nm;
+  a->data = data_take;
+  a->nbytes = nbytes;
+  a->elem = elem;
+  *out_addr = (int64_t)((uint64_t)(m->n + 1) << INTERP_ADDR_SHIFT);
+  m->n++;
+  return TTREF_OK;
+fail:
+  ir_free(data_take, nbytes);
+  return st;
+}

@@ -1,0 +1,268 @@
+/*
+ * main.c: the `ttref` command: one binary, one subcommand per job
+ * (run, check, fmt, version, help). Exit codes: 0 ok, 1 kernel fault or
+ * failed check, 2 usage error or bad input.
+ */
+#include "config.h"
+#include "ir.h"
+#include "ir_parse.h"
+#include "ir_print.h"
+#include "ir_verify.h"
+#include "interp.h"
+#include "interp_launch.h"
+
+#include <gsl/gsl_errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { EXIT_OK = 0, EXIT_FAULT = 1, EXIT_BAD = 2 };
+
+static int exit_of(ttref_status st)
+{
+  if (st == TTREF_OK) return EXIT_OK;
+  if (st == TTREF_E_FAULT) return EXIT_FAULT;
+  return EXIT_BAD;
+}
+
+static void report(const ttref_error *e)
+{
+  fprintf(stderr, "%s\n", e->msg[0] ? e->msg : "error: unknown failure");
+  if (e->note[0]) fprintf(stderr, "%s\n", e->note);
+}
+
+static int wants_help(int argc, char **argv)
+{
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return 1;
+  return 0;
+}
+
+static const char *const usage_run =
+    "usage: ttref run KERNEL.ttir --grid X[,Y[,Z]] --arg NAME=@FILE.npy --arg NAME=VALUE ... [--out DIR]\n"
+    "                 [--kernel NAME] [--threads N] [--ftz] [--stats]\n"
+    "  Runs one launch of KERNEL on the CPU with ttref's documented semantics.\n"
+    "  --arg binds a kernel argument by its TTIR name (x_ptr or %x_ptr) or 0-based position:\n"
+    "        pointers take @FILE.npy (its raw elements are the buffer; bf16/fp8 as <u2/|u1 bits),\n"
+    "        scalars take a literal typed by the signature (42, -1, 0xff, 1.5, inf, nan, true).\n"
+    "  --out DIR writes every pointer argument's buffer after the launch to DIR/NAME.npy.\n"
+    "  --threads N runs programs on N threads (outputs are identical for any N).\n"
+    "  --ftz flushes float subnormal results to zero (to compare with FTZ hardware).\n"
+    "  --stats prints counts of undefined-behaviour cases met (x/0, shifts >= width, ...).\n"
+    "  Exit: 0 ran, 1 the kernel faulted (out-of-bounds access, failed assert), 2 bad input.\n";
+
+static const char *const usage_check =
+    "usage: ttref check FILE.ttir\n"
+    "  Parses and verifies FILE; prints nothing and exits 0 when it is valid,\n"
+    "  otherwise prints FILE:LINE:COL: error: ... and exits 2.\n";
+
+static const char *const usage_fmt =
+    "usage: ttref fmt FILE.ttir [-o OUT]\n"
+    "  Prints FILE as canonical TTIR (idempotent; re-parses to the same IR; accepted by Triton).\n";
+
+static void usage(FILE *f)
+{
+  fputs("usage: ttref COMMAND [ARGS]\n"
+        "commands:\n"
+        "  run      run a TTIR kernel launch on the CPU and write its buffers (.npy)\n"
+        "  check    parse and verify a TTIR file\n"
+        "  fmt      print a TTIR file in canonical form\n"
+        "  version  print the version\n"
+        "  help     this text; `ttref COMMAND --help` for one command\n",
+        f);
+}
+
+static ttref_status load(const char *path, ir_module **m, ttref_error *err)
+{
+  ttref_status st = ir_parse_file(path, m, err);
+  if (st == TTREF_OK) {
+    st = ir_verify_module(*m, err);
+    if (st != TTREF_OK) {
+      ir_module_free(*m);
+      *m = NULL;
+    }
+  }
+  return st;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+  if (wants_help(argc, argv)) return fputs(usage_check, stdout), EXIT_OK;
+  if (argc != 2) return fputs(usage_check, stderr), EXIT_BAD;
+  ttref_error err = {0};
+  ir_module *m = NULL;
+  ttref_status st = load(argv[1], &m, &err);
+  if (st != TTREF_OK) report(&err);
+  ir_module_free(m);
+  return exit_of(st);
+}
+
+static int cmd_fmt(int argc, char **argv)
+{
+  if (wants_help(argc, argv)) return fputs(usage_fmt, stdout), EXIT_OK;
+  const char *in = NULL, *outp = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) outp = argv[++i];
+    else if (!in) in = argv[i];
+    else return fputs(usage_fmt, stderr), EXIT_BAD;
+  }
+  if (!in) return fputs(usage_fmt, stderr), EXIT_BAD;
+  ttref_error err = {0};
+  ir_module *m = NULL;
+  ttref_status st = ir_parse_file(in, &m, &err);
+  if (st == TTREF_OK) {
+    FILE *f = outp ? fopen(outp, "w") : stdout;
+    if (!f) {
+      fprintf(stderr, "error: cannot write '%s'\n", outp);
+      ir_module_free(m);
+      return EXIT_BAD;
+    }
+    st = ir_print_module(m, f, &err);
+    if (outp && fclose(f) != 0 && st == TTREF_OK) st = TTREF_E_IO;
+  }
+  if (st != TTREF_OK) report(&err);
+  ir_module_free(m);
+  return exit_of(st);
+}
+
+static int parse_grid(const char *s, int64_t g[3])
+{
+  g[0] = g[1] = g[2] = 1;
+  for (int k = 0; k < 3; k++) {
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (end == s || v < 0 || v > 2147483647LL) return -1;
+    g[k] = v;
+    if (*end == 0) return 0;
+    if (*end != ',') return -1;
+    s = end + 1;
+  }
+  return -1;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+  if (wants_help(argc, argv)) return fputs(usage_run, stdout), EXIT_OK;
+  const char *kernel = NULL, *outdir = NULL, *fname = NULL;
+  int64_t grid[3] = {1, 1, 1};
+  int threads = 0, stats = 0, ftz = 0, rc = EXIT_BAD;
+  const char **specs = calloc((size_t)argc + 1, sizeof *specs);
+  int nspecs = 0;
+  ttref_error err = {0};
+  ir_module *m = NULL;
+  interp_bound b;
+  int bound = 0;
+  if (!specs) return EXIT_BAD;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    int has = i + 1 < argc;
+    if (strcmp(a, "--grid") == 0 && has) {
+      if (parse_grid(argv[++i], grid) != 0) {
+        fprintf(stderr, "error: bad --grid '%s' (want X[,Y[,Z]] with 0 <= X, Y, Z < 2^31)\n", argv[i]);
+        goto done;
+      }
+    } else if (strcmp(a, "--arg") == 0 && has) {
+      specs[nspecs++] = argv[++i];
+    } else if (strcmp(a, "--out") == 0 && has) {
+      outdir = argv[++i];
+    } else if (strcmp(a, "--kernel") == 0 && has) {
+      fname = argv[++i];
+    } else if (strcmp(a, "--threads") == 0 && has) {
+      threads = atoi(argv[++i]);
+      if (threads < 1) {
+        fprintf(stderr, "error: --threads needs a positive count\n");
+        goto done;
+      }
+    } else if (strcmp(a, "--ftz") == 0) {
+      ftz = 1;
+    } else if (strcmp(a, "--stats") == 0) {
+      stats = 1;
+    } else if (a[0] == '-' ) {
+      fprintf(stderr, "error: unknown or incomplete option '%s'\n", a);
+      fputs(usage_run, stderr);
+      goto done;
+    } else if (!kernel) {
+      kernel = a;
+    } else {
+      fprintf(stderr, "error: unexpected argument '%s'\n", a);
+      goto done;
+    }
+  }
+  if (!kernel) {
+    fputs(usage_run, stderr);
+    goto done;
+  }
+  ttref_status st = load(kernel, &m, &err);
+  if (st != TTREF_OK) {
+    report(&err);
+    rc = exit_of(st);
+    goto done;
+  }
+  const ir_func *fn = fname ? ir_module_find_func(m, fname[0] == '@' ? fname + 1 : fname) : ir_module_entry(m);
+  if (!fn) {
+    fprintf(stderr, "error: %s: no kernel %s%s\n", kernel, fname ? "named " : "", fname ? fname : "");
+    goto done;
+  }
+  st = interp_bind(m, fn, specs, nspecs, &b, &err);
+  if (st != TTREF_OK) {
+    report(&err);
+    rc = exit_of(st);
+    goto done;
+  }
+  bound = 1;
+  b.L.grid[0] = grid[0];
+  b.L.grid[1] = grid[1];
+  b.L.grid[2] = grid[2];
+  b.L.threads = threads;
+  b.L.ftz = ftz;
+  st = interp_run(&b.L, &err);
+  fflush(stdout);
+  if (st != TTREF_OK) report(&err);
+  rc = exit_of(st);
+  /* Outputs are written even after a fault: they show memory as the fault left it. */
+  if (outdir) {
+    ttref_error werr = {0};
+    if (interp_write_outputs(&b, outdir, &werr) != TTREF_OK) {
+      report(&werr);
+      rc = EXIT_BAD;
+    }
+  }
+  if (stats) {
+    const interp_stats *s = &b.L.stats;
+    fprintf(stderr,
+            "stats: programs %lld, int div by zero %lld, int div overflow %lld, shift >= width %lld, "
+            "fp->int out of range %lld, masked load without other %lld, poison reads %lld\n",
+            (long long)s->programs, (long long)s->ub_div_zero, (long long)s->ub_div_overflow,
+            (long long)s->ub_shift, (long long)s->ub_fptoi, (long long)s->ub_masked_other,
+            (long long)s->ub_poison);
+  }
+done:
+  if (bound) interp_bound_free(&b);
+  ir_module_free(m);
+  free(specs);
+  return rc;
+}
+
+int main(int argc, char **argv)
+{
+  gsl_set_error_handler_off();
+  if (argc < 2) {
+    usage(stderr);
+    return EXIT_BAD;
+  }
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+    usage(stdout);
+    return EXIT_OK;
+  }
+  if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+    printf("ttref %s\n", ttref_version());
+    return EXIT_OK;
+  }
+  if (strcmp(cmd, "run") == 0) return cmd_run(argc - 1, argv + 1);
+  if (strcmp(cmd, "check") == 0) return cmd_check(argc - 1, argv + 1);
+  if (strcmp(cmd, "fmt") == 0) return cmd_fmt(argc - 1, argv + 1);
+  fprintf(stderr, "error: unknown command '%s'\n", cmd);
+  usage(stderr);
+  return EXIT_BAD;
+}

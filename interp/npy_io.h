@@ -1,0 +1,78 @@
+/*
+ * npy_io.h: read and write NumPy .npy files (format versions 1.0, 2.0, 3.0)
+ * for bool, signed/unsigned integer and float arrays of rank 0..8.
+ * Ownership: an npy_array filled by npy_read/npy_read_mem/npy_alloc owns its
+ * data and is released with npy_free; every pointer argument is borrowed.
+ */
+#ifndef NPY_IO_H
+#define NPY_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "ttref.h"
+
+#define NPY_MAX_RANK 8
+
+/** A dense array in C order and host byte order. */
+typedef struct npy_array {
+  char kind;                     /**< 'b' bool, 'i' signed int, 'u' unsigned int, 'f' float */
+  int elsize;                    /**< bytes per element: 1, 2, 4, 8 */
+  int rank;                      /**< 0..NPY_MAX_RANK */
+  int64_t shape[NPY_MAX_RANK];   /**< dims; entries past rank are 0 */
+  int64_t numel;                 /**< product of shape (1 for rank 0) */
+  void *data;                    /**< numel*elsize bytes, C order, host byte order;
+                                      owned; NULL when nbytes is 0 */
+  size_t nbytes;                 /**< numel*elsize */
+} npy_array;
+
+/**
+ * Read the .npy file at @p path into @p out (overwritten; on failure it is
+ * left zeroed). Big-endian data is swapped to host order and fortran_order
+ * data is transposed to C order. Bytes after the data are ignored.
+ * @param[in]  path  file name, also used in error messages
+ * @param[out] out   the array; release with npy_free
+ * @param[out] err   detail on failure (may be NULL)
+ * @return TTREF_OK; TTREF_E_IO (open/read failure), TTREF_E_INPUT (not a
+ * valid .npy file or unsupported dtype), TTREF_E_LIMIT (rank > 8, size
+ * overflow, oversized header), TTREF_E_NOMEM or TTREF_E_USAGE (NULL argument).
+ */
+ttref_status npy_read(const char *path, npy_array *out, ttref_error *err);
+
+/**
+ * Like npy_read, but parses the @p len bytes at @p buf (borrowed; copied).
+ * @param[in] name  label used in error messages (e.g. the original file name)
+ */
+ttref_status npy_read_mem(const char *name, const void *buf, size_t len, npy_array *out,
+                          ttref_error *err);
+
+/**
+ * Write @p a to @p path (created or truncated) as a little-endian C-order
+ * .npy file with a version 1.0 header ('<'/'|' descr, fortran_order False),
+ * byte-identical to numpy >= 1.23's np.save: padded so that the data starts
+ * on a 64-byte boundary. (A rank <= 8 header always fits 1.0's 16-bit
+ * length, so 2.0 is never needed.)
+ * A partially written file is removed on failure.
+ * @return TTREF_OK; TTREF_E_INPUT (invalid or inconsistent @p a),
+ * TTREF_E_LIMIT (shape overflows), TTREF_E_IO, TTREF_E_USAGE (NULL argument).
+ */
+ttref_status npy_write(const char *path, const npy_array *a, ttref_error *err);
+
+/** Free @p a's data and zero the struct. NULL-safe. */
+void npy_free(npy_array *a);
+
+/**
+ * Fill @p a (overwritten) with a zeroed array of the given dtype and shape.
+ * @param[in] shape  @p rank dims (may be NULL when rank is 0)
+ * @return TTREF_OK; TTREF_E_INPUT (bad kind/elsize/rank, negative dim),
+ * TTREF_E_LIMIT (size overflow), TTREF_E_NOMEM, TTREF_E_USAGE (NULL @p a).
+ */
+ttref_status npy_alloc(npy_array *a, char kind, int elsize, int rank, const int64_t *shape,
+                       ttref_error *err);
+
+/**
+ * Format @p a's dtype as the descr npy_write emits ("<f4", "|u1", "|b1")
+ * into @p buf. @return buf; "<invalid>" (static) if the dtype is invalid.
+ */
+const char *npy_descr(const npy_array *a, char buf[8]);
+
+#endif

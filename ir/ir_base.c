@@ -1,0 +1,168 @@
+/*
+ * ir_base.c: allocation hook, arena, status strings and the error setter.
+ * Every heap byte in ttref passes through ir_alloc/ir_realloc/ir_free.
+ */
+#include "config.h"
+#include "ir_base.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *default_alloc(void *ud, void *ptr, size_t old_size, size_t new_size)
+{
+  (void)ud;
+  (void)old_size;
+  if (new_size == 0) {
+    free(ptr);
+    return NULL;
+  }
+  return realloc(ptr, new_size);
+}
+
+static ttref_alloc_fn alloc_fn = default_alloc;
+static void *alloc_ud;
+
+void ttref_set_alloc(ttref_alloc_fn fn, void *ud)
+{
+  alloc_fn = fn ? fn : default_alloc;
+  alloc_ud = fn ? ud : NULL;
+}
+
+const char *ttref_version(void) { return PACKAGE_VERSION; }
+
+static const char *const status_names[] = {
+#define X(name, desc) desc,
+#include "ttref_status_list.h"
+#undef X
+};
+
+const char *ttref_status_str(ttref_status s)
+{
+  if ((int)s >= 0 && (int)s < TTREF_STATUS_COUNT) return status_names[s];
+  return "<invalid>";
+}
+
+void *ir_alloc(size_t n) { return n ? alloc_fn(alloc_ud, NULL, 0, n) : NULL; }
+
+void *ir_calloc(size_t count, size_t n)
+{
+  if (count && n > SIZE_MAX / count) return NULL;
+  void *p = ir_alloc(count * n);
+  if (p) memset(p, 0, count * n);
+  return p;
+}
+
+void *ir_realloc(void *p, size_t old_n, size_t new_n)
+{
+  if (new_n == 0) {
+    ir_free(p, old_n);
+    return NULL;
+  }
+  return alloc_fn(alloc_ud, p, p ? old_n : 0, new_n);
+}
+
+void ir_free(void *p, size_t n)
+{
+  if (p) alloc_fn(alloc_ud, p, n, 0);
+}
+
+char *ir_strdup(const char *s)
+{
+  size_t n = strlen(s) + 1;
+  char *d = ir_alloc(n);
+  if (d) memcpy(d, s, n);
+  return d;
+}
+
+/* ---- arena ---- */
+typedef struct arena_chunk {
+  struct arena_chunk *next;
+  size_t size, used;
+  max_align_t data[];
+} arena_chunk;
+
+struct ir_arena {
+  arena_chunk *head;
+  size_t total;
+};
+
+ir_arena *ir_arena_new(void) { return ir_calloc(1, sizeof(ir_arena)); }
+
+void ir_arena_free(ir_arena *a)
+{
+  if (!a) return;
+  for (arena_chunk *c = a->head, *n; c; c = n) {
+    n = c->next;
+    ir_free(c, sizeof(arena_chunk) + c->size);
+  }
+  ir_free(a, sizeof *a);
+}
+
+void *ir_arena_alloc(ir_arena *a, size_t n)
+{
+  n = (n + 15) & ~(size_t)15;
+  if (n == 0) n = 16;
+  arena_chunk *c = a->head;
+  if (!c || c->size - c->used < n) {
+    size_t sz = n > 65536 ? n : 65536;
+    if (a->head && a->head->size >= 65536 && sz < a->head->size * 2 && a->head->size < (64u << 20))
+      sz = a->head->size * 2;
+    c = ir_alloc(sizeof(arena_chunk) + sz);
+    if (!c) return NULL;
+    c->size = sz;
+    c->used = 0;
+    c->next = a->head;
+    a->head = c;
+  }
+  void *p = (char *)c->data + c->used;
+  c->used += n;
+  a->total += n;
+  memset(p, 0, n);
+  return p;
+}
+
+char *ir_arena_strndup(ir_arena *a, const char *s, size_t n)
+{
+  char *d = ir_arena_alloc(a, n + 1);
+  if (d) {
+    memcpy(d, s, n);
+    d[n] = 0;
+  }
+  return d;
+}
+
+size_t ir_arena_used(const ir_arena *a) { return a ? a->total : 0; }
+
+/* ---- errors ---- */
+ttref_status ir_error_set(ttref_error *e, ttref_status code, ttref_loc loc,
+                          const char *fmt, ...)
+{
+  if (!e) return code;
+  char body[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(body, sizeof body, fmt, ap);
+  va_end(ap);
+  e->code = code;
+  e->loc = loc;
+  e->note[0] = 0;
+  if (loc.line > 0)
+    snprintf(e->msg, sizeof e->msg, "%s:%d:%d: error: %s", loc.file ? loc.file : "<input>",
+             loc.line, loc.col, body);
+  else
+    snprintf(e->msg, sizeof e->msg, "error: %s", body);
+  return code;
+}
+
+void ir_error_note(ttref_error *e, const char *fmt, ...)
+{
+  if (!e) return;
+  size_t len = strlen(e->note);
+  if (len + 2 >= sizeof e->note) return;
+  if (len) e->note[len++] = '\n';
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(e->note + len, sizeof e->note - len, fmt, ap);
+  va_end(ap);
+}

@@ -1,0 +1,64 @@
+/*
+ * ir_base.h: foundations shared by every ttref module: the one allocation
+ * hook, the arena, the error setter and the TRY/one-exit macros.
+ * Ownership: ir_arena_new's result is owned by the caller (ir_arena_free);
+ * memory from ir_arena_alloc lives until its arena is freed.
+ */
+#ifndef IR_BASE_H
+#define IR_BASE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "ttref.h"
+
+/* One exit per function: TRY jumps to the function's `fail:` label. */
+#define TRY(expr)                                                              \
+  do {                                                                         \
+    st = (expr);                                                               \
+    if (st != TTREF_OK) goto fail;                                             \
+  } while (0)
+#define FAIL(code)                                                             \
+  do {                                                                         \
+    st = (code);                                                               \
+    goto fail;                                                                 \
+  } while (0)
+
+#ifdef TTREF_DEBUG
+#include <assert.h>
+#define TTREF_ASSERT(c) assert(c)
+#else
+#define TTREF_ASSERT(c) ((void)0)
+#endif
+
+/* All heap use goes through these (they call the ttref_set_alloc hook). */
+void *ir_alloc(size_t n);                 /* NULL on failure */
+void *ir_calloc(size_t count, size_t n);  /* zeroed; NULL on failure or overflow */
+void *ir_realloc(void *p, size_t old_n, size_t new_n);
+void ir_free(void *p, size_t n);
+char *ir_strdup(const char *s);           /* free with ir_free(s, strlen(s)+1) */
+
+/* Arena: bump allocation, freed all at once. */
+typedef struct ir_arena ir_arena;
+ir_arena *ir_arena_new(void);
+void ir_arena_free(ir_arena *a);
+void *ir_arena_alloc(ir_arena *a, size_t n); /* 16-byte aligned, zeroed; NULL on OOM */
+char *ir_arena_strndup(ir_arena *a, const char *s, size_t n);
+size_t ir_arena_used(const ir_arena *a);
+
+/*
+ * The only place a location is attached to an error message:
+ * sets e->code, e->loc and e->msg = "file:line:col: error: <fmt>"
+ * (or "error: <fmt>" when loc.line == 0). Returns @p code for chaining.
+ * e may be NULL (the error is then dropped).
+ */
+ttref_status ir_error_set(ttref_error *e, ttref_status code, ttref_loc loc,
+                          const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Append one line (no trailing newline needed) to e->note. */
+void ir_error_note(ttref_error *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#define IR_ERR(e, code, loc, ...) ir_error_set((e), (code), (loc), __VA_ARGS__)
+
+#endif

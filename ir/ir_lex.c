@@ -1,0 +1,282 @@
+/*
+ * ir_lex.c: TTIR tokenizer. Works on (pointer, length) buffers, rejects NUL
+ * bytes and invalid UTF-8, and never allocates: tokens are views into the
+ * buffer. Error messages carry the offending source line and a caret.
+ */
+#include "config.h"
+#include "ir_lex.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void ir_lex_init(ir_lexer *lx, const char *file, const char *buf, size_t len)
+{
+  lx->file = file ? file : "<input>";
+  lx->buf = buf;
+  lx->end = buf + len;
+  lx->cur = buf;
+  lx->line = 1;
+  lx->lstart = buf;
+}
+
+void ir_lex_seek(ir_lexer *lx, const char *p, int line, const char *lstart)
+{
+  lx->cur = p;
+  lx->line = line;
+  lx->lstart = lstart;
+}
+
+ttref_status ir_lex_error(const ir_lexer *lx, ttref_status code, int line, int col,
+                          ttref_error *err, const char *fmt, ...)
+{
+  char body[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(body, sizeof body, fmt, ap);
+  va_end(ap);
+  ttref_loc loc = {lx->file, line, col};
+  ir_error_set(err, code, loc, "%s", body);
+  if (!err || line <= 0) return code;
+  /* find the line: scan from the start (only on the error path) */
+  const char *s = lx->buf;
+  for (int l = 1; l < line && s < lx->end; s++)
+    if (*s == '\n') l++;
+  const char *e = s;
+  while (e < lx->end && *e != '\n' && e - s < 200) e++;
+  char text[256], caret[256];
+  size_t k = 0, c = 0;
+  for (const char *q = s; q < e && k < sizeof text - 1; q++) {
+    unsigned char ch = (unsigned char)*q;
+    text[k++] = (ch == '\t' || (ch >= 0x20 && ch < 0x7f) || ch >= 0x80) && ch != 0 ? (char)ch : '?';
+  }
+  text[k] = 0;
+  /* invalid UTF-8 in the echoed line would corrupt terminals: mask high bytes
+   * that do not form valid sequences by masking them all (cheap, safe) */
+  for (size_t i = 0; i < k; i++)
+    if ((unsigned char)text[i] >= 0x80) text[i] = '?';
+  for (const char *q = s; q < lx->end && (int)(q - s) < col - 1 && c < sizeof caret - 2; q++)
+    caret[c++] = *q == '\t' ? '\t' : ' ';
+  caret[c++] = '^';
+  caret[c] = 0;
+  ir_error_note(err, "%s", text);
+  ir_error_note(err, "%s", caret);
+  return code;
+}
+
+static bool is_id_start(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static bool is_digit(int c) { return c >= '0' && c <= '9'; }
+static bool is_hex(int c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+static bool is_id_char(int c) { return is_id_start(c) || is_digit(c) || c == '$' || c == '.'; }
+static bool is_suffix_char(int c) { return is_id_char(c) || c == '-'; }
+
+/* Length of the valid UTF-8 sequence at p (0 if invalid). */
+static int utf8_len(const unsigned char *p, const unsigned char *end)
+{
+  unsigned c = p[0];
+  int n;
+  unsigned min;
+  if (c < 0x80) return c ? 1 : 0;
+  if ((c & 0xE0) == 0xC0) { n = 2; min = 0x80; c &= 0x1F; }
+  else if ((c & 0xF0) == 0xE0) { n = 3; min = 0x800; c &= 0x0F; }
+  else if ((c & 0xF8) == 0xF0) { n = 4; min = 0x10000; c &= 0x07; }
+  else return 0;
+  if (end - p < n) return 0;
+  for (int i = 1; i < n; i++) {
+    if ((p[i] & 0xC0) != 0x80) return 0;
+    c = (c << 6) | (p[i] & 0x3F);
+  }
+  if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return 0;
+  return n;
+}
+
+#define COL(q) ((int)((q) - lx->lstart) + 1)
+
+/* string -> '"' (char | '\' (["\\nt] | hex hex))* '"' ; cur is at the quote */
+static ttref_status lex_string(ir_lexer *lx, const char **pq, ttref_error *err)
+{
+  const char *q = *pq + 1;
+  while (q < lx->end) {
+    unsigned char c = (unsigned char)*q;
+    if (c == '"') {
+      *pq = q + 1;
+      return TTREF_OK;
+    }
+    if (c == '\n' || c == '\r')
+      return ir_lex_error(lx, TTREF_E_SYNTAX, lx->line, COL(*pq), err, "unterminated string");
+    if (c == '\\') {
+      if (q + 1 >= lx->end) break;
+      char d = q[1];
+      if (d == '"' || d == '\\' || d == 'n' || d == 't') q += 2;
+      else if (q + 2 < lx->end && is_hex(d) && is_hex(q[2])) q += 3;
+      else return ir_lex_error(lx, TTREF_E_SYNTAX, lx->line, COL(q), err, "invalid escape in string");
+      continue;
+    }
+    if (c == 0) return ir_lex_error(lx, TTREF_E_SYNTAX, lx->line, COL(q), err, "NUL byte in string");
+    if (c >= 0x80) {
+      int n = utf8_len((const unsigned char *)q, (const unsigned char *)lx->end);
+      if (!n) return ir_lex_error(lx, TTREF_E_SYNTAX, lx->line, COL(q), err, "invalid UTF-8 in string");
+      q += n;
+      continue;
+    }
+    q++;
+  }
+  return ir_lex_error(lx, TTREF_E_SYNTAX, lx->line, COL(*pq), err, "unterminated string");
+}
+
+size_t ir_lex_unescape(const char *s, size_t n, char *out)
+{
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] != '\\' || i + 1 >= n) {
+      out[k++] = s[i];
+      continue;
+    }
+    char d = s[i + 1];
+    if (d == 'n') { out[k++] = '\n'; i++; }
+    else if (d == 't') { out[k++] = '\t'; i++; }
+    else if (d == '"' || d == '\\') { out[k++] = d; i++; }
+    else if (i + 2 < n) {
+      int v = 0;
+      for (int j = 1; j <= 2; j++) {
+        char h = s[i + j];
+        v = v * 16 + (h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
+      }
+      out[k++] = (char)v;
+      i += 2;
+    }
+  }
+  return k;
+}
+
+ttref_status ir_lex_next(ir_lexer *lx, ir_token *t, ttref_error *err)
+{
+  const char *q = lx->cur;
+  /* whitespace and comments */
+  for (;;) {
+    if (q >= lx->end) break;
+    char c = *q;
+    if (c == ' ' || c == '\t' || c == '\r') { q++; continue; }
+    if (c == '\n') {
+      q++;
+      lx->line++;
+      lx->lstart = q;
+      continue;
+    }
+    if (c == '/' && q + 1 < lx->end && q[1] == '/') {
+      while (q < lx->end && *q != '\n') {
+        unsigned char u = (unsigned char)*q;
+        if (u == 0) return ir_lex_error(lx, TTREF_E_SYNTAX, lx->line, COL(q), err, "NUL byte in input");
+        if (u >= 0x80) {
+          int n = utf8_len((const unsigned char *)q, (const unsigned char *)lx->end);
+          if (!n) return ir_lex_error(lx, TTREF_E_SYNTAX, lx->line, COL(q), err, "invalid UTF-8 in comment");
+          q += n;
+        } else {
+          q++;
+        }
+      }
+      continue;
+    }
+    break;
+  }
+  t->p = q;
+  t->line = lx->line;
+  t->col = COL(q);
+  if (q >= lx->end) {
+    t->kind = IR_TK_EOF;
+    t->n = 0;
+    lx->cur = q;
+    return TTREF_OK;
+  }
+  const char *s = q;
+  unsigned char c = (unsigned char)*q;
+  ir_tok_kind k;
+  switch (c) {
+  case '(': k = IR_TK_LPAREN; q++; break;
+  case ')': k = IR_TK_RPAREN; q++; break;
+  case '{': k = IR_TK_LBRACE; q++; break;
+  case '}': k = IR_TK_RBRACE; q++; break;
+  case '[': k = IR_TK_LBRACKET; q++; break;
+  case ']': k = IR_TK_RBRACKET; q++; break;
+  case '<': k = IR_TK_LT; q++; break;
+  case '>': k = IR_TK_GT; q++; break;
+  case ',': k = IR_TK_COMMA; q++; break;
+  case '=': k = IR_TK_EQUAL; q++; break;
+  case '*': k = IR_TK_STAR; q++; break;
+  case '?': k = IR_TK_QUESTION; q++; break;
+  case '+': k = IR_TK_PLUS; q++; break;
+  case '|': k = IR_TK_VBAR; q++; break;
+  case ':':
+    q++;
+    k = IR_TK_COLON;
+    if (q < lx->end && *q == ':') { q++; k = IR_TK_COLONCOLON; }
+    break;
+  case '"':
+    if (lex_string(lx, &q, err)) return TTREF_E_SYNTAX;
+    k = IR_TK_STRING;
+    break;
+  case '%': case '^': case '#': case '!': case '@': {
+    q++;
+    k = c == '%' ? IR_TK_PERCENT : c == '^' ? IR_TK_CARET : c == '#' ? IR_TK_HASH : c == '!' ? IR_TK_BANG : IR_TK_AT;
+    if (c == '@' && q < lx->end && *q == '"') {
+      if (lex_string(lx, &q, err)) return TTREF_E_SYNTAX;
+      break;
+    }
+    if (q < lx->end && is_digit((unsigned char)*q)) {
+      while (q < lx->end && is_digit((unsigned char)*q)) q++;
+    } else if (q < lx->end && (is_suffix_char((unsigned char)*q))) {
+      while (q < lx->end && is_suffix_char((unsigned char)*q)) q++;
+    } else {
+      return ir_lex_error(lx, TTREF_E_SYNTAX, t->line, t->col, err, "expected identifier after '%c'", c);
+    }
+    if (c == '%' && q + 1 < lx->end && *q == '#' && is_digit((unsigned char)q[1])) {
+      q++;
+      while (q < lx->end && is_digit((unsigned char)*q)) q++;
+    }
+    break;
+  }
+  case '-':
+    if (q + 1 < lx->end && q[1] == '>') { k = IR_TK_ARROW; q += 2; break; }
+    if (!(q + 1 < lx->end && is_digit((unsigned char)q[1]))) { k = IR_TK_MINUS; q++; break; }
+    q++;
+    /* fallthrough */
+  case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9':
+    k = IR_TK_INT;
+    if (*q == '0' && q + 2 <= lx->end && q + 1 < lx->end && q[1] == 'x' && q + 2 < lx->end && is_hex((unsigned char)q[2])) {
+      q += 2;
+      while (q < lx->end && is_hex((unsigned char)*q)) q++;
+      break;
+    }
+    while (q < lx->end && is_digit((unsigned char)*q)) q++;
+    if (q < lx->end && *q == '.') {
+      k = IR_TK_FLOAT;
+      q++;
+      while (q < lx->end && is_digit((unsigned char)*q)) q++;
+      if (q < lx->end && (*q == 'e' || *q == 'E')) {
+        const char *r = q + 1;
+        if (r < lx->end && (*r == '+' || *r == '-')) r++;
+        if (r < lx->end && is_digit((unsigned char)*r)) {
+          while (r < lx->end && is_digit((unsigned char)*r)) r++;
+          q = r;
+        }
+      }
+    }
+    break;
+  default:
+    if (is_id_start(c)) {
+      k = IR_TK_IDENT;
+      while (q < lx->end && is_id_char((unsigned char)*q)) q++;
+      break;
+    }
+    if (c == 0) return ir_lex_error(lx, TTREF_E_SYNTAX, t->line, t->col, err, "NUL byte in input");
+    if (c >= 0x80 && !utf8_len((const unsigned char *)q, (const unsigned char *)lx->end))
+      return ir_lex_error(lx, TTREF_E_SYNTAX, t->line, t->col, err, "invalid UTF-8 byte 0x%02X", c);
+    if (c < 0x20 || c >= 0x7f)
+      return ir_lex_error(lx, TTREF_E_SYNTAX, t->line, t->col, err, "unexpected byte 0x%02X", c);
+    return ir_lex_error(lx, TTREF_E_SYNTAX, t->line, t->col, err, "unexpected character '%c'", c);
+  }
+  t->kind = k;
+  t->p = s;
+  t->n = (size_t)(q - s);
+  lx->cur = q;
+  return TTREF_OK;
+}
