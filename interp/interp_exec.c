@@ -1244,6 +1244,11 @@ static ttref_status op_load(ctx *c, const ir_op *op)
     if (!q) return fault_oob(c, op, pv->type, i, addr, esz);
     r->d[i] = mem_read(es, q);
   }
+  if (c->L->ftz && ir_scalar_is_float(es)) { /* FTZ hardware also reads subnormals as zero */
+    const double tiny = fp_min_normal((fp_format)fmt_of(es));
+    for (int64_t i = 0; i < n; i++)
+      if (r->d[i].f != 0 && fabs(r->d[i].f) < tiny) r->d[i].f = copysign(0.0, r->d[i].f);
+  }
   return TTREF_OK;
 }
 

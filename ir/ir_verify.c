@@ -182,14 +182,16 @@ static const char *class_name(cls k)
 
 static ttref_status want_opnd(vctx *c, const ir_op *op, int i, cls k)
 {
-  if (in_class(otype(op, i), k)) return TTREF_OK;
-  return bad(c, op, "operand #%d must be %s, but got '%s'", i, class_name(k), tstr(c, otype(op, i)));
+  return in_class(otype(op, i), k)
+             ? TTREF_OK
+             : bad(c, op, "operand #%d must be %s, but got '%s'", i, class_name(k), tstr(c, otype(op, i)));
 }
 
 static ttref_status want_res(vctx *c, const ir_op *op, int i, cls k)
 {
-  if (in_class(rtype(op, i), k)) return TTREF_OK;
-  return bad(c, op, "result #%d must be %s, but got '%s'", i, class_name(k), tstr(c, rtype(op, i)));
+  return in_class(rtype(op, i), k)
+             ? TTREF_OK
+             : bad(c, op, "result #%d must be %s, but got '%s'", i, class_name(k), tstr(c, rtype(op, i)));
 }
 
 /* SameOperandsAndResultType with an element class (arith/math/tt elementwise). */
@@ -267,16 +269,17 @@ fail:
 
 static ttref_status want_scalar(vctx *c, const ir_op *op, int i, ir_scalar s, const char *what)
 {
-  if (is_scalar_of(otype(op, i), s)) return TTREF_OK;
-  return bad(c, op, "%s (operand #%d) must be %s, but got '%s'", what, i, ir_scalar_name(s), tstr(c, otype(op, i)));
+  return is_scalar_of(otype(op, i), s)
+             ? TTREF_OK
+             : bad(c, op, "%s (operand #%d) must be %s, but got '%s'", what, i, ir_scalar_name(s), tstr(c, otype(op, i)));
 }
 
 /* ---- structural helpers ----------------------------------------------------------------- */
 static ttref_status want_counts(vctx *c, const ir_op *op, int lo, int hi)
 {
-  if (op->nopnds >= lo && op->nopnds <= hi) return TTREF_OK;
-  if (lo == hi) return bad(c, op, "expected %d operands, but found %d", lo, op->nopnds);
-  return bad(c, op, "expected %d to %d operands, but found %d", lo, hi, op->nopnds);
+  return op->nopnds >= lo && op->nopnds <= hi
+             ? TTREF_OK
+             : bad(c, op, "expected %d to %d operands, but found %d", lo, hi, op->nopnds);
 }
 
 static bool inside_map_elementwise(const ir_op *op)
@@ -600,8 +603,9 @@ fail:
 static ttref_status want_mask(vctx *c, const ir_op *op, int i, const ir_type *like)
 {
   const ir_type *m = otype(op, i);
-  if (elem_is(m, IR_S_I1) && same_shape(m, like)) return TTREF_OK;
-  return bad(c, op, "mask type '%s' must be i1 with the shape of '%s'", tstr(c, m), tstr(c, like));
+  return elem_is(m, IR_S_I1) && same_shape(m, like)
+             ? TTREF_OK
+             : bad(c, op, "mask type '%s' must be i1 with the shape of '%s'", tstr(c, m), tstr(c, like));
 }
 
 static ttref_status check_boundary(vctx *c, const ir_op *op, const ir_type *ptr)
@@ -774,11 +778,11 @@ static bool raw_desc(const ir_type *t) { return t->kind == IR_T_PTR && !is_block
 static ttref_status want_desc(vctx *c, const ir_op *op, const ir_type **blk)
 {
   *blk = desc_block(otype(op, 0));
-  if (*blk) return TTREF_OK;
   bool x = op->code == IR_OP_XDESC_LOAD || op->code == IR_OP_XDESC_STORE || op->code == IR_OP_XDESC_GATHER ||
            op->code == IR_OP_XDESC_SCATTER;
-  if (x && raw_desc(otype(op, 0))) return TTREF_OK;
-  return bad(c, op, "operand #0 must be a tensor descriptor, but got '%s'", tstr(c, otype(op, 0)));
+  return *blk || (x && raw_desc(otype(op, 0)))
+             ? TTREF_OK
+             : bad(c, op, "operand #0 must be a tensor descriptor, but got '%s'", tstr(c, otype(op, 0)));
 }
 
 static ttref_status block_matches(vctx *c, const ir_op *op, const ir_type *blk, const ir_type *t)
@@ -1207,8 +1211,9 @@ fail:
 
 static ttref_status check_assert(vctx *c, const ir_op *op)
 {
-  if (elem_is(otype(op, 0), IR_S_I1)) return TTREF_OK;
-  return bad(c, op, "condition must be i1 or a tensor of i1, but got '%s'", tstr(c, otype(op, 0)));
+  return elem_is(otype(op, 0), IR_S_I1)
+             ? TTREF_OK
+             : bad(c, op, "condition must be i1 or a tensor of i1, but got '%s'", tstr(c, otype(op, 0)));
 }
 
 /* ---- dispatch ------------------------------------------------------------------------ */
@@ -1553,7 +1558,10 @@ static const ir_func *value_func(const ir_value *v)
 static ttref_status mark(vctx *c, const ir_value *v)
 {
   ttref_status st = TTREF_OK;
-  if (v->id >= c->nseen || c->seen[v->id]) goto fail; /* out-of-range ids are reported at their uses */
+  if (v->id >= c->nseen) goto fail; /* reported at its uses */
+  if (c->seen[v->id]) /* two values in scope share an interpreter slot */
+    FAIL(ir_error_set(c->err, TTREF_E_INTERNAL, (ttref_loc){0}, "malformed IR: value id %u of '%%%s' is not unique",
+                      (unsigned)v->id, v->name ? v->name : "?"));
   if (c->nundo == c->capundo) {
     size_t cap = c->capundo ? 2 * c->capundo : 256;
     uint32_t *u = ir_realloc(c->undo, c->capundo * sizeof *u, cap * sizeof *u);
@@ -1575,7 +1583,8 @@ static void unmark_to(vctx *c, size_t level)
 static ttref_status check_use(vctx *c, const ir_op *op, const ir_value *v, const char *what, int i)
 {
   ttref_status st = TTREF_OK;
-  if (value_func(v) != c->fn)
+  const ir_func *vf = value_func(v);
+  if (vf && vf != c->fn) /* tt.func is IsolatedFromAbove */
     FAIL(bad(c, op, "%s #%d ('%%%s') is defined in another function", what, i, v->name ? v->name : "?"));
   if (v->id >= c->nseen) FAIL(internal(c, op, "value id out of range"));
   if (c->nodom == 0 && !c->seen[v->id])

@@ -4,7 +4,8 @@
 # one result line per kernel and a summary.
 set -eu
 cd "$(dirname "$0")/.."
-TTREF_BIN="$(pwd)/ttref" python3 tests/corpus/check_corpus.py tests/data/corpus | awk '
+PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
+TTREF_BIN="$(pwd)/ttref" "$PY" tests/corpus/check_corpus.py tests/data/corpus | awk '
   /^ok/     { printf "PASS  %s\n", $4; p++ }
   /^not ok/ { printf "FAIL  %s\n", $5; f++ }
   /^#/      { print "      " substr($0, 3) }

@@ -383,7 +383,7 @@ static void test_verify_nomem_every_allocation(void **state)
   ir_module_free(m);
 }
 
-/* ---- data-driven tests: tests/data/ttir/verify/bad_*.ttir and tests/data/ttir/*.ttir ---- */
+/* ---- data-driven tests: verify/bad_ files and the real kernels in tests/data/ttir ---- */
 typedef struct file_case {
   char *path;
 } file_case;

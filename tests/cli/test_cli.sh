@@ -1,0 +1,66 @@
+#!/bin/sh
+# CLI integration tests: exit codes and one-line errors for good and malformed
+# launches (missing/unknown/duplicated args, bad literals, truncated or hostile
+# .npy files, element-size mismatch, out-of-bounds kernels). TAP output.
+T=${TTREF_BIN:-./ttref}
+D=${TTREF_TEST_DATA:-tests/data}/corpus/triton-3.6-h100/vadd_f32
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttref-cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+n=0; fail=0
+ok() { n=$((n+1)); echo "ok $n - $1"; }
+no() { n=$((n+1)); fail=$((fail+1)); echo "not ok $n - $1"; sed 's/^/# /' "$tmp/err" | head -n 5; }
+# expect CODE PATTERN DESCRIPTION -- command...
+expect() {
+  code=$1; pat=$2; desc=$3; shift 4
+  "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
+  if [ "$rc" -ne "$code" ]; then echo "exit $rc, expected $code" >>"$tmp/err"; no "$desc"; return; fi
+  if [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/err" "$tmp/out"; then echo "missing '$pat'" >>"$tmp/err"; no "$desc"; return; fi
+  ok "$desc"
+}
+K=$D/kernel.ttir
+X="x_ptr=@$D/x_ptr.in.npy"; Y="y_ptr=@$D/y_ptr.in.npy"; O="o_ptr=@$D/o_ptr.in.npy"
+
+expect 2 "usage" "no command" -- "$T"
+expect 0 "ttref 0.1.0" "version" -- "$T" version
+expect 0 "usage: ttref run" "run --help" -- "$T" run --help
+expect 0 "usage: ttref check" "check --help" -- "$T" check --help
+expect 0 "usage: ttref fmt" "fmt --help" -- "$T" fmt --help
+expect 2 "unknown command" "unknown command" -- "$T" frobnicate
+expect 2 "error" "check of a missing file" -- "$T" check "$tmp/nope.ttir"
+expect 0 "" "check of a real kernel" -- "$T" check "$K"
+expect 0 "" "run vadd_f32" -- "$T" run "$K" --grid 98 --arg "$X" --arg "$Y" --arg "$O" --arg n=100003 --out "$tmp/o1"
+if cmp -s "$tmp/o1/o_ptr.npy" "$D/o_ptr.gpu.npy"; then ok "vadd_f32 output equals the GPU bit for bit"; else echo "differs" >"$tmp/err"; no "vadd_f32 output equals the GPU bit for bit"; fi
+expect 0 "" "bind by position and %name" -- "$T" run "$K" --grid 98 --arg "0=@$D/x_ptr.in.npy" --arg "%y_ptr=@$D/y_ptr.in.npy" --arg "$O" --arg 3=100003
+expect 2 "missing kernel argument 'n'" "missing argument" -- "$T" run "$K" --grid 98 --arg "$X" --arg "$Y" --arg "$O"
+expect 2 "kernel signature" "missing argument prints the signature" -- "$T" run "$K" --grid 98 --arg "$X" --arg "$Y" --arg "$O"
+expect 2 "unknown kernel argument 'zz'" "unknown argument" -- "$T" run "$K" --grid 98 --arg "$X" --arg "$Y" --arg "$O" --arg n=1 --arg zz=3
+expect 2 "bound twice" "duplicated argument" -- "$T" run "$K" --grid 98 --arg "$X" --arg "$Y" --arg "$O" --arg n=1 --arg n=2
+expect 2 "bad literal" "bad integer literal" -- "$T" run "$K" --grid 98 --arg "$X" --arg "$Y" --arg "$O" --arg n=12abc
+expect 2 "bad literal" "out-of-range literal" -- "$T" run "$K" --grid 98 --arg "$X" --arg "$Y" --arg "$O" --arg n=4294967296
+expect 2 "bad --grid" "bad grid" -- "$T" run "$K" --grid 9x --arg "$X" --arg "$Y" --arg "$O" --arg n=1
+PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
+"$PY" - "$tmp" <<'PY'
+import numpy as np, sys, os
+t = sys.argv[1]
+np.save(os.path.join(t, "f64.npy"), np.zeros(100003, np.float64))
+raw = open(os.path.join(os.environ.get("TTREF_TEST_DATA", "tests/data"), "corpus/triton-3.6-h100/vadd_f32/x_ptr.in.npy"), "rb").read()
+open(os.path.join(t, "trunc.npy"), "wb").write(raw[:1000])
+hdr = b"{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776,), }"
+hdr += b" " * (118 - len(hdr)) + b"\n"
+open(os.path.join(t, "huge.npy"), "wb").write(b"\x93NUMPY\x01\x00" + len(hdr).to_bytes(2, "little") + hdr + b"\0" * 64)
+open(os.path.join(t, "garbage.npy"), "wb").write(os.urandom(300))
+np.save(os.path.join(t, "small.npy"), np.zeros(10, np.float32))
+PY
+expect 2 "element size mismatch" "f64 file for an f32 pointer" -- "$T" run "$K" --grid 98 --arg "x_ptr=@$tmp/f64.npy" --arg "$Y" --arg "$O" --arg n=1
+expect 2 "trunc.npy" "truncated .npy" -- "$T" run "$K" --grid 98 --arg "x_ptr=@$tmp/trunc.npy" --arg "$Y" --arg "$O" --arg n=1
+expect 2 "huge.npy" "npy header claiming 2^40 elements" -- "$T" run "$K" --grid 98 --arg "x_ptr=@$tmp/huge.npy" --arg "$Y" --arg "$O" --arg n=1
+expect 2 "garbage.npy" "binary garbage .npy" -- "$T" run "$K" --grid 98 --arg "x_ptr=@$tmp/garbage.npy" --arg "$Y" --arg "$O" --arg n=1
+expect 1 "out-of-bounds access" "too-small buffer faults with exit 1" -- "$T" run "$K" --grid 98 --arg "x_ptr=@$tmp/small.npy" --arg "$Y" --arg "$O" --arg n=100003
+expect 1 "allocation 'x_ptr' has 40 bytes" "fault names the allocation and its size" -- "$T" run "$K" --grid 98 --arg "x_ptr=@$tmp/small.npy" --arg "$Y" --arg "$O" --arg n=100003
+expect 1 "note: in kernel source" "fault names the kernel source" -- "$T" run "$K" --grid 98 --arg "x_ptr=@$tmp/small.npy" --arg "$Y" --arg "$O" --arg n=100003
+printf 'module {\n  tt.func public @k() {\n    %%0 = tt.bogus_op : i32\n    tt.return\n  }\n}\n' >"$tmp/bad.ttir"
+expect 2 "bad.ttir:3:" "unknown op is a located error" -- "$T" check "$tmp/bad.ttir"
+head -c 2000 /dev/urandom >"$tmp/rand.ttir"
+expect 2 "rand.ttir:" "binary garbage TTIR is a located error" -- "$T" check "$tmp/rand.ttir"
+echo "1..$n"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,412 @@
+/*
+ * test_exec.c: unit tests of the executor: integer edge cases and their
+ * documented choices, masks at every boundary, out-of-bounds diagnostics,
+ * empty and 3-D grids, 1-element tensors, reduce/scan order, atomics, dot,
+ * casts, and bit-identical results for 1 and 2 threads.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fp.h"
+#include "interp.h"
+#include "ir_parse.h"
+#include "ir_verify.h"
+
+/* ---- harness ---- */
+typedef struct buf {
+  void *data;
+  size_t nbytes;
+  ir_scalar elem;
+} buf;
+
+static ir_module *parse_ok(const char *text)
+{
+  ir_module *m = NULL;
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  ttref_status st = ir_parse_string("t.ttir", text, strlen(text), &m, &e);
+  if (st != TTREF_OK) fprintf(stderr, "%s\n%s\n", e.msg, e.note);
+  assert_int_equal(st, TTREF_OK);
+  st = ir_verify_module(m, &e);
+  if (st != TTREF_OK) fprintf(stderr, "%s\n%s\n", e.msg, e.note);
+  assert_int_equal(st, TTREF_OK);
+  return m;
+}
+
+/*
+ * Run the module's entry kernel. Pointer arguments take the next buffer of
+ * bufs (copied in and copied back), scalar arguments the next of scal.
+ */
+static ttref_status run_kernel(const char *text, int64_t gx, int64_t gy, int64_t gz, buf *bufs, int nbufs,
+                               const int64_t *scal, int threads, ttref_error *err, interp_stats *stats)
+{
+  ir_module *m = parse_ok(text);
+  const ir_func *fn = ir_module_entry(m);
+  interp_mem *mem = interp_mem_new();
+  interp_elem args[16];
+  int bi = 0, si = 0;
+  assert_true(fn->nargs <= 16);
+  for (int i = 0; i < fn->nargs; i++) {
+    if (fn->args[i].type->kind == IR_T_PTR) {
+      assert_true(bi < nbufs);
+      void *copy = ir_alloc(bufs[bi].nbytes ? bufs[bi].nbytes : 1);
+      memcpy(copy, bufs[bi].data, bufs[bi].nbytes);
+      assert_int_equal(interp_mem_add_take(mem, fn->args[i].name, copy, bufs[bi].nbytes, bufs[bi].elem, &args[i].i, err), TTREF_OK);
+      bi++;
+    } else if (ir_scalar_is_float(fn->args[i].type->scalar)) {
+      memcpy(&args[i].f, &scal[si++], sizeof(double));
+    } else {
+      args[i].i = scal[si++];
+    }
+  }
+  interp_launch L;
+  memset(&L, 0, sizeof L);
+  L.mod = m;
+  L.fn = fn;
+  L.grid[0] = gx;
+  L.grid[1] = gy;
+  L.grid[2] = gz;
+  L.args = args;
+  L.mem = mem;
+  L.threads = threads;
+  ttref_status st = interp_run(&L, err);
+  for (int k = 0; k < mem->n && k < nbufs; k++) memcpy(bufs[k].data, mem->allocs[k].data, bufs[k].nbytes);
+  if (stats) *stats = L.stats;
+  interp_mem_free(mem);
+  ir_module_free(m);
+  return st;
+}
+
+/* A kernel applying `OP` elementwise to two i32 inputs over 1-D blocks of 8. */
+static char *binop_kernel(const char *body, const char *ty)
+{
+  static char text[4096];
+  snprintf(text, sizeof text,
+           "module {\n"
+           "  tt.func public @k(%%x: !tt.ptr<%s>, %%y: !tt.ptr<%s>, %%o: !tt.ptr<%s>) {\n"
+           "    %%r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+           "    %%xp = tt.splat %%x : !tt.ptr<%s> -> tensor<8x!tt.ptr<%s>>\n"
+           "    %%xa = tt.addptr %%xp, %%r : tensor<8x!tt.ptr<%s>>, tensor<8xi32>\n"
+           "    %%a = tt.load %%xa : tensor<8x!tt.ptr<%s>>\n"
+           "    %%yp = tt.splat %%y : !tt.ptr<%s> -> tensor<8x!tt.ptr<%s>>\n"
+           "    %%ya = tt.addptr %%yp, %%r : tensor<8x!tt.ptr<%s>>, tensor<8xi32>\n"
+           "    %%b = tt.load %%ya : tensor<8x!tt.ptr<%s>>\n"
+           "    %s\n"
+           "    %%op = tt.splat %%o : !tt.ptr<%s> -> tensor<8x!tt.ptr<%s>>\n"
+           "    %%oa = tt.addptr %%op, %%r : tensor<8x!tt.ptr<%s>>, tensor<8xi32>\n"
+           "    tt.store %%oa, %%c : tensor<8x!tt.ptr<%s>>\n"
+           "    tt.return\n"
+           "  }\n"
+           "}\n",
+           ty, ty, ty, ty, ty, ty, ty, ty, ty, ty, ty, body, ty, ty, ty, ty);
+  return text;
+}
+
+static void run_i32_binop(const char *body, const int32_t *x, const int32_t *y, int32_t *o, interp_stats *stats)
+{
+  int32_t xb[8], yb[8];
+  memcpy(xb, x, sizeof xb);
+  memcpy(yb, y, sizeof yb);
+  memset(o, 0x55, 8 * sizeof(int32_t));
+  buf b[3] = {{xb, 32, IR_S_I32}, {yb, 32, IR_S_I32}, {o, 32, IR_S_I32}};
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  ttref_status st = run_kernel(binop_kernel(body, "i32"), 1, 1, 1, b, 3, NULL, 1, &e, stats);
+  if (st) fprintf(stderr, "%s\n", e.msg);
+  assert_int_equal(st, TTREF_OK);
+}
+
+/* ---- integer semantics ---- */
+static void test_int_div_edge_values(void **state)
+{
+  (void)state;
+  const int32_t x[8] = {7, -7, 7, -7, INT32_MIN, 5, 0, INT32_MIN};
+  const int32_t y[8] = {2, 2, -2, -2, -1, 0, 0, 1};
+  int32_t o[8];
+  interp_stats s;
+  run_i32_binop("%c = arith.divsi %a, %b : tensor<8xi32>", x, y, o, &s);
+  const int32_t want[8] = {3, -3, -3, 3, INT32_MIN, 0, 0, INT32_MIN}; /* truncating; x/0 = 0; MIN/-1 = MIN */
+  assert_memory_equal(o, want, sizeof want);
+  assert_int_equal(s.ub_div_zero, 2);
+  assert_int_equal(s.ub_div_overflow, 1);
+  run_i32_binop("%c = arith.remsi %a, %b : tensor<8xi32>", x, y, o, &s);
+  const int32_t wrem[8] = {1, -1, 1, -1, 0, 0, 0, 0};
+  assert_memory_equal(o, wrem, sizeof wrem);
+  run_i32_binop("%c = arith.divui %a, %b : tensor<8xi32>", x, y, o, &s);
+  assert_int_equal(o[1], (int32_t)(((uint32_t)-7) / 2u));
+  assert_int_equal(o[5], 0);
+}
+
+static void test_int_shift_ge_width(void **state)
+{
+  (void)state;
+  const int32_t x[8] = {1, -8, -8, 1, 0x40000000, -1, 3, -3};
+  const int32_t y[8] = {31, 1, 32, 40, 1, 31, -1, 33};
+  int32_t o[8];
+  interp_stats s;
+  run_i32_binop("%c = arith.shli %a, %b : tensor<8xi32>", x, y, o, &s);
+  assert_int_equal(o[0], INT32_MIN);
+  assert_int_equal(o[2], 0); /* >= width gives 0 */
+  assert_int_equal(o[3], 0);
+  assert_int_equal(o[4], INT32_MIN);
+  assert_int_equal(o[6], 0); /* negative amount is a huge unsigned amount */
+  assert_int_equal(s.ub_shift, 4);
+  run_i32_binop("%c = arith.shrsi %a, %b : tensor<8xi32>", x, y, o, &s);
+  assert_int_equal(o[1], -4);
+  assert_int_equal(o[2], -1); /* sign fill */
+  assert_int_equal(o[7], -1);
+  assert_int_equal(o[3], 0);
+  run_i32_binop("%c = arith.shrui %a, %b : tensor<8xi32>", x, y, o, &s);
+  assert_int_equal(o[1], (int32_t)(0xFFFFFFF8u >> 1));
+  assert_int_equal(o[5], 1);
+  assert_int_equal(o[2], 0);
+}
+
+static void test_int_wrap_and_compare(void **state)
+{
+  (void)state;
+  const int32_t x[8] = {INT32_MAX, INT32_MIN, -1, 5, -1, 0, 3, 7};
+  const int32_t y[8] = {1, -1, 1, 5, 0, -1, 3, 8};
+  int32_t o[8];
+  run_i32_binop("%c = arith.addi %a, %b : tensor<8xi32>", x, y, o, NULL);
+  assert_int_equal(o[0], INT32_MIN);
+  assert_int_equal(o[1], INT32_MAX);
+  run_i32_binop("%t = arith.cmpi ult, %a, %b : tensor<8xi32>\n    %c = arith.extui %t : tensor<8xi1> to tensor<8xi32>", x, y, o, NULL);
+  assert_int_equal(o[4], 0); /* 0xFFFFFFFF < 0 unsigned: false */
+  assert_int_equal(o[5], 1); /* 0 < 0xFFFFFFFF */
+  run_i32_binop("%t = arith.cmpi slt, %a, %b : tensor<8xi32>\n    %c = arith.extsi %t : tensor<8xi1> to tensor<8xi32>", x, y, o, NULL);
+  assert_int_equal(o[4], -1); /* true sign-extends to -1 */
+  assert_int_equal(o[6], 0);
+  run_i32_binop("%c = tt.mulhiui %a, %b : tensor<8xi32>", x, y, o, NULL);
+  assert_int_equal(o[2], 0);
+  assert_int_equal(o[4], 0);
+  assert_int_equal(o[1], (int32_t)(((uint64_t)0x80000000u * 0xFFFFFFFFu) >> 32));
+}
+
+/* ---- masks and bounds ---- */
+static const char *masked_copy =
+    "module {\n"
+    "  tt.func public @k(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>, %n: i32) {\n"
+    "    %pid = tt.get_program_id x : i32\n"
+    "    %c16 = arith.constant 16 : i32\n"
+    "    %base = arith.muli %pid, %c16 : i32\n"
+    "    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>\n"
+    "    %bs = tt.splat %base : i32 -> tensor<16xi32>\n"
+    "    %off = arith.addi %bs, %r : tensor<16xi32>\n"
+    "    %ns = tt.splat %n : i32 -> tensor<16xi32>\n"
+    "    %m = arith.cmpi slt, %off, %ns : tensor<16xi32>\n"
+    "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>\n"
+    "    %xa = tt.addptr %xp, %off : tensor<16x!tt.ptr<f32>>, tensor<16xi32>\n"
+    "    %other = arith.constant dense<-1.500000e+00> : tensor<16xf32>\n"
+    "    %v = tt.load %xa, %m, %other : tensor<16x!tt.ptr<f32>>\n"
+    "    %op = tt.splat %o : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>\n"
+    "    %oa = tt.addptr %op, %off : tensor<16x!tt.ptr<f32>>, tensor<16xi32>\n"
+    "    tt.store %oa, %v, %m : tensor<16x!tt.ptr<f32>>\n"
+    "    tt.return\n"
+    "  }\n"
+    "}\n";
+
+static void test_mask_every_boundary(void **state)
+{
+  (void)state;
+  for (int n = 0; n <= 33; n++) {
+    float x[33], o[33];
+    for (int i = 0; i < 33; i++) {
+      x[i] = (float)i + 0.25f;
+      o[i] = -7.0f;
+    }
+    buf b[2] = {{x, sizeof(float) * (size_t)n, IR_S_F32}, {o, sizeof(float) * (size_t)n, IR_S_F32}};
+    int64_t sc[1] = {n};
+    ttref_error e;
+    memset(&e, 0, sizeof e);
+    int64_t grid = (n + 15) / 16;
+    ttref_status st = run_kernel(masked_copy, grid, 1, 1, b, 2, sc, 1, &e, NULL);
+    if (st) fprintf(stderr, "n=%d: %s\n", n, e.msg);
+    assert_int_equal(st, TTREF_OK);
+    for (int i = 0; i < n; i++) assert_true(o[i] == x[i]);
+    for (int i = n; i < 33; i++) assert_true(o[i] == -7.0f); /* never written */
+  }
+}
+
+static void test_oob_reports_lane_and_alloc(void **state)
+{
+  (void)state;
+  float x[20], o[20];
+  memset(x, 0, sizeof x);
+  buf b[2] = {{x, sizeof x, IR_S_F32}, {o, sizeof o, IR_S_F32}};
+  int64_t sc[1] = {40}; /* the mask lets lanes 20.. through: out of bounds */
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  ttref_status st = run_kernel(masked_copy, 3, 1, 1, b, 2, sc, 2, &e, NULL);
+  assert_int_equal(st, TTREF_E_FAULT);
+  assert_non_null(strstr(e.msg, "t.ttir:14:"));             /* the tt.load line */
+  assert_non_null(strstr(e.msg, "pid (1, 0, 0)"));          /* first faulting program, whatever the threads */
+  assert_non_null(strstr(e.msg, "lane 4 (4)"));
+  assert_non_null(strstr(e.msg, "x+80"));
+  assert_non_null(strstr(e.msg, "80 bytes"));
+}
+
+static void test_empty_grid_runs_nothing(void **state)
+{
+  (void)state;
+  float x[4] = {1, 2, 3, 4}, o[4] = {9, 9, 9, 9};
+  buf b[2] = {{x, sizeof x, IR_S_F32}, {o, sizeof o, IR_S_F32}};
+  int64_t sc[1] = {4};
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  assert_int_equal(run_kernel(masked_copy, 0, 1, 1, b, 2, sc, 1, &e, NULL), TTREF_OK);
+  assert_true(o[0] == 9 && o[3] == 9);
+}
+
+static void test_grid3d_program_ids(void **state)
+{
+  (void)state;
+  const char *k =
+      "module {\n"
+      "  tt.func public @k(%o: !tt.ptr<i32>) {\n"
+      "    %x = tt.get_program_id x : i32\n"
+      "    %y = tt.get_program_id y : i32\n"
+      "    %z = tt.get_program_id z : i32\n"
+      "    %nx = tt.get_num_programs x : i32\n"
+      "    %ny = tt.get_num_programs y : i32\n"
+      "    %a = arith.muli %z, %ny : i32\n"
+      "    %b = arith.addi %a, %y : i32\n"
+      "    %c = arith.muli %b, %nx : i32\n"
+      "    %lin = arith.addi %c, %x : i32\n"
+      "    %c100 = arith.constant 100 : i32\n"
+      "    %v0 = arith.muli %z, %c100 : i32\n"
+      "    %c10 = arith.constant 10 : i32\n"
+      "    %v1 = arith.muli %y, %c10 : i32\n"
+      "    %v2 = arith.addi %v0, %v1 : i32\n"
+      "    %v = arith.addi %v2, %x : i32\n"
+      "    %p = tt.addptr %o, %lin : !tt.ptr<i32>, i32\n"
+      "    tt.store %p, %v : !tt.ptr<i32>\n"
+      "    tt.return\n"
+      "  }\n"
+      "}\n";
+  int32_t o[24];
+  memset(o, 0, sizeof o);
+  buf b[1] = {{o, sizeof o, IR_S_I32}};
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  assert_int_equal(run_kernel(k, 3, 4, 2, b, 1, NULL, 2, &e, NULL), TTREF_OK);
+  for (int z = 0; z < 2; z++)
+    for (int y = 0; y < 4; y++)
+      for (int x = 0; x < 3; x++) assert_int_equal(o[(z * 4 + y) * 3 + x], z * 100 + y * 10 + x);
+}
+
+/* ---- reductions, scans, dot ---- */
+static const char *reduce_sum_1x8 =
+    "module {\n"
+    "  tt.func public @k(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>) {\n"
+    "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+    "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>\n"
+    "    %xa = tt.addptr %xp, %r : tensor<8x!tt.ptr<f32>>, tensor<8xi32>\n"
+    "    %v = tt.load %xa : tensor<8x!tt.ptr<f32>>\n"
+    "    %s = \"tt.reduce\"(%v) <{axis = 0 : i32}> ({\n"
+    "    ^bb0(%a: f32, %b: f32):\n"
+    "      %t = arith.addf %a, %b : f32\n"
+    "      tt.reduce.return %t : f32\n"
+    "    }) : (tensor<8xf32>) -> f32\n"
+    "    tt.store %o, %s : !tt.ptr<f32>\n"
+    "    tt.return\n"
+    "  }\n"
+    "}\n";
+
+static void test_reduce_pairwise_order(void **state)
+{
+  (void)state;
+  /* ((x0+x1)+(x2+x3))+((x4+x5)+(x6+x7)) in f32: 1e8 cancels pairwise first */
+  float x[8] = {1e8f, 1.0f, -1e8f, 1.0f, 3.0f, 0.5f, 0.25f, 1e-3f}, o[1] = {0};
+  buf b[2] = {{x, sizeof x, IR_S_F32}, {o, sizeof o, IR_S_F32}};
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  assert_int_equal(run_kernel(reduce_sum_1x8, 1, 1, 1, b, 2, NULL, 1, &e, NULL), TTREF_OK);
+  float p01 = x[0] + x[1], p23 = x[2] + x[3], p45 = x[4] + x[5], p67 = x[6] + x[7];
+  float want = (p01 + p23) + (p45 + p67);
+  assert_true(memcmp(&o[0], &want, 4) == 0);
+}
+
+static void test_dot_fma_chain_f32(void **state)
+{
+  (void)state;
+  const char *k =
+      "module {\n"
+      "  tt.func public @k(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %o: !tt.ptr<f32>) {\n"
+      "    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>\n"
+      "    %ap = tt.splat %a : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>\n"
+      "    %aa = tt.addptr %ap, %r : tensor<16x!tt.ptr<f32>>, tensor<16xi32>\n"
+      "    %av = tt.load %aa : tensor<16x!tt.ptr<f32>>\n"
+      "    %bp = tt.splat %b : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>\n"
+      "    %ba = tt.addptr %bp, %r : tensor<16x!tt.ptr<f32>>, tensor<16xi32>\n"
+      "    %bv = tt.load %ba : tensor<16x!tt.ptr<f32>>\n"
+      "    %A = tt.reshape %av : tensor<16xf32> -> tensor<4x4xf32>\n"
+      "    %B = tt.reshape %bv : tensor<16xf32> -> tensor<4x4xf32>\n"
+      "    %z = arith.constant dense<0.000000e+00> : tensor<4x4xf32>\n"
+      "    %D = tt.dot %A, %B, %z, inputPrecision = ieee : tensor<4x4xf32> * tensor<4x4xf32> -> tensor<4x4xf32>\n"
+      "    %Dv = tt.reshape %D : tensor<4x4xf32> -> tensor<16xf32>\n"
+      "    %op = tt.splat %o : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>\n"
+      "    %oa = tt.addptr %op, %r : tensor<16x!tt.ptr<f32>>, tensor<16xi32>\n"
+      "    tt.store %oa, %Dv : tensor<16x!tt.ptr<f32>>\n"
+      "    tt.return\n"
+      "  }\n"
+      "}\n";
+  float a[16], bb[16], o[16];
+  for (int i = 0; i < 16; i++) {
+    a[i] = 1.0f + (float)i * 0.1f;
+    bb[i] = (i % 3 ? 1e-7f : 3.0f) * (float)(i + 1);
+  }
+  buf b[3] = {{a, sizeof a, IR_S_F32}, {bb, sizeof bb, IR_S_F32}, {o, sizeof o, IR_S_F32}};
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  assert_int_equal(run_kernel(k, 1, 1, 1, b, 3, NULL, 1, &e, NULL), TTREF_OK);
+  for (int m = 0; m < 4; m++)
+    for (int n = 0; n < 4; n++) {
+      float acc = 0.0f;
+      for (int kk = 0; kk < 4; kk++) acc = fmaf(a[m * 4 + kk], bb[kk * 4 + n], acc);
+      assert_true(memcmp(&o[m * 4 + n], &acc, 4) == 0);
+    }
+}
+
+/* ---- determinism ---- */
+static void test_threads_bit_identical(void **state)
+{
+  (void)state;
+  enum { N = 64 * 37 };
+  static float x[N], o1[N], o2[N];
+  for (int i = 0; i < N; i++) x[i] = (float)sin(i * 0.37) * 1000.0f;
+  for (int t = 1; t <= 2; t++) {
+    float *o = t == 1 ? o1 : o2;
+    memset(o, 0, sizeof o1);
+    buf b[2] = {{x, sizeof x, IR_S_F32}, {o, sizeof o1, IR_S_F32}};
+    int64_t sc[1] = {N - 5};
+    ttref_error e;
+    memset(&e, 0, sizeof e);
+    assert_int_equal(run_kernel(masked_copy, N / 16, 1, 1, b, 2, sc, t, &e, NULL), TTREF_OK);
+  }
+  assert_memory_equal(o1, o2, sizeof o1);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_int_div_edge_values),
+      cmocka_unit_test(test_int_shift_ge_width),
+      cmocka_unit_test(test_int_wrap_and_compare),
+      cmocka_unit_test(test_mask_every_boundary),
+      cmocka_unit_test(test_oob_reports_lane_and_alloc),
+      cmocka_unit_test(test_empty_grid_runs_nothing),
+      cmocka_unit_test(test_grid3d_program_ids),
+      cmocka_unit_test(test_reduce_pairwise_order),
+      cmocka_unit_test(test_dot_fma_chain_f32),
+      cmocka_unit_test(test_threads_bit_identical),
+  };
+  return cmocka_run_group_tests_name("exec", tests, NULL, NULL);
+}
