@@ -917,6 +917,8 @@ static ttref_status skip_balanced(P *p, const char **start, const char **end)
         c->q++;
         *end = c->q;
         ir_lex_seek(&p->lx, c->q, c->line, c->lstart);
+        p->tok.p = c->q; /* so that last_end marks the end of the group */
+        p->tok.n = 0;
         TRY(next(p));
         goto fail; /* done */
       }
@@ -2446,6 +2448,14 @@ static ttref_status parse_generic(P *p, opb *b)
     }
     TRY(next(p));
   }
+  int want_regions = 0;
+  switch (op->code) {
+  case IR_OP_REDUCE: case IR_OP_SCAN: case IR_OP_MAP_ELEMENTWISE: case IR_OP_SCF_FOR: want_regions = 1; break;
+  case IR_OP_SCF_IF: case IR_OP_SCF_WHILE: want_regions = 2; break;
+  default: break;
+  }
+  if (b->nregs != want_regions)
+    FAIL(perr(p, b->line, b->col, "'%s' needs %d region(s), found %d", ir_op_name(op->code), want_regions, b->nregs));
   TRY(parse_opt_attr_dict(p));
   TRY(expect(p, IR_TK_COLON, "':'"));
   int l1 = p->tok.line, c1 = p->tok.col;

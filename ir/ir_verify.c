@@ -882,18 +882,26 @@ fail:
 static ttref_status check_dot_scaled(vctx *c, const ir_op *op)
 {
   ttref_status st = TTREF_OK;
-  int ia = 0, ias = -1, ib = 1, ibs = -1, ic;
+  /* MLIR operand order: a, b, c, [a_scale], [b_scale] (AttrSizedOperandSegments) */
+  int ia = 0, ib = 1, ic = 2, ias = -1, ibs = -1;
   TRY(want_counts(c, op, 3, 5));
-  ic = op->nopnds - 1;
-  if (op->nopnds == 5) {
-    ias = 1, ib = 2, ibs = 3;
+  int64_t seg[8];
+  int nseg = attr_ints(ir_op_attr(op, "operandSegmentSizes"), seg, 8);
+  if (nseg == 5) {
+    if (seg[0] != 1 || seg[1] != 1 || seg[2] != 1 || seg[3] < 0 || seg[3] > 1 || seg[4] < 0 || seg[4] > 1 ||
+        3 + seg[3] + seg[4] != op->nopnds)
+      FAIL(bad(c, op, "operandSegmentSizes does not match the %d operands", op->nopnds));
+    if (seg[3]) ias = 3;
+    if (seg[4]) ibs = 3 + (int)seg[3];
+  } else if (op->nopnds == 5) {
+    ias = 3, ibs = 4;
   } else if (op->nopnds == 4) {
-    /* `a scale s, b, c` or `a, b scale s, c`: b's last dim is the result's N, a scale's is K/32 */
-    const ir_type *o1 = otype(op, 1), *o2 = otype(op, 2), *cc = otype(op, 3);
-    bool one_is_b = is_tensor(o1) && is_tensor(cc) && is_tensor(o2) && o1->rank == cc->rank &&
-                    o1->shape[o1->rank - 1] == cc->shape[cc->rank - 1] && o2->shape[0] == cc->shape[cc->rank - 1];
-    if (one_is_b) ibs = 2;
-    else ias = 1, ib = 2;
+    /* one scale without segment sizes: a's is [.., M, K/32], b's is [.., N, K/32] */
+    const ir_type *s3 = otype(op, 3), *cc = otype(op, 2);
+    bool is_b = is_tensor(s3) && is_tensor(cc) && s3->rank >= 2 && cc->rank >= 2 &&
+                s3->shape[s3->rank - 2] == cc->shape[cc->rank - 1] && s3->shape[s3->rank - 2] != cc->shape[cc->rank - 2];
+    if (is_b) ibs = 3;
+    else ias = 3;
   }
   for (int i = 0; i < op->nopnds; i++)
     if (!is_tensor(otype(op, i)) || !(elem_float(otype(op, i)) || elem_is(otype(op, i), IR_S_I8)))

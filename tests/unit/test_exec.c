@@ -394,6 +394,176 @@ static void test_threads_bit_identical(void **state)
   assert_memory_equal(o1, o2, sizeof o1);
 }
 
+/* ---- atomics, scans, casts, asserts ---- */
+static void test_atomics_sequential_program_order(void **state)
+{
+  (void)state;
+  /* every program does old = atomic_xchg(p, pid); out[pid] = old: the chain of olds pins the order */
+  const char *k =
+      "module {\n"
+      "  tt.func public @k(%p: !tt.ptr<i32>, %o: !tt.ptr<i32>) {\n"
+      "    %pid = tt.get_program_id x : i32\n"
+      "    %t = arith.constant true\n"
+      "    %old = tt.atomic_rmw exch, acq_rel, gpu, %p, %pid, %t : (!tt.ptr<i32>, i32, i1) -> i32\n"
+      "    %q = tt.addptr %o, %pid : !tt.ptr<i32>, i32\n"
+      "    tt.store %q, %old : !tt.ptr<i32>\n"
+      "    tt.return\n"
+      "  }\n"
+      "}\n";
+  int32_t p[1] = {-1}, o[6];
+  buf b[2] = {{p, sizeof p, IR_S_I32}, {o, sizeof o, IR_S_I32}};
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  assert_int_equal(run_kernel(k, 6, 1, 1, b, 2, NULL, 2, &e, NULL), TTREF_OK);
+  assert_int_equal(o[0], -1);
+  for (int i = 1; i < 6; i++) assert_int_equal(o[i], i - 1);
+  assert_int_equal(p[0], 5);
+}
+
+static void test_scan_sequential_and_reverse(void **state)
+{
+  (void)state;
+  const char *tmpl =
+      "module {\n"
+      "  tt.func public @k(%x: !tt.ptr<i32>, %o: !tt.ptr<i32>) {\n"
+      "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+      "    %xp = tt.splat %x : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
+      "    %xa = tt.addptr %xp, %r : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
+      "    %v = tt.load %xa : tensor<8x!tt.ptr<i32>>\n"
+      "    %s = \"tt.scan\"(%v) <{axis = 0 : i32, reverse = %s}> ({\n"
+      "    ^bb0(%a: i32, %b: i32):\n"
+      "      %two = arith.constant 2 : i32\n"
+      "      %m = arith.muli %a, %two : i32\n"
+      "      %t = arith.addi %m, %b : i32\n" /* non-commutative: acc*2 + cur */
+      "      tt.scan.return %t : i32\n"
+      "    }) : (tensor<8xi32>) -> tensor<8xi32>\n"
+      "    %op = tt.splat %o : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
+      "    %oa = tt.addptr %op, %r : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
+      "    tt.store %oa, %s : tensor<8x!tt.ptr<i32>>\n"
+      "    tt.return\n"
+      "  }\n"
+      "}\n";
+  for (int rev = 0; rev < 2; rev++) {
+    char text[2048];
+    /* the template has one %s for the reverse flag; escape the rest */
+    char esc[2048];
+    size_t j = 0;
+    for (const char *q = tmpl; *q && j < sizeof esc - 2; q++) {
+      if (*q == '%' && strncmp(q, "%s}>", 4) != 0) esc[j++] = '%';
+      esc[j++] = *q;
+    }
+    esc[j] = 0;
+    snprintf(text, sizeof text, esc, rev ? "true" : "false");
+    int32_t x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, o[8];
+    buf b[2] = {{x, sizeof x, IR_S_I32}, {o, sizeof o, IR_S_I32}};
+    ttref_error e;
+    memset(&e, 0, sizeof e);
+    assert_int_equal(run_kernel(text, 1, 1, 1, b, 2, NULL, 1, &e, NULL), TTREF_OK);
+    int32_t acc = 0;
+    for (int s = 0; s < 8; s++) {
+      int i = rev ? 7 - s : s;
+      acc = s == 0 ? x[i] : acc * 2 + x[i];
+      assert_int_equal(o[i], acc);
+    }
+  }
+}
+
+static void test_fp8_downcast_saturates_nan_stays(void **state)
+{
+  (void)state;
+  float x[8] = {1e6f, -1e6f, INFINITY, -INFINITY, NAN, 448.0f, 464.0f, 0.0f};
+  uint8_t o[8];
+  buf b[3] = {{x, sizeof x, IR_S_F32}, {x, sizeof x, IR_S_F32}, {o, sizeof o, IR_S_F8E4M3FN}};
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  const char *body = "%c = tt.fp_to_fp %a, rounding = rtne : tensor<8xf32> -> tensor<8xf8E4M3FN>";
+  /* binop_kernel uses one type for all pointers; build this one by hand */
+  char text[4096];
+  snprintf(text, sizeof text,
+           "module {\n"
+           "  tt.func public @k(%%x: !tt.ptr<f32>, %%y: !tt.ptr<f32>, %%o: !tt.ptr<f8E4M3FN>) {\n"
+           "    %%r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+           "    %%xp = tt.splat %%x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>\n"
+           "    %%xa = tt.addptr %%xp, %%r : tensor<8x!tt.ptr<f32>>, tensor<8xi32>\n"
+           "    %%a = tt.load %%xa : tensor<8x!tt.ptr<f32>>\n"
+           "    %s\n"
+           "    %%op = tt.splat %%o : !tt.ptr<f8E4M3FN> -> tensor<8x!tt.ptr<f8E4M3FN>>\n"
+           "    %%oa = tt.addptr %%op, %%r : tensor<8x!tt.ptr<f8E4M3FN>>, tensor<8xi32>\n"
+           "    tt.store %%oa, %%c : tensor<8x!tt.ptr<f8E4M3FN>>\n"
+           "    tt.return\n"
+           "  }\n"
+           "}\n",
+           body);
+  assert_int_equal(run_kernel(text, 1, 1, 1, b, 3, NULL, 1, &e, NULL), TTREF_OK);
+  assert_int_equal(o[0], 0x7E); /* +448, max finite */
+  assert_int_equal(o[1], 0xFE);
+  assert_int_equal(o[2], 0x7E); /* inf saturates too (cvt.rn.satfinite) */
+  assert_int_equal(o[3], 0xFE);
+  assert_int_equal(o[4] & 0x7F, 0x7F); /* NaN stays NaN */
+  assert_int_equal(o[5], 0x7E);
+  assert_int_equal(o[6], 0x7E);
+  assert_int_equal(o[7], 0x00);
+}
+
+static void test_assert_fault_names_lane(void **state)
+{
+  (void)state;
+  const char *k =
+      "module {\n"
+      "  tt.func public @k(%x: !tt.ptr<i32>) {\n"
+      "    %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
+      "    %c2 = arith.constant dense<2> : tensor<4xi32>\n"
+      "    %ok = arith.cmpi slt, %r, %c2 : tensor<4xi32>\n"
+      "    tt.assert %ok, \"r < 2\" : tensor<4xi1>\n"
+      "    tt.return\n"
+      "  }\n"
+      "}\n";
+  int32_t x[1] = {0};
+  buf b[1] = {{x, sizeof x, IR_S_I32}};
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  assert_int_equal(run_kernel(k, 1, 1, 1, b, 1, NULL, 1, &e, NULL), TTREF_E_FAULT);
+  assert_non_null(strstr(e.msg, "t.ttir:6:"));
+  assert_non_null(strstr(e.msg, "r < 2"));
+  assert_non_null(strstr(e.msg, "lane 2 (2)"));
+}
+
+static void test_one_element_tensor_and_select(void **state)
+{
+  (void)state;
+  const int32_t x[8] = {5, -5, 0, 9, 1, 2, 3, 4};
+  const int32_t y[8] = {1, 1, 1, 1, 0, 0, 0, 0};
+  int32_t o[8];
+  run_i32_binop("%z = arith.constant dense<0> : tensor<8xi32>\n"
+                "    %m = arith.cmpi ne, %b, %z : tensor<8xi32>\n"
+                "    %c = arith.select %m, %a, %b : tensor<8xi1>, tensor<8xi32>",
+                x, y, o, NULL);
+  const int32_t want[8] = {5, -5, 0, 9, 0, 0, 0, 0};
+  assert_memory_equal(o, want, sizeof want);
+  const char *k =
+      "module {\n"
+      "  tt.func public @k(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>) {\n"
+      "    %r = tt.make_range {end = 1 : i32, start = 0 : i32} : tensor<1xi32>\n"
+      "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<1x!tt.ptr<f32>>\n"
+      "    %xa = tt.addptr %xp, %r : tensor<1x!tt.ptr<f32>>, tensor<1xi32>\n"
+      "    %v = tt.load %xa : tensor<1x!tt.ptr<f32>>\n"
+      "    %s = \"tt.reduce\"(%v) <{axis = 0 : i32}> ({\n"
+      "    ^bb0(%a: f32, %b: f32):\n"
+      "      %t = arith.maxnumf %a, %b : f32\n"
+      "      tt.reduce.return %t : f32\n"
+      "    }) : (tensor<1xf32>) -> f32\n"
+      "    tt.store %o, %s : !tt.ptr<f32>\n"
+      "    tt.return\n"
+      "  }\n"
+      "}\n";
+  float xf[1] = {-3.5f}, of[1] = {0};
+  buf b2[2] = {{xf, sizeof xf, IR_S_F32}, {of, sizeof of, IR_S_F32}};
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  assert_int_equal(run_kernel(k, 1, 1, 1, b2, 2, NULL, 1, &e, NULL), TTREF_OK);
+  assert_true(of[0] == -3.5f);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -407,6 +577,11 @@ int main(void)
       cmocka_unit_test(test_reduce_pairwise_order),
       cmocka_unit_test(test_dot_fma_chain_f32),
       cmocka_unit_test(test_threads_bit_identical),
+      cmocka_unit_test(test_atomics_sequential_program_order),
+      cmocka_unit_test(test_scan_sequential_and_reverse),
+      cmocka_unit_test(test_fp8_downcast_saturates_nan_stays),
+      cmocka_unit_test(test_assert_fault_names_lane),
+      cmocka_unit_test(test_one_element_tensor_and_select),
   };
   return cmocka_run_group_tests_name("exec", tests, NULL, NULL);
 }

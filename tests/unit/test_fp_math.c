@@ -40,8 +40,7 @@ static uint64_t mix(uint64_t z) { /* splitmix64: inputs depend only on the index
 
 /* ---- MPFR oracle ---------------------------------------------------------- */
 
-static int mp_eval(fp_math_fn fn, mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y) {
-  const mpfr_rnd_t N = MPFR_RNDN;
+static int mp_eval(fp_math_fn fn, mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_rnd_t N) {
   int s;
   switch (fn) {
   case FP_MATH_EXP: return mpfr_exp(r, x, N);
@@ -81,7 +80,7 @@ static int mp_eval(fp_math_fn fn, mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y) {
   case FP_MATH_TRUNC: return mpfr_trunc(r, x);
   case FP_MATH_ROUND: return mpfr_round(r, x);
   case FP_MATH_RINT:
-  case FP_MATH_NEARBYINT: return mpfr_rint(r, x, N);
+  case FP_MATH_NEARBYINT: return mpfr_rint(r, x, MPFR_RNDN);
   case FP_MATH_ROUNDEVEN: return mpfr_roundeven(r, x);
   case FP_MATH_FABS: return mpfr_abs(r, x, N);
   case FP_MATH_ATAN2: return mpfr_atan2(r, x, y, N);
@@ -101,20 +100,47 @@ typedef struct oracle {
   mpfr_t x, y, r;
 } oracle;
 
-/* fn(x, y) correctly rounded to f (overflow as fp_encode RNE/OVF_INF) */
+/*
+ * fn(x, y) correctly rounded to f (overflow as fp_encode RNE/OVF_INF). MPFR
+ * computes fn rounded to odd at p+2 bits (RNDZ, then the last bit forced to 1
+ * when inexact); rounding that to nearest at p bits, or fewer in f's
+ * subnormal range, is then exact (round-to-odd theorem). The whole exponent
+ * range stays enabled (MPFR 4.2.0 mpfr_exp misbehaves with emin = 0).
+ */
 static double mp_ref(oracle *o, fp_math_fn fn, fp_format f, double x, double y) {
-  int e_minsub = (int)log2(fp_min_subnormal(f));
-  mpfr_set_emin(mpfr_get_emin_min());
-  mpfr_set_emax(mpfr_get_emax_max());
+  int p = fp_precision(f);
   mpfr_set_d(o->x, x, MPFR_RNDN);
   mpfr_set_d(o->y, y, MPFR_RNDN);
-  mpfr_set_prec(o->r, fp_precision(f));
-  mpfr_set_emin(e_minsub + 1);
-  int t = mp_eval(fn, o->r, o->x, o->y);
-  t = mpfr_check_range(o->r, t, MPFR_RNDN);
-  mpfr_subnormalize(o->r, t, MPFR_RNDN);
-  double d = mpfr_get_d(o->r, MPFR_RNDN); /* exact: p <= 53 and in range */
-  mpfr_set_emin(mpfr_get_emin_min());
+  if (isnan(x)) mpfr_setsign(o->x, o->x, signbit(x) != 0, MPFR_RNDN);
+  if (isnan(y)) mpfr_setsign(o->y, o->y, signbit(y) != 0, MPFR_RNDN); /* copysign */
+  mpfr_set_prec(o->r, p + 2);
+  int t = mp_eval(fn, o->r, o->x, o->y, MPFR_RNDZ);
+  if (fp_math_class_of(fn) == FP_MC_EXACT && fn != FP_MATH_FDIM)
+    t = 0; /* exact for values of f; integer functions return other ternaries */
+  if (t != 0 && mpfr_regular_p(o->r) && mpfr_min_prec(o->r) < (mpfr_prec_t)(p + 2)) {
+    if (mpfr_sgn(o->r) > 0) mpfr_nextabove(o->r);
+    else mpfr_nextbelow(o->r);
+  }
+  if (mpfr_regular_p(o->r)) {
+    /* o->r = 0.1b...b * 2^E; f's quantum below the normals is 2^qe */
+    long qe = lround(log2(fp_min_subnormal(f)));
+    long pe = mpfr_get_exp(o->r) - qe; /* bits available down to 2^qe */
+    if (pe >= p) {
+      mpfr_prec_round(o->r, p, MPFR_RNDN);
+    } else if (pe >= 1) {
+      mpfr_prec_round(o->r, pe, MPFR_RNDN);
+    } else { /* below the smallest subnormal */
+      double half = ldexp(1.0, (int)qe - 1);
+      mpfr_t h;
+      mpfr_init2(h, 2);
+      mpfr_set_d(h, half, MPFR_RNDN);
+      int cmp = mpfr_cmpabs(o->r, h);
+      mpfr_clear(h);
+      double v = (pe == 0 && cmp > 0) ? 2 * half : 0.0; /* the tie goes to 0 */
+      return fp_decode(f, fp_encode(f, mpfr_sgn(o->r) < 0 ? -v : v, FP_RNE, FP_OVF_INF));
+    }
+  }
+  double d = mpfr_get_d(o->r, MPFR_RNDN); /* exact: p <= 53; inf beyond range */
   return fp_decode(f, fp_encode(f, d, FP_RNE, FP_OVF_INF)); /* overflow, FNUZ -0 */
 }
 
