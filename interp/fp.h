@@ -99,4 +99,7 @@ bool fp_has_neg_zero(fp_format f);
 /** Precision p (significand bits including the implicit one). */
 int fp_precision(fp_format f);
 
+/* An out-of-range format gives NaN (values), 0 (patterns, counts), false
+ * (predicates) or v unchanged (fp_ftz). */
+
 #endif /* FP_H */

@@ -6,9 +6,13 @@
 #define _GNU_SOURCE /* exp10l, lgammal_r */
 #include "fp_math.h"
 
+#include <float.h>
 #include <math.h>
 #include <quadmath.h>
 #include <string.h>
+
+/* the kld bounds of fp_math_list.h assume at least x87's 64-bit significand */
+_Static_assert(LDBL_MANT_DIG >= 64, "fp_math needs an 80-bit or wider long double");
 
 typedef struct mfn {
   const char *name;
@@ -98,14 +102,49 @@ static double round_q(fp_format f, __float128 v) {
   return rne(f, copysign(r, d));
 }
 
-/* Ziv's test: both ends of y(1 -+ 2^(1-k)) round to the same value of f */
+static double dfrom(uint64_t u) {
+  double v;
+  memcpy(&v, &u, sizeof v);
+  return v;
+}
+
+/* the neighbour of a finite double toward -inf / +inf */
+static double next_down(double d) {
+  uint64_t u = dbits(d);
+  if (d == 0) return -0x1p-1074;
+  return dfrom(d > 0 ? u - 1 : u + 1);
+}
+
+static double next_up(double d) {
+  uint64_t u = dbits(d);
+  if (d == 0) return 0x1p-1074;
+  return dfrom(d > 0 ? u + 1 : u - 1);
+}
+
+/*
+ * Ziv's test: both ends of y(1 -+ 2^(1-k)) round to the same value of f. For
+ * f != F64 the ends are first widened to doubles (RD and RU): RN_f is
+ * monotone, so equal results still prove the answer, and the common case
+ * costs two conversions and two fp_round_to.
+ */
 static bool ziv_ld(fp_format f, long double y, int k, double *out) {
   if (!isfinite(y) || y == 0) {
     *out = round_ld(f, y);
     return true;
   }
-  long double e = fabsl(y) * ldexpl(1.0L, 1 - k);
-  double a = round_ld(f, y - e), b = round_ld(f, y + e);
+  long double e = fabsl(y) * (long double)dfrom((uint64_t)(1023 + 1 - k) << 52);
+  long double lo = y - e, hi = y + e;
+  double a, b;
+  if (f == FP_F64) {
+    a = (double)lo;
+    b = (double)hi;
+  } else {
+    double lo_d = (double)lo, hi_d = (double)hi;
+    if ((long double)lo_d > lo) lo_d = next_down(lo_d);
+    if ((long double)hi_d < hi) hi_d = next_up(hi_d);
+    a = rne(f, lo_d);
+    b = rne(f, hi_d);
+  }
   *out = a;
   return dbits(a) == dbits(b);
 }
@@ -467,6 +506,19 @@ static int decide(fp_math_fn fn, double x, double y, __float128 m) {
     big_set(&A, 1);
     return big_cmp(&A, 0, &B, eb + (long)ex * k);
   }
+  case FP_MATH_ATAN2: { /* tiny x/y: atan z = z - z^3/3 + z^5/5 - ..., z = x/y */
+    if (!(y > 0) || !isfinite(y)) return 2;
+    __float128 X = x, Y = y, zh = X / Y;
+    if (fabsq(zh) > 0x1p-30Q) return 2;
+    __float128 zl = fmaq(-zh, Y, X) / Y; /* the remainder is exact: z = zh + zl */
+    __float128 z2 = zh * zh;
+    __float128 corr = zl - zh * z2 / 3 + zh * z2 * z2 / 5;
+    __float128 d = (fabsq(zh) - m) + (zh < 0 ? -corr : corr); /* |atan z| - m */
+    __float128 az = fabsq(zh), azl = fabsq(zl); /* error: roundings, z vs zh, z^7 */
+    __float128 err = az * z2 * 0x1p-108Q + 4 * z2 * azl + az * z2 * z2 * z2 + azl * 0x1p-112Q;
+    if (fabsq(d) <= err) return 2;
+    return d > 0 ? 1 : -1;
+  }
   default: return 2;
   }
 }
@@ -491,7 +543,7 @@ double fp_math_eval_checked(fp_math_fn fn, fp_format f, double x, double y,
   if (ziv_ld(f, yl, F->kld, &r)) return r;
   __float128 yq = eval_q(fn, x, y);
   if (ziv_q(f, yq, F->kq, &r)) return r;
-  if (F->cls == FP_MC_ALG) {
+  { /* exact side of the boundary: FP_MC_ALG, and atan2 of a tiny ratio */
     __float128 e = fabsq(yq) * ldexpq(1.0Q, 1 - F->kq);
     __float128 alo = fabsq(yq) - e, ahi = fabsq(yq) + e;
     double lo = (double)alo;

@@ -71,15 +71,18 @@ bool fp_lookup(const char *name, fp_format *out) {
   return false;
 }
 
-int fp_precision(fp_format f) { return fmts[f].mbits + 1; }
-bool fp_has_inf(fp_format f) { return fmts[f].inf; }
-bool fp_has_nan(fp_format f) { return fmts[f].nan != FP_NAN_NONE; }
+#define VALID(f) ((unsigned)(f) < FP_FORMAT_COUNT)
+
+int fp_precision(fp_format f) { return VALID(f) ? fmts[f].mbits + 1 : 0; }
+bool fp_has_inf(fp_format f) { return VALID(f) && fmts[f].inf; }
+bool fp_has_nan(fp_format f) { return VALID(f) && fmts[f].nan != FP_NAN_NONE; }
 bool fp_has_neg_zero(fp_format f) {
-  return fmts[f].sgn && fmts[f].nan != FP_NAN_FNUZ;
+  return VALID(f) && fmts[f].sgn && fmts[f].nan != FP_NAN_FNUZ;
 }
-double fp_max_finite(fp_format f) { return fmts[f].maxf; }
-double fp_min_normal(fp_format f) { return ldexp(1.0, fmts[f].emin); }
+double fp_max_finite(fp_format f) { return VALID(f) ? fmts[f].maxf : (double)NAN; }
+double fp_min_normal(fp_format f) { return VALID(f) ? ldexp(1.0, fmts[f].emin) : (double)NAN; }
 double fp_min_subnormal(fp_format f) {
+  if (!VALID(f)) return NAN;
   const fmt *F = &fmts[f];
   return ldexp(1.0, F->subn ? F->emin - F->mbits : F->emin);
 }
@@ -87,6 +90,7 @@ double fp_min_subnormal(fp_format f) {
 /* ---- decode ----------------------------------------------------------- */
 
 double fp_decode(fp_format f, uint64_t bits) {
+  if (!VALID(f)) return NAN;
   const fmt *F = &fmts[f];
   if (f == FP_F64) return dfrom(bits);
   bits &= (1ull << F->nbits) - 1;
@@ -173,6 +177,7 @@ static uint64_t overflow_pat(const fmt *F, uint64_t sign, uint64_t u,
 }
 
 uint64_t fp_encode(fp_format f, double v, fp_round r, fp_overflow o) {
+  if (!VALID(f)) return 0;
   const fmt *F = &fmts[f];
   uint64_t u = dbits(v), a = u & ~D_SIGN;
   if (f == FP_E8M0) return encode_e8m0(v, r, o);
@@ -232,6 +237,7 @@ double fp_round_to(fp_format f, double v, fp_round r, fp_overflow o) {
 /* ---- fused multiply-add and flush-to-zero ----------------------------- */
 
 double fp_fma(fp_format f, double a, double b, double c) {
+  if (!VALID(f)) return NAN;
   if (f == FP_F64) return fma(a, b, c);
   double p = a * b; /* exact: a and b have at most 24 significant bits */
   if (!isfinite(p) || !isfinite(c)) return fp_round_to(f, fma(a, b, c), FP_RNE, FP_OVF_INF);
@@ -250,6 +256,7 @@ double fp_fma(fp_format f, double a, double b, double c) {
 }
 
 double fp_ftz(fp_format f, double v) {
+  if (!VALID(f)) return v;
   const fmt *F = &fmts[f];
   if (!F->subn || !isfinite(v) || v == 0) return v;
   if (fabs(v) < fp_min_normal(f))

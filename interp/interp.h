@@ -62,6 +62,7 @@ typedef struct interp_launch {
   interp_mem *mem;
   int threads;          /* 0 = OpenMP default; 1 = sequential */
   bool ftz;             /* flush float subnormals (compare with FTZ hardware) */
+  bool contract;        /* fuse a single-use mulf into its addf/subf (LLVM FMA contraction) */
   FILE *print_out;      /* tt.print destination (default stdout) */
   interp_stats stats;   /* out */
 } interp_launch;

@@ -28,6 +28,7 @@ typedef struct slot {
 typedef struct fn_plan {
   const ir_func *fn;
   int64_t *cap;     /* per value id */
+  uint32_t *uses;   /* per value id: number of uses (for --contract) */
   size_t total;     /* sum of caps */
 } fn_plan;
 
@@ -112,6 +113,20 @@ static void plan_region(int64_t *cap, const ir_region *r, int64_t boost)
   }
 }
 
+static void count_uses(uint32_t *uses, const ir_region *r)
+{
+  for (int b = 0; b < r->nblocks; b++) {
+    const ir_block *bl = r->blocks[b];
+    for (int i = 0; i < bl->nops; i++) {
+      const ir_op *op = bl->ops[i];
+      for (int k = 0; k < op->nopnds; k++) uses[op->opnds[k]->id]++;
+      for (int k = 0; k < op->nsuccs; k++)
+        for (int a = 0; a < op->succs[k].nargs; a++) uses[op->succs[k].args[a]->id]++;
+      for (int k = 0; k < op->nregions; k++) count_uses(uses, &op->regions[k]);
+    }
+  }
+}
+
 static bool scan_flags(const ir_region *r, bool *seq)
 {
   for (int b = 0; b < r->nblocks; b++) {
@@ -137,7 +152,10 @@ static bool scan_flags(const ir_region *r, bool *seq)
 static void plan_free(plan *P)
 {
   if (!P->fns) return;
-  for (int i = 0; i < P->nfns; i++) ir_free(P->fns[i].cap, sizeof(int64_t) * (P->fns[i].fn->nvalues + 1));
+  for (int i = 0; i < P->nfns; i++) {
+    ir_free(P->fns[i].cap, sizeof(int64_t) * (P->fns[i].fn->nvalues + 1));
+    ir_free(P->fns[i].uses, sizeof(uint32_t) * (P->fns[i].fn->nvalues + 1));
+  }
   ir_free(P->fns, sizeof(fn_plan) * (size_t)P->nfns);
   P->fns = NULL;
 }
@@ -154,8 +172,10 @@ static ttref_status plan_build(plan *P, const ir_module *m, ttref_error *err)
     fn_plan *fp = &P->fns[i];
     fp->fn = fn;
     fp->cap = ir_calloc(fn->nvalues + 1, sizeof(int64_t));
-    if (!fp->cap) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
+    fp->uses = ir_calloc(fn->nvalues + 1, sizeof(uint32_t));
+    if (!fp->cap || !fp->uses) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
     plan_region(fp->cap, &fn->body, 1);
+    count_uses(fp->uses, &fn->body);
     for (uint32_t v = 0; v < fn->nvalues; v++) {
       if (fp->cap[v] < 1) fp->cap[v] = 1;
       fp->total += (size_t)fp->cap[v];
@@ -598,8 +618,43 @@ static inline double minimum(double x, double y)
   return x < y ? x : y;
 }
 
+/*
+ * --contract models LLVM's FMA contraction (Triton's default enable_fp_fusion):
+ * addf/subf whose operand is a mulf with no other use becomes one fused
+ * multiply-add, operand 0 tried first (as LLVM's DAG combiner does).
+ */
+static const ir_op *contractible_mul(const ctx *c, const ir_op *user, const ir_value *v)
+{
+  if (v->def && v->def->parent != user->parent) return NULL; /* LLVM fuses within a basic block */
+  const ir_op *d = v->def;
+  if (!d || d->code != IR_OP_MULF || d->parent != v->def->parent) return NULL;
+  return c->fr->fp->uses[v->id] == 1 ? d : NULL;
+}
+
+static ttref_status op_contracted(ctx *c, const ir_op *op, const ir_op *mul, int mul_pos)
+{
+  const slot *x = SL(mul->opnds[0]), *y = SL(mul->opnds[1]), *z = SL(op->opnds[1 - mul_pos]);
+  slot *r = SL(&op->res[0]);
+  const int f = fmt_of(elem_scalar(&op->res[0]));
+  int64_t n = LANES2(x, y);
+  if (z->n > n) n = z->n;
+  const int64_t sx = x->n > 1, sy = y->n > 1, sz = z->n > 1;
+  /* a*b + z; a*b - z = fma(a, b, -z); z - a*b = fma(-a, b, z) */
+  const double zs = (op->code == IR_OP_SUBF && mul_pos == 0) ? -1.0 : 1.0;
+  const double xs = (op->code == IR_OP_SUBF && mul_pos == 1) ? -1.0 : 1.0;
+  r->n = n;
+  for (int64_t i = 0; i < n; i++)
+    r->d[i].f = rnd(c, f, fp_fma((fp_format)f, xs * x->d[i * sx].f, y->d[i * sy].f, zs * z->d[i * sz].f));
+  return TTREF_OK;
+}
+
 static ttref_status op_float_binary(ctx *c, const ir_op *op)
 {
+  if (c->L->contract && (op->code == IR_OP_ADDF || op->code == IR_OP_SUBF)) {
+    const ir_op *m;
+    if ((m = contractible_mul(c, op, op->opnds[0]))) return op_contracted(c, op, m, 0);
+    if ((m = contractible_mul(c, op, op->opnds[1]))) return op_contracted(c, op, m, 1);
+  }
   const slot *a = SL(op->opnds[0]), *b = SL(op->opnds[1]);
   slot *r = SL(&op->res[0]);
   const int f = fmt_of(elem_scalar(&op->res[0]));
@@ -858,8 +913,9 @@ static ttref_status op_cast(ctx *c, const ir_op *op)
     bool down = ir_scalar_bits(ds) < ir_scalar_bits(ss) || (ds == IR_S_BF16 && ss == IR_S_F16) ||
                 (ds == IR_S_F16 && ss == IR_S_BF16) || (dbits == 8 && sbits == 8);
     fp_round rm = ir_op_attr_int(op, "rounding", IR_ROUND_RTNE) == IR_ROUND_RTZ ? FP_RTZ : FP_RNE;
-    /* NVIDIA converts to fp8 with cvt.rn.satfinite: saturate to max finite, NaN stays NaN */
-    fp_overflow ov = dbits == 8 ? FP_OVF_SAT : FP_OVF_INF;
+    /* NVIDIA converts to fp8 with cvt.rn.satfinite: saturate to max finite, NaN stays NaN.
+     * RTZ never rounds a finite value past max finite, and keeps inf (bit truncation). */
+    fp_overflow ov = (dbits == 8 && rm == FP_RNE) ? FP_OVF_SAT : FP_OVF_INF;
     for (int64_t i = 0; i < n; i++) r->d[i].f = down ? fp_round_to((fp_format)df, a->d[i].f, rm, ov) : a->d[i].f;
     break;
   }
@@ -1380,8 +1436,7 @@ static ttref_status op_make_desc(ctx *c, const ir_op *op)
 static ttref_status op_desc_access(ctx *c, const ir_op *op)
 {
   const bool is_load = op->code == IR_OP_DESC_LOAD || op->code == IR_OP_XDESC_LOAD;
-  const int first = op->code == IR_OP_DESC_REDUCE ? 0 : 0;
-  const ir_value *dv = op->opnds[first];
+  const ir_value *dv = op->opnds[0];
   const ir_type *dt = dv->type;
   if (dt->kind != IR_T_DESC || !dt->elem)
     return fault(c, op, TTREF_E_UNSUPPORTED, "'%s' on a raw pointer descriptor (TMA metadata) cannot be interpreted",
@@ -1392,13 +1447,14 @@ static ttref_status op_desc_access(ctx *c, const ir_op *op)
   const ir_scalar es = blk->scalar;
   const int esz = ir_scalar_bytes(es);
   const int pad = (int)d[2 + 2 * rank].i;
-  const int nidx = rank;
-  if (op->nopnds < 1 + nidx) return fault(c, op, TTREF_E_INPUT, "'%s' needs %d indices", ir_op_name(op->code), rank);
+  /* operand order as in TritonOps.td: (desc, indices...) for loads, (desc, src, indices...) otherwise */
+  const int first_idx = is_load ? 1 : 2;
+  if (op->nopnds != first_idx + rank) return fault(c, op, TTREF_E_INPUT, "'%s' needs %d indices", ir_op_name(op->code), rank);
   int64_t base_idx[IR_MAX_RANK];
-  for (int k = 0; k < rank; k++) base_idx[k] = sval(32, SL(op->opnds[1 + k])->d[0].i);
-  const slot *val = is_load ? NULL : SL(op->opnds[1 + nidx]);
+  for (int k = 0; k < rank; k++) base_idx[k] = sval(32, SL(op->opnds[first_idx + k])->d[0].i);
+  const slot *val = is_load ? NULL : SL(op->opnds[1]);
   slot *r = is_load ? SL(&op->res[0]) : NULL;
-  const ir_type *lt = is_load ? op->res[0].type : op->opnds[1 + nidx]->type;
+  const ir_type *lt = is_load ? op->res[0].type : op->opnds[1]->type;
   const int64_t n = lt->numel;
   const int brank = lt->rank;
   int kind = (int)ir_op_attr_int(op, "kind", 0);
@@ -1688,7 +1744,9 @@ fail:
  * tt.dot canonical order: D[b,m,n] = C[b,m,n]; for k = 0..K-1 ascending:
  * D = round_acc(A[b,m,k] * B[b,k,n] + D), the product exact and each step a
  * single (fused) rounding to the accumulator type. i8 x i8 -> i32 wraps.
- * inputPrecision tf32: f32 inputs are first rounded to tf32 (1-8-10).
+ * inputPrecision tf32: f32 inputs are first reduced to tf32 (1-8-10) by
+ * truncation, as the H100 does (measured: scripts/gpu/probe_tf32.py).
+ * tf32x3 and bf16x3/x6 are computed as ieee (their error is below the bound).
  */
 static ttref_status op_dot(ctx *c, const ir_op *op)
 {
@@ -1721,12 +1779,12 @@ static ttref_status op_dot(ctx *c, const ir_op *op)
           continue;
         }
         double x = av.f;
-        if (tf32 && as == IR_S_F32) x = fp_round_to(FP_TF32, x, FP_RNE, FP_OVF_INF);
+        if (tf32 && as == IR_S_F32) x = fp_round_to(FP_TF32, x, FP_RTZ, FP_OVF_INF);
         if (f == FP_F32) {
           float xf = (float)x;
           for (int64_t n = 0; n < N; n++) {
             double y = brow[n].f;
-            if (tf32 && bs == IR_S_F32) y = fp_round_to(FP_TF32, y, FP_RNE, FP_OVF_INF);
+            if (tf32 && bs == IR_S_F32) y = fp_round_to(FP_TF32, y, FP_RTZ, FP_OVF_INF);
             drow[n].f = (double)fmaf(xf, (float)y, (float)drow[n].f);
           }
         } else if (f == FP_F64) {
@@ -1930,6 +1988,54 @@ static ttref_status op_assert(ctx *c, const ir_op *op)
   return TTREF_OK;
 }
 
+/* nextafter in the result format (exact), and erfinv (no correctly rounded
+ * oracle: Newton on erfl in long double, then one rounding; within 1 ulp). */
+static ttref_status op_extern_special(ctx *c, const ir_op *op, const char *name)
+{
+  const int f = fmt_of(elem_scalar(&op->res[0]));
+  const int bits = ir_scalar_bits(elem_scalar(&op->res[0]));
+  const slot *a = SL(op->opnds[0]);
+  const slot *b = op->nopnds > 1 ? SL(op->opnds[1]) : a;
+  slot *r = SL(&op->res[0]);
+  const int64_t n = LANES2(a, b), sa = a->n > 1, sb = b->n > 1;
+  r->n = n;
+  for (int64_t i = 0; i < n; i++) {
+    double x = a->d[i * sa].f, y = b->d[i * sb].f;
+    if (name[0] == 'n') {
+      if (isnan(x) || isnan(y)) r->d[i].f = x + y;
+      else if (x == y) r->d[i].f = y;
+      else if (x == 0) r->d[i].f = copysign(fp_min_subnormal((fp_format)f), y);
+      else {
+        uint64_t u = fp_encode((fp_format)f, x, FP_RNE, FP_OVF_INF);
+        /* away from zero iff moving toward y's side beyond |x| */
+        bool away = (y > x) == (x > 0);
+        u = away ? u + 1 : u - 1;
+        r->d[i].f = fp_decode((fp_format)f, u & ((bits >= 64) ? UINT64_MAX : ((UINT64_C(1) << bits) - 1)));
+      }
+    } else {
+      if (isnan(x) || x < -1 || x > 1) r->d[i].f = NAN;
+      else if (x == 1 || x == -1) r->d[i].f = copysign(INFINITY, x);
+      else if (x == 0) r->d[i].f = x;
+      else {
+        long double yv = (long double)x, t = 0;
+        /* initial guess (Giles' approximation is overkill: bisection-safe Newton) */
+        long double w = -logl((1.0L - yv) * (1.0L + yv));
+        t = copysignl(sqrtl(w), yv) * 0.8862269254527580L;
+        if (fabsl(yv) < 0.9L) t = yv * 0.8862269254527580L;
+        for (int it = 0; it < 100; it++) {
+          long double e = erfl(t) - yv;
+          long double d = 1.1283791670955125739L * expl(-t * t);
+          long double nt = t - e / d;
+          if (nt == t || !isfinite(nt)) break;
+          t = nt;
+        }
+        r->d[i].f = rnd(c, f, (double)t);
+      }
+    }
+  }
+  return TTREF_OK;
+}
+
 static ttref_status op_extern(ctx *c, const ir_op *op)
 {
   const ir_attr *sa = ir_op_attr(op, "symbol");
@@ -1951,6 +2057,7 @@ static ttref_status op_extern(ctx *c, const ir_op *op)
     snprintf(name, sizeof name, "%.*s", (int)(len < 60 ? len : 60), sym);
   }
   if (strncmp(name, "fast_", 5) == 0) memmove(name, name + 5, strlen(name + 5) + 1);
+  if (strcmp(name, "nextafter") == 0 || strcmp(name, "erfinv") == 0) return op_extern_special(c, op, name);
   if (!ir_scalar_is_float(elem_scalar(&op->res[0])) || op->nopnds < 1 || op->nopnds > 2 ||
       !fp_math_lookup(name, &fn))
     return fault(c, op, TTREF_E_UNSUPPORTED, "'tt.extern_elementwise' symbol '%.*s' has no reference definition in ttref",

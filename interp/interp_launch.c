@@ -206,7 +206,21 @@ ttref_status interp_write_outputs(const interp_bound *b, const char *dir, ttref_
 {
   ttref_status st = TTREF_OK;
   ttref_loc none = {0};
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot create output directory '%s': %s", dir, strerror(errno)));
+  {
+    /* mkdir -p */
+    char tmp[4096];
+    size_t len = strlen(dir);
+    if (len == 0 || len >= sizeof tmp) FAIL(IR_ERR(err, TTREF_E_USAGE, none, "bad output directory '%s'", dir));
+    memcpy(tmp, dir, len + 1);
+    for (size_t k = 1; k <= len; k++) {
+      if (tmp[k] != '/' && tmp[k] != 0) continue;
+      char ch = tmp[k];
+      tmp[k] = 0;
+      if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
+        FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot create output directory '%s': %s", tmp, strerror(errno)));
+      tmp[k] = ch;
+    }
+  }
   for (int i = 0; i < b->nargs; i++) {
     if (b->alloc_of[i] < 0) continue;
     const interp_alloc *a = &b->mem->allocs[b->alloc_of[i]];

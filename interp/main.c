@@ -40,7 +40,7 @@ static int wants_help(int argc, char **argv)
 
 static const char *const usage_run =
     "usage: ttref run KERNEL.ttir --grid X[,Y[,Z]] --arg NAME=@FILE.npy --arg NAME=VALUE ... [--out DIR]\n"
-    "                 [--kernel NAME] [--threads N] [--ftz] [--stats]\n"
+    "                 [--kernel NAME] [--threads N] [--ftz] [--contract] [--stats]\n"
     "  Runs one launch of KERNEL on the CPU with ttref's documented semantics.\n"
     "  --arg binds a kernel argument by its TTIR name (x_ptr or %x_ptr) or 0-based position:\n"
     "        pointers take @FILE.npy (its raw elements are the buffer; bf16/fp8 as <u2/|u1 bits),\n"
@@ -48,6 +48,8 @@ static const char *const usage_run =
     "  --out DIR writes every pointer argument's buffer after the launch to DIR/NAME.npy.\n"
     "  --threads N runs programs on N threads (outputs are identical for any N).\n"
     "  --ftz flushes float subnormal results to zero (to compare with FTZ hardware).\n"
+    "  --contract fuses a mulf whose only use is an addf/subf into one FMA, as LLVM does\n"
+    "        by default for Triton GPU backends (the exact semantics keep them separate).\n"
     "  --stats prints counts of undefined-behaviour cases met (x/0, shifts >= width, ...).\n"
     "  Exit: 0 ran, 1 the kernel faulted (out-of-bounds access, failed assert), 2 bad input.\n";
 
@@ -145,7 +147,7 @@ static int cmd_run(int argc, char **argv)
   if (wants_help(argc, argv)) return fputs(usage_run, stdout), EXIT_OK;
   const char *kernel = NULL, *outdir = NULL, *fname = NULL;
   int64_t grid[3] = {1, 1, 1};
-  int threads = 0, stats = 0, ftz = 0, rc = EXIT_BAD;
+  int threads = 0, stats = 0, ftz = 0, contract = 0, rc = EXIT_BAD;
   const char **specs = calloc((size_t)argc + 1, sizeof *specs);
   int nspecs = 0;
   ttref_error err = {0};
@@ -175,6 +177,8 @@ static int cmd_run(int argc, char **argv)
       }
     } else if (strcmp(a, "--ftz") == 0) {
       ftz = 1;
+    } else if (strcmp(a, "--contract") == 0) {
+      contract = 1;
     } else if (strcmp(a, "--stats") == 0) {
       stats = 1;
     } else if (a[0] == '-' ) {
@@ -215,6 +219,7 @@ static int cmd_run(int argc, char **argv)
   b.L.grid[2] = grid[2];
   b.L.threads = threads;
   b.L.ftz = ftz;
+  b.L.contract = contract;
   st = interp_run(&b.L, &err);
   fflush(stdout);
   if (st != TTREF_OK) report(&err);

@@ -110,7 +110,7 @@ typedef struct P {
   vec uses, vals, types, tys, attrs, ops, blocks, locs, svals, ints, flags, lnames, lc;
   /* function state */
   uint32_t next_id;
-  int nfwd;
+  int nfwd, had_fwd;
   ir_func *fn;
   /* aliases */
   vec aents;  /* alias_ent */
@@ -374,6 +374,7 @@ static ttref_status resolve(P *p, const use *u, const ir_type *t, ir_value **out
     if (!f->v.name) FAIL(nomem(p));
     if (sym_push(p, u->p, u->n, SYM_FWD, f)) FAIL(nomem(p));
     p->nfwd++;
+    p->had_fwd = 1;
     *out = &f->v;
   }
 fail:
@@ -2321,8 +2322,10 @@ static ttref_status parse_custom(P *p, opb *b)
   /* scf.while (%a = %x, ..) : (T..) -> (R..) region do region [attributes dict] */
   case IR_OP_SCF_WHILE: {
     size_t lm = p->lnames.n, um = p->uses.n, tm = p->tys.n, nini = 0;
-    TRY(expect(p, IR_TK_LPAREN, "'('"));
-    while (!is(p, IR_TK_RPAREN)) {
+    /* while -> "scf.while" ["(" (%arg "=" %init),* ")"] ":" fntype region "do" region */
+    bool has_inits = is(p, IR_TK_LPAREN);
+    if (has_inits) TRY(next(p));
+    while (has_inits && !is(p, IR_TK_RPAREN)) {
       argdecl d = {0};
       use init;
       TRY(parse_use(p, &d.name));
@@ -2333,7 +2336,7 @@ static ttref_status parse_custom(P *p, opb *b)
       nini++;
       if (!is(p, IR_TK_RPAREN)) TRY(expect(p, IR_TK_COMMA, "',' or ')'"));
     }
-    TRY(next(p));
+    if (has_inits) TRY(next(p));
     TRY(expect(p, IR_TK_COLON, "':'"));
     l1 = p->tok.line;
     c1 = p->tok.col;
@@ -2861,6 +2864,7 @@ static ttref_status parse_func(P *p)
   p->fn = f;
   p->next_id = 0;
   p->nfwd = 0;
+  p->had_fwd = 0;
   p->level = 0;
   TRY(expect(p, IR_TK_LPAREN, "'('"));
   size_t lm = p->lnames.n, am = p->attrs.n;
@@ -2943,8 +2947,8 @@ static ttref_status parse_func(P *p)
   f->args = f->body.blocks[0]->args;
   TRY(parse_opt_loc(p, &f->loc));
   f->nvalues = p->next_id;
-  if (p->nfwd) {
-    /* all remaining placeholders were resolved at function scope */
+  if (p->had_fwd) {
+    /* all placeholders were resolved by the end of the function scope */
     patch_region(&f->body);
   }
   /* register */

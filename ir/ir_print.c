@@ -173,7 +173,9 @@ static void fmt_double(double d, char *buf, size_t n)
       char *e = strchr(buf, 'e');
       if (e) snprintf(tmp, sizeof tmp, "%.*s.0%s", (int)(e - buf), buf, e);
       else snprintf(tmp, sizeof tmp, "%s.0", buf);
-      snprintf(buf, n, "%s", tmp);
+      size_t k = strlen(tmp) < n - 1 ? strlen(tmp) : n - 1;
+      memcpy(buf, tmp, k);
+      buf[k] = 0;
     }
   }
 }
@@ -975,14 +977,17 @@ static void wcustom(W *w, const ir_op *op, int ind)
   case IR_OP_SCF_WHILE: {
     NEED(op->nregions == 2 && op->regions[0].nblocks >= 1 && op->regions[0].blocks[0]->nargs == n);
     const ir_block *e = op->regions[0].blocks[0];
-    ws(w, " (");
-    for (int i = 0; i < n; i++) {
-      if (i) ws(w, ", ");
-      wval(w, &e->args[i]);
-      ws(w, " = ");
-      wval(w, o[i]);
+    if (n) { /* MLIR omits the empty init list: `scf.while : () -> () {` */
+      ws(w, " (");
+      for (int i = 0; i < n; i++) {
+        if (i) ws(w, ", ");
+        wval(w, &e->args[i]);
+        ws(w, " = ");
+        wval(w, o[i]);
+      }
+      ws(w, ")");
     }
-    ws(w, ") : ");
+    ws(w, " : ");
     wfntype(w, op, 0, n);
     wc(w, ' ');
     wregion(w, &op->regions[0], ind, false);

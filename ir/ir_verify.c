@@ -1,8 +1,7 @@
 /*
- * ir_verify.c: verifier of the core IR. One walk per function checks, for
- * each op in text order, its arity and types (one case per row of
- * ir_op_list.h), the block and terminator structure of its regions, and SSA
- * dominance (a scope of visible values walked along each region's dominator tree).
+ * ir_verify.c: one walk per function checks each op in text order: arity and
+ * types (one switch case per row of ir_op_list.h), block and terminator
+ * structure, and SSA dominance (a scope walked along each dominator tree).
  */
 #include "config.h"
 #include "ir_verify.h"
@@ -1011,7 +1010,7 @@ static ttref_status check_map_elementwise(vctx *c, const ir_op *op)
   if (op->nopnds < 1) FAIL(bad(c, op, "must have at least 1 operand"));
   TRY(check_same_shape_all(c, op));
   int64_t pack = ir_op_attr_int(op, "pack", 1);
-  if (pack < 1 || !is_pow2(pack) || pack > 1024) FAIL(bad(c, op, "pack must be a power of 2, but got %lld", (long long)pack));
+  if (pack < 1 || !is_pow2(pack) || pack > 1024) FAIL(bad(c, op, "pack must be a power of 2 in [1, 1024], but got %lld", (long long)pack));
   if (op->nregions != 1 || op->regions[0].nblocks < 1) FAIL(bad(c, op, "requires one non-empty region"));
   const ir_block *b = op->regions[0].blocks[0];
   if (b->nargs != op->nopnds * pack)
@@ -1655,6 +1654,9 @@ static ttref_status check_block(vctx *c, const ir_block *b)
   for (int i = 0; i < b->nargs; i++)
     if (!b->args[i].type) FAIL(ir_error_set(c->err, TTREF_E_INTERNAL, (ttref_loc){c->m->filename, b->line, b->col},
                                             "malformed IR: block argument without a type"));
+  for (int i = 0; i < b->nops; i++)
+    if (!b->ops[i]) FAIL(ir_error_set(c->err, TTREF_E_INTERNAL, (ttref_loc){c->m->filename, b->line, b->col},
+                                      "malformed IR: NULL op in block"));
   for (int i = 0; i + 1 < b->nops; i++) {
     const ir_op *op = b->ops[i];
     if (ir_op_flags(op->code) & IR_F_TERMINATOR) FAIL(bad(c, op, "must be the last operation in the parent block"));
@@ -1694,11 +1696,7 @@ static ttref_status verify_block(vctx *c, const ir_block *b)
   ttref_status st = TTREF_OK;
   TRY(check_block(c, b));
   for (int i = 0; i < b->nargs; i++) TRY(mark(c, &b->args[i]));
-  for (int i = 0; i < b->nops; i++) {
-    if (!b->ops[i]) FAIL(ir_error_set(c->err, TTREF_E_INTERNAL, (ttref_loc){c->m->filename, b->line, b->col},
-                                      "malformed IR: NULL op in block"));
-    TRY(verify_op(c, b->ops[i]));
-  }
+  for (int i = 0; i < b->nops; i++) TRY(verify_op(c, b->ops[i]));
 fail:
   return st;
 }

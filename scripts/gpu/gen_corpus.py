@@ -112,9 +112,13 @@ def rng_for(name):
 
 # ----------------------------------------------------------------------------- input data
 def f32_to_bf16_bits(x):
-    u = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
-    r = ((u >> 16) & 1) + 0x7FFF
-    out = ((u + r) >> 16).astype(np.uint16)
+    xs = np.asarray(x, np.float32)
+    if xs.ndim == 0:
+        return f32_to_bf16_bits(xs.reshape(1))[0]
+    u = xs.view(np.uint32).astype(np.uint64)
+    s16 = np.uint64(16)
+    r = ((u >> s16) & np.uint64(1)) + np.uint64(0x7FFF)
+    out = ((u + r) >> s16).astype(np.uint16)
     nan = np.isnan(np.asarray(x, np.float32))
     out[nan] = 0x7FC0
     return out
@@ -282,4 +286,1385 @@ def run_case(name, spec, outdir):
 
 def last_line(e):
     s = "".join(traceback.format_exception_only(type(e), e)).strip().splitlines()
-    return (s[-1] if s else repr(e))[:400]
+    s = [x for x in s if any(c.isalnum() for c in x)]
+    return (s[-1].strip() if s else repr(e))[:400]
+
+
+# ============================================================================= group: programs & shapes
+@triton.jit
+def grid3d(o_ptr, BLOCK: tl.constexpr):
+    px = tl.program_id(0)
+    py = tl.program_id(1)
+    pz = tl.program_id(2)
+    nx = tl.num_programs(0)
+    ny = tl.num_programs(1)
+    nz = tl.num_programs(2)
+    lin = (pz * ny + py) * nx + px
+    r = tl.arange(0, BLOCK)
+    v = tl.where(r == 0, px, tl.where(r == 1, py, tl.where(r == 2, pz, lin * 100 + r)))
+    v = tl.where(r == 3, nx, tl.where(r == 4, ny, tl.where(r == 5, nz, v)))
+    tl.store(o_ptr + lin * BLOCK + r, v)
+
+
+@triton.jit
+def shape_op(x_ptr, i_ptr, o_ptr, OP: tl.constexpr, M: tl.constexpr, N: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    if OP == "broadcast":
+        row = tl.load(x_ptr + rn)
+        col = tl.load(x_ptr + N + rm)
+        a = tl.broadcast_to(tl.expand_dims(row, 0), (M, N))
+        b = tl.expand_dims(col, 1)
+        tl.store(o_ptr + rm[:, None] * N + rn[None, :], a * 2 + b)
+    if OP == "reshape":
+        x = tl.load(x_ptr + rm[:, None] * N + rn[None, :])
+        y = tl.reshape(x, (N, M))
+        ri = tl.arange(0, N)
+        rj = tl.arange(0, M)
+        tl.store(o_ptr + ri[:, None] * M + rj[None, :], y + ri[:, None])
+    if OP == "reshape3":
+        x = tl.load(x_ptr + rm[:, None] * N + rn[None, :])
+        y = tl.sum(tl.reshape(x, (M, N // 4, 4)), axis=2)
+        rk = tl.arange(0, N // 4)
+        tl.store(o_ptr + rm[:, None] * (N // 4) + rk[None, :], y)
+    if OP == "trans":
+        x = tl.load(x_ptr + rm[:, None] * N + rn[None, :])
+        tl.store(o_ptr + rn[:, None] * M + rm[None, :], tl.trans(x))
+    if OP == "permute":
+        r2 = tl.arange(0, 4)
+        x = tl.load(x_ptr + rm[:, None, None] * (N * 4) + rn[None, :, None] * 4 + r2[None, None, :])
+        y = tl.permute(x, (2, 0, 1))  # [4, M, N]
+        tl.store(o_ptr + r2[:, None, None] * (M * N) + rm[None, :, None] * N + rn[None, None, :], y)
+    if OP == "cat":
+        a = tl.load(x_ptr + rn)
+        b = tl.load(x_ptr + N + rn)
+        c = tl.cat(a, b, can_reorder=True)
+        tl.store(o_ptr + tl.arange(0, 2 * N), c)
+    if OP == "join":
+        a = tl.load(x_ptr + rn)
+        b = tl.load(x_ptr + N + rn)
+        j = tl.join(a, b)  # [N, 2]
+        tl.store(o_ptr + rn[:, None] * 2 + tl.arange(0, 2)[None, :], j)
+    if OP == "split":
+        x = tl.load(x_ptr + rn[:, None] * 2 + tl.arange(0, 2)[None, :])
+        a, b = tl.split(x)
+        tl.store(o_ptr + rn, a)
+        tl.store(o_ptr + N + rn, b)
+    if OP == "gather1":
+        x = tl.load(x_ptr + rm[:, None] * N + rn[None, :])
+        idx = tl.load(i_ptr + rm[:, None] * N + rn[None, :])
+        tl.store(o_ptr + rm[:, None] * N + rn[None, :], tl.gather(x, idx, axis=1))
+    if OP == "gather0":
+        x = tl.load(x_ptr + rm[:, None] * N + rn[None, :])
+        idx = tl.load(i_ptr + rm[:, None] * N + rn[None, :])
+        tl.store(o_ptr + rm[:, None] * N + rn[None, :], tl.gather(x, idx, axis=0))
+    if OP == "histogram":
+        x = tl.load(x_ptr + rn)
+        tl.store(o_ptr + rm, tl.histogram(x, M))
+    if OP == "histogram_mask":
+        x = tl.load(x_ptr + rn)
+        tl.store(o_ptr + rm, tl.histogram(x, M, mask=(rn % 3) != 0))
+    if OP == "one":
+        r1 = tl.arange(0, 1)
+        x = tl.load(x_ptr + r1)
+        y = tl.reshape(x, (1, 1))
+        s = tl.sum(y, axis=1)
+        tl.store(o_ptr + r1, x * 3 + s)
+        tl.store(o_ptr + 1 + r1, tl.max(x, axis=0) + r1.to(x.dtype))
+    if OP == "splat":
+        s = tl.load(x_ptr + 3)
+        v = tl.full((N,), 5, x_ptr.dtype.element_ty)
+        tl.store(o_ptr + rn, v + s + tl.zeros((N,), x_ptr.dtype.element_ty))
+
+
+@group
+def g_shapes():
+    for g in [(3, 4, 2), (1, 2, 5), (5, 1, 1)]:
+        n = g[0] * g[1] * g[2] * 8
+        add("grid3d_%dx%dx%d" % g, grid3d, g, [("o_ptr", Buf(fill("i32", n, -7), "i32"))], {"BLOCK": 8})
+    M, N = 8, 16
+    for op, dt, xs, ish, osh, unord in [
+        ("broadcast", "f32", M + N, None, (M, N), False),
+        ("broadcast", "i16", M + N, None, (M, N), False),
+        ("reshape", "f32", M * N, None, (N, M), False),
+        ("reshape3", "i32", M * N, None, (M, N // 4), False),
+        ("trans", "f32", M * N, None, (N, M), False),
+        ("trans", "bf16", M * N, None, (N, M), False),
+        ("permute", "f32", M * N * 4, None, (4, M, N), False),
+        ("cat", "f32", 2 * N, None, (2 * N,), True),
+        ("join", "f32", 2 * N, None, (N, 2), False),
+        ("split", "i32", 2 * N, None, (2, N), False),
+        ("gather1", "f32", M * N, N, (M, N), False),
+        ("gather0", "f32", M * N, M, (M, N), False),
+        ("one", "f32", 4, None, (2,), False),
+        ("splat", "i64", 8, None, (N,), False),
+    ]:
+        rng = rng_for("shape_" + op + dt)
+        x = vals(dt, xs, rng, special=False)
+        idx = rng.integers(0, ish, M * N).astype(np.int32) if ish else np.zeros(1, np.int32)
+        add("shape_%s_%s" % (op, dt), shape_op, (1,),
+            [("x_ptr", Buf(x, dt)), ("i_ptr", Buf(idx, "i32")), ("o_ptr", Buf(fill(dt, osh), dt))],
+            {"OP": op, "M": M, "N": N}, unordered=unord)
+    for op, bins, n in [("histogram", 32, 256), ("histogram_mask", 16, 128), ("histogram", 64, 64)]:
+        rng = rng_for(op + str(bins))
+        x = rng.integers(0, bins, n).astype(np.int32)
+        add("shape_%s_b%d" % (op, bins), shape_op, (1,),
+            [("x_ptr", Buf(x, "i32")), ("i_ptr", Buf(np.zeros(1, np.int32), "i32")),
+             ("o_ptr", Buf(fill("i32", bins, -1), "i32"))], {"OP": op, "M": bins, "N": n})
+
+
+# ============================================================================= group: memory
+@triton.jit
+def copy_masked(x_ptr, o_ptr, n, OTHER: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    v = tl.load(x_ptr + offs, mask=offs < n, other=OTHER)
+    tl.store(o_ptr + offs, v)
+
+
+@triton.jit
+def mem_mode(x_ptr, o_ptr, n, big, stride, MODE: tl.constexpr, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    if MODE == "ca_wb":
+        v = tl.load(x_ptr + offs, mask=m, other=-1.0, cache_modifier=".ca")
+        tl.store(o_ptr + offs, v * 2, mask=m, cache_modifier=".wb")
+    if MODE == "cg_cs":
+        v = tl.load(x_ptr + offs, mask=m, cache_modifier=".cg")
+        tl.store(o_ptr + offs, v + 1, mask=m, cache_modifier=".cs")
+    if MODE == "cv_wt":
+        v = tl.load(x_ptr + offs, mask=m, cache_modifier=".cv")
+        tl.store(o_ptr + offs, v - 1, mask=m, cache_modifier=".wt")
+    if MODE == "evict":
+        v = tl.load(x_ptr + offs, mask=m, eviction_policy="evict_last")
+        tl.store(o_ptr + offs, v, mask=m, eviction_policy="evict_first")
+    if MODE == "volatile":
+        v = tl.load(x_ptr + offs, mask=m, other=3.0, volatile=True)
+        tl.store(o_ptr + offs, v)
+    if MODE == "i64_offsets":
+        o64 = offs.to(tl.int64) + (big - 8589934592)
+        v = tl.load(x_ptr + o64, mask=m)
+        tl.store(o_ptr + o64, v * 3, mask=m)
+    if MODE == "i64_scalar_ptr":
+        p = x_ptr + (big - 8589934592) + pid * BLOCK
+        q = o_ptr + pid.to(tl.int64) * BLOCK
+        r = tl.arange(0, BLOCK)
+        v = tl.load(p + r, mask=(pid * BLOCK + r) < n)
+        tl.store(q + r, v, mask=(pid * BLOCK + r) < n)
+    if MODE == "ptr_loop":
+        p = x_ptr + pid * BLOCK
+        q = o_ptr + pid * BLOCK
+        r = tl.arange(0, BLOCK // 4)
+        for i in range(4):
+            tl.store(q + r, tl.load(p + r) + i)
+            p += BLOCK // 4
+            q += BLOCK // 4
+    if MODE == "reverse":
+        v = tl.load(x_ptr + (n - 1 - offs), mask=m)
+        tl.store(o_ptr + offs, v, mask=m)
+    if MODE == "strided2d":
+        r0 = tl.arange(0, 8)
+        r1 = tl.arange(0, BLOCK // 8)
+        v = tl.load(x_ptr + r0[:, None] * stride + r1[None, :], mask=r1[None, :] < stride - 2, other=0.5)
+        tl.store(o_ptr + r1[:, None] * 8 + r0[None, :], tl.trans(v))
+    if MODE == "int_to_ptr":
+        base = x_ptr.to(tl.int64)
+        addr = base + offs.to(tl.int64) * 4
+        p = addr.to(tl.pointer_type(tl.float32))
+        v = tl.load(p, mask=m)
+        tl.store(o_ptr + offs, v, mask=m)
+    if MODE == "scalar":
+        s = tl.load(x_ptr + pid)
+        tl.store(o_ptr + pid, s * 5 + 1)
+
+
+@group
+def g_memory():
+    for dt in ["i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "f8e4m3", "f8e5m2"]:
+        rng = rng_for("copy" + dt)
+        n = 100
+        other = None if dt.startswith("f8") else (0 if dt == "i1" else 3)
+        add("copy_masked_" + dt, copy_masked, (2,),
+            [("x_ptr", Buf(vals(dt, n, rng), dt)), ("o_ptr", Buf(fill(dt, 128), dt)), ("n", Scalar(n, "i32"))],
+            {"OTHER": other, "BLOCK": 64})
+    for mode in ["ca_wb", "cg_cs", "cv_wt", "evict", "volatile", "i64_offsets", "i64_scalar_ptr", "ptr_loop",
+                 "reverse", "strided2d", "int_to_ptr", "scalar"]:
+        rng = rng_for("mem" + mode)
+        n, B = 100, 32
+        x = fvals("f32", 128, rng)
+        grid = (4,) if mode != "scalar" else (6,)
+        add("mem_" + mode, mem_mode, grid,
+            [("x_ptr", Buf(x, "f32")), ("o_ptr", Buf(fill("f32", 128, -9.0), "f32")), ("n", Scalar(n, "i32")),
+             ("big", Scalar(8589934592 + 2, "i64")), ("stride", Scalar(13, "i32"))],
+            {"MODE": mode, "BLOCK": B})
+
+
+# ============================================================================= group: atomics
+@triton.jit
+def atomic_op(x_ptr, buf_ptr, old_ptr, n, OP: tl.constexpr, NSLOT: tl.constexpr, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    v = tl.load(x_ptr + offs, mask=m)
+    uniq = buf_ptr + NSLOT + offs  # one address per lane: returned old values are deterministic
+    slot = buf_ptr + offs % NSLOT  # conflicting addresses: only the final memory is deterministic
+    if OP == "add":
+        old = tl.atomic_add(uniq, v, mask=m)
+        tl.atomic_add(slot, v, mask=m)
+    if OP == "max":
+        old = tl.atomic_max(uniq, v, mask=m)
+        tl.atomic_max(slot, v, mask=m)
+    if OP == "min":
+        old = tl.atomic_min(uniq, v, mask=m)
+        tl.atomic_min(slot, v, mask=m)
+    if OP == "and":
+        old = tl.atomic_and(uniq, v, mask=m)
+        tl.atomic_and(slot, v, mask=m)
+    if OP == "or":
+        old = tl.atomic_or(uniq, v, mask=m)
+        tl.atomic_or(slot, v, mask=m)
+    if OP == "xor":
+        old = tl.atomic_xor(uniq, v, mask=m)
+        tl.atomic_xor(slot, v, mask=m)
+    if OP == "xchg":
+        old = tl.atomic_xchg(uniq, v, mask=m)
+        # old values of conflicting exchanges + final slots = initial slots + all written values
+        o2 = tl.atomic_xchg(slot, v, mask=m)
+        tl.store(buf_ptr + NSLOT + n + offs, o2, mask=m)
+    if OP == "add_relaxed_cta":
+        old = tl.atomic_add(uniq, v, mask=m, sem="relaxed", scope="cta")
+        tl.atomic_add(slot, v, mask=m, sem="release", scope="gpu")
+    if OP == "max_acquire_sys":
+        old = tl.atomic_max(uniq, v, mask=m, sem="acquire", scope="sys")
+        tl.atomic_min(slot, v, mask=m, sem="relaxed")
+    if OP == "umax":
+        ub = buf_ptr.to(tl.pointer_type(tl.uint32), bitcast=True)
+        uv = v.to(tl.uint32, bitcast=True)
+        old = tl.atomic_max(ub + NSLOT + offs, uv, mask=m).to(tl.int32, bitcast=True)
+        tl.atomic_max(ub + offs % NSLOT, uv, mask=m)
+    if OP == "umin":
+        ub = buf_ptr.to(tl.pointer_type(tl.uint32), bitcast=True)
+        uv = v.to(tl.uint32, bitcast=True)
+        old = tl.atomic_min(ub + NSLOT + offs, uv, mask=m).to(tl.int32, bitcast=True)
+        tl.atomic_min(ub + offs % NSLOT, uv, mask=m)
+    tl.store(old_ptr + offs, old, mask=m)
+
+
+@triton.jit
+def atomic_float(x_ptr, buf_ptr, n, OP: tl.constexpr, NSLOT: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    v = tl.load(x_ptr + offs, mask=m)
+    if OP == "fadd":
+        tl.atomic_add(buf_ptr + offs % NSLOT, v, mask=m)
+    if OP == "fmax":
+        tl.atomic_max(buf_ptr + offs % NSLOT, v, mask=m)
+    if OP == "fmin":
+        tl.atomic_min(buf_ptr + offs % NSLOT, v, mask=m)
+    if OP == "fadd_scalar":
+        tl.atomic_add(buf_ptr + tl.program_id(0) % NSLOT, 0.5)
+
+
+@triton.jit
+def spin_lock(lock_ptr, cnt_ptr, log_ptr):
+    pid = tl.program_id(0)
+    while tl.atomic_cas(lock_ptr, 0, 1) == 1:
+        pass
+    c = tl.load(cnt_ptr, volatile=True)
+    tl.store(cnt_ptr, c + pid + 1)
+    t = tl.load(cnt_ptr + 1, volatile=True)
+    tl.store(log_ptr + t, pid)  # the order programs took the lock (unordered)
+    tl.store(cnt_ptr + 1, t + 1)
+    tl.debug_barrier()
+    tl.atomic_xchg(lock_ptr, 0)
+
+
+@group
+def g_atomics():
+    n, B, NS = 200, 64, 7
+    for dt in ["i32", "i64"]:
+        for op in ["add", "max", "min", "and", "or", "xor", "xchg"]:
+            rng = rng_for("atomic" + op + dt)
+            x = ivals(dt, n, rng) if op != "add" else ivals(dt, n, rng, special=False, lo=-1000, hi=1000)
+            init = ivals(dt, NS + n + (n if op == "xchg" else 0), rng, lo=-50, hi=50)
+            if op == "and":
+                init[:] = -1
+            add("atomic_%s_%s" % (op, dt), atomic_op, (4,),
+                [("x_ptr", Buf(x, dt)), ("buf_ptr", Buf(init, dt)), ("old_ptr", Buf(fill(dt, n, 0), dt)),
+                 ("n", Scalar(n, "i32"))], {"OP": op, "NSLOT": NS, "BLOCK": B}, unordered=(op == "xchg"))
+    for op in ["add_relaxed_cta", "max_acquire_sys", "umax", "umin"]:
+        rng = rng_for("atomic" + op)
+        x = ivals("i32", n, rng) if op != "add_relaxed_cta" else ivals("i32", n, rng, lo=-99, hi=99)
+        init = ivals("i32", NS + n, rng, lo=-50, hi=50)
+        add("atomic_%s_i32" % op, atomic_op, (4,),
+            [("x_ptr", Buf(x, "i32")), ("buf_ptr", Buf(init, "i32")), ("old_ptr", Buf(fill("i32", n, 0), "i32")),
+             ("n", Scalar(n, "i32"))], {"OP": op, "NSLOT": NS, "BLOCK": B})
+    for op, dt, unord in [("fadd", "f32", True), ("fmax", "f32", False), ("fmin", "f32", False),
+                          ("fadd_scalar", "f32", True), ("fadd", "f16", True)]:
+        rng = rng_for("atomicf" + op + dt)
+        x = (rng.integers(-64, 64, n) * 0.25).astype(DT[dt][0])  # exact sums in any order
+        if op in ("fmax", "fmin"):
+            x = fvals(dt, n, rng, special=False)
+            x[:4] = [0.0, -0.0, np.inf, -np.inf]
+        init = (rng.integers(-8, 8, NS) * 0.5).astype(DT[dt][0])
+        add("atomic_%s_%s" % (op, dt), atomic_float, (4,),
+            [("x_ptr", Buf(x, dt)), ("buf_ptr", Buf(init, dt)), ("n", Scalar(n, "i32"))],
+            {"OP": op, "NSLOT": NS, "BLOCK": B}, unordered=unord)
+    P = 16
+    add("atomic_cas_spinlock", spin_lock, (P,),
+        [("lock_ptr", Buf(np.zeros(1, np.int32), "i32")), ("cnt_ptr", Buf(np.zeros(2, np.int32), "i32")),
+         ("log_ptr", Buf(np.full(P, -1, np.int32), "i32"))], {}, num_warps=1, unordered=True)
+
+
+# ============================================================================= group: dot
+@triton.jit
+def dot2d(a_ptr, b_ptr, c_ptr, o_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, BK: tl.constexpr,
+          PREC: tl.constexpr, ACC: tl.constexpr, ODT: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, BK)
+    if ACC:
+        acc = tl.load(c_ptr + rm[:, None] * N + rn[None, :])
+    else:
+        acc = tl.zeros((M, N), ODT)
+    for k0 in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k0 + rk)[None, :])
+        b = tl.load(b_ptr + (k0 + rk)[:, None] * N + rn[None, :])
+        if PREC == "":
+            acc = tl.dot(a, b, acc, out_dtype=ODT)
+        else:
+            acc = tl.dot(a, b, acc, input_precision=PREC, out_dtype=ODT)
+    tl.store(o_ptr + rm[:, None] * N + rn[None, :], acc)
+
+
+@triton.jit
+def dot2d_plain(a_ptr, b_ptr, o_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+    c = tl.dot(a, b)
+    tl.store(o_ptr + rm[:, None] * N + rn[None, :], c.to(o_ptr.dtype.element_ty))
+
+
+@triton.jit
+def dot3d(a_ptr, b_ptr, o_ptr, B: tl.constexpr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+          PREC: tl.constexpr):
+    rb = tl.arange(0, B)
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    a = tl.load(a_ptr + rb[:, None, None] * (M * K) + rm[None, :, None] * K + rk[None, None, :])
+    b = tl.load(b_ptr + rb[:, None, None] * (K * N) + rk[None, :, None] * N + rn[None, None, :])
+    c = tl.dot(a, b, input_precision=PREC)
+    tl.store(o_ptr + rb[:, None, None] * (M * N) + rm[None, :, None] * N + rn[None, None, :], c)
+
+
+def dot_input(dt, shape, rng):
+    n = int(np.prod(shape))
+    if dt in ("i8",):
+        return rng.integers(-128, 128, n).astype(np.int8).reshape(shape)
+    if dt.startswith("f8"):
+        # finite fp8 bit patterns of moderate magnitude
+        if dt == "f8e4m3":
+            v = rng.integers(0x18, 0x50, n)
+        else:
+            v = rng.integers(0x20, 0x48, n)
+        sign = (rng.random(n) < 0.5).astype(np.int64) << 7
+        return (v | sign).astype(np.uint8).reshape(shape)
+    if dt == "bf16":
+        return f32_to_bf16_bits(rng.uniform(-2, 2, n).astype(np.float32)).reshape(shape)
+    return rng.uniform(-2, 2, n).astype(DT[dt][0]).reshape(shape)
+
+
+@group
+def g_dot():
+    variants = [
+        # name, in dt, M, N, K, BK, PREC, ACC, out dt
+        ("f16_16x16x16", "f16", 16, 16, 16, 16, "", False, "f32"),
+        ("f16_64x64x32_acc", "f16", 64, 64, 32, 32, "", True, "f32"),
+        ("f16_32x32x64_kloop", "f16", 32, 32, 64, 16, "", False, "f32"),
+        ("f16_out_f16", "f16", 32, 16, 32, 32, "", False, "f16"),
+        ("bf16_32x32x32", "bf16", 32, 32, 32, 32, "", False, "f32"),
+        ("bf16_16x64x32_acc", "bf16", 16, 64, 32, 16, "", True, "f32"),
+        ("f32_ieee", "f32", 32, 32, 16, 16, "ieee", False, "f32"),
+        ("f32_tf32", "f32", 32, 32, 16, 16, "tf32", False, "f32"),
+        ("f32_tf32x3", "f32", 32, 32, 16, 16, "tf32x3", False, "f32"),
+        ("f32_ieee_acc_kloop", "f32", 16, 32, 32, 16, "ieee", True, "f32"),
+        ("f32_tf32_acc", "f32", 64, 32, 32, 32, "tf32", True, "f32"),
+        ("f8e4m3_64x64x32", "f8e4m3", 64, 64, 32, 32, "", False, "f32"),
+        ("f8e5m2_64x32x64", "f8e5m2", 64, 32, 64, 32, "", False, "f32"),
+        ("f8e4m3_acc", "f8e4m3", 64, 16, 32, 32, "", True, "f32"),
+        ("i8_32x32x32", "i8", 32, 32, 32, 32, "", False, "i32"),
+        ("i8_64x32x64_acc", "i8", 64, 32, 64, 32, "", True, "i32"),
+        ("f64_16x16x16", "f64", 16, 16, 16, 16, "ieee", False, "f64"),
+    ]
+    for name, dt, M, N, K, BK, prec, acc, odt in variants:
+        rng = rng_for("dot" + name)
+        a = dot_input(dt, (M, K), rng)
+        b = dot_input(dt, (K, N), rng)
+        if odt == "i32":
+            c = rng.integers(-1000, 1000, (M, N)).astype(np.int32)
+        else:
+            c = rng.uniform(-4, 4, (M, N)).astype(DT[odt][0] if odt != "bf16" else np.float32)
+        add("dot_" + name, dot2d, (1,),
+            [("a_ptr", Buf(a, dt)), ("b_ptr", Buf(b, dt)), ("c_ptr", Buf(c, odt)), ("o_ptr", Buf(fill(odt, (M, N)), odt))],
+            {"M": M, "N": N, "K": K, "BK": BK, "PREC": prec, "ACC": acc, "ODT": TL_DT[odt]})
+    for name, dt, odt in [("plain_f16", "f16", "f16"), ("plain_f32_default", "f32", "f32"),
+                          ("plain_bf16", "bf16", "bf16")]:
+        rng = rng_for("dot" + name)
+        a = dot_input(dt, (32, 16), rng)
+        b = dot_input(dt, (16, 32), rng)
+        add("dot_" + name, dot2d_plain, (1,),
+            [("a_ptr", Buf(a, dt)), ("b_ptr", Buf(b, dt)), ("o_ptr", Buf(fill(odt, (32, 32)), odt))],
+            {"M": 32, "N": 32, "K": 16})
+    for name, dt, prec in [("batched_f16", "f16", "tf32"), ("batched_f32_ieee", "f32", "ieee"),
+                           ("batched_f32_tf32", "f32", "tf32")]:
+        rng = rng_for("dot" + name)
+        Bt, M, N, K = 2, 16, 16, 16
+        a = dot_input(dt, (Bt, M, K), rng)
+        b = dot_input(dt, (Bt, K, N), rng)
+        add("dot_" + name, dot3d, (1,),
+            [("a_ptr", Buf(a, dt)), ("b_ptr", Buf(b, dt)), ("o_ptr", Buf(fill("f32", (Bt, M, N)), "f32"))],
+            {"B": Bt, "M": M, "N": N, "K": K, "PREC": prec})
+
+
+# ============================================================================= group: reductions & scans
+@triton.jit
+def _argmax_combine(v1, i1, v2, i2):
+    gt = (v1 > v2) | ((v1 == v2) & (i1 < i2))
+    return tl.where(gt, v1, v2), tl.where(gt, i1, i2)
+
+
+@triton.jit
+def _mul_combine(a, b):
+    return a * b
+
+
+@triton.jit
+def _max_combine(a, b):
+    return tl.maximum(a, b)
+
+
+@triton.jit
+def _red(x, idx, AX: tl.constexpr, OP: tl.constexpr, KEEP: tl.constexpr):
+    if OP == "sum":
+        v = tl.sum(x, axis=AX, keep_dims=KEEP)
+        ii = v
+    if OP == "max":
+        v = tl.max(x, axis=AX, keep_dims=KEEP)
+        ii = v
+    if OP == "min":
+        v = tl.min(x, axis=AX, keep_dims=KEEP)
+        ii = v
+    if OP == "xor_sum":
+        v = tl.xor_sum(x, axis=AX, keep_dims=KEEP)
+        ii = v
+    if OP == "umax":
+        v = tl.max(x.to(tl.uint32, bitcast=True), axis=AX, keep_dims=KEEP).to(tl.int32, bitcast=True)
+        ii = v
+    if OP == "prod":
+        v = tl.reduce(x, AX, _mul_combine, keep_dims=KEEP)
+        ii = v
+    if OP == "argmax":
+        ii = tl.argmax(x, axis=AX, keep_dims=KEEP)
+        v = ii
+    if OP == "argmin":
+        ii = tl.argmin(x, axis=AX, keep_dims=KEEP)
+        v = ii
+    if OP == "max_idx":
+        v, ii = tl.max(x, axis=AX, return_indices=True, keep_dims=KEEP)
+    if OP == "tuple":
+        v, ii = tl.reduce((x, idx), AX, _argmax_combine, keep_dims=KEEP)
+    return v, ii
+
+
+@triton.jit
+def reduce_op(x_ptr, o_ptr, i_ptr, OP: tl.constexpr, AXIS: tl.constexpr, KEEP: tl.constexpr, M: tl.constexpr,
+              N: tl.constexpr, HAS_IDX: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :])
+    idx = rm[:, None] * N + rn[None, :]
+    if AXIS == 0:
+        v, ii = _red(x, idx, 0, OP, KEEP)
+        if KEEP:
+            po = rn[None, :]
+        else:
+            po = rn
+    elif AXIS == 1:
+        v, ii = _red(x, idx, 1, OP, KEEP)
+        if KEEP:
+            po = rm[:, None]
+        else:
+            po = rm
+    else:
+        v, ii = _red(x, idx, None, OP, KEEP)
+        if KEEP:
+            po = tl.arange(0, 1)[:, None]
+        else:
+            po = 0
+    tl.store(o_ptr + po, v)
+    if HAS_IDX:
+        tl.store(i_ptr + po, ii)
+
+
+@triton.jit
+def scan_op(x_ptr, o_ptr, OP: tl.constexpr, AXIS: tl.constexpr, REV: tl.constexpr, M: tl.constexpr,
+            N: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    x = tl.load(x_ptr + rm[:, None] * N + rn[None, :])
+    idx = rm[:, None] * N + rn[None, :]
+    if OP == "cumsum":
+        y = tl.cumsum(x, axis=AXIS, reverse=REV)
+    if OP == "cumprod":
+        y = tl.cumprod(x, axis=AXIS, reverse=REV)
+    if OP == "max":
+        y = tl.associative_scan(x, AXIS, _max_combine, reverse=REV)
+    if OP == "tuple":
+        y, yi = tl.associative_scan((x, idx), AXIS, _argmax_combine, reverse=REV)
+        y = y + yi.to(y.dtype)
+    tl.store(o_ptr + rm[:, None] * N + rn[None, :], y)
+
+
+@group
+def g_reduce():
+    M, N = 8, 32
+    red = [
+        # op, dt, axis (-1 = None), keep, special values in input
+        ("sum", "f32", 0, False, False), ("sum", "f32", 1, False, False), ("sum", "f32", -1, False, False),
+        ("sum", "f32", 1, True, False), ("sum", "f32", 0, False, True), ("max", "f32", 0, False, True),
+        ("max", "f32", 1, True, False), ("min", "f32", 1, False, True), ("min", "f32", -1, False, False),
+        ("argmax", "f32", 1, False, False), ("argmin", "f32", 0, False, False),
+        ("prod", "f32", 1, False, False), ("tuple", "f32", 1, False, False), ("tuple", "f32", -1, True, False),
+        ("max_idx", "f32", 0, False, False), ("max", "f32", -1, True, False),
+        ("sum", "i32", 1, False, True), ("max", "i32", 0, False, True), ("min", "i32", -1, False, True),
+        ("xor_sum", "i32", 1, False, True), ("xor_sum", "i32", -1, False, True), ("argmax", "i32", 0, False, False),
+        ("argmin", "i32", 1, True, False), ("umax", "i32", 1, False, True), ("prod", "i32", 0, False, False),
+        ("sum", "i64", 0, False, True), ("xor_sum", "i64", 1, False, True), ("max", "i64", 1, False, True),
+        ("sum", "f16", 1, False, False), ("max", "f16", 0, False, True),
+        ("sum", "bf16", 1, False, False), ("min", "bf16", 0, False, True),
+        ("sum", "f64", -1, False, False), ("max", "f64", 1, False, True),
+        ("sum", "i8", 1, False, True), ("max", "i16", 0, False, True), ("sum", "i16", 0, False, False),
+    ]
+    for op, dt, ax, keep, sp in red:
+        rng = rng_for("red" + op + dt + str(ax) + str(keep) + str(sp))
+        if op == "prod":
+            x = (rng.uniform(0.8, 1.25, M * N) if dt == "f32" else rng.choice([1, 1, 1, -1, 2], M * N))
+            x = x.astype(DT[dt][0])
+        elif dt in INT_BITS:
+            x = ivals(dt, M * N, rng, special=sp, **({} if sp else {"lo": -100, "hi": 100}))
+        else:
+            x = fvals(dt, M * N, rng, special=sp)
+        if sp:
+            x = rng.permutation(x)
+        x = x.reshape(M, N)
+        oshape = {0: (N,), 1: (M,), -1: (1,)}[ax]
+        odt = "i32" if (op in ("argmax", "argmin") or (op == "sum" and dt in ("i8", "i16"))) else dt
+        has_idx = op in ("max_idx", "tuple")
+        add("reduce_%s_%s_ax%s%s%s" % (op, dt, "None" if ax < 0 else ax, "_keep" if keep else "", "_sp" if sp else ""),
+            reduce_op, (1,),
+            [("x_ptr", Buf(x, dt)), ("o_ptr", Buf(fill(odt, oshape), odt)), ("i_ptr", Buf(fill("i32", oshape, -1), "i32"))],
+            {"OP": op, "AXIS": ax, "KEEP": keep, "M": M, "N": N, "HAS_IDX": has_idx})
+    scans = [("cumsum", "i32", 1, False), ("cumsum", "f32", 0, False), ("cumsum", "f32", 1, True),
+             ("cumprod", "f32", 1, False), ("cumprod", "i32", 0, True), ("max", "f32", 1, False),
+             ("max", "i32", 0, True), ("cumsum", "i64", 1, False), ("cumsum", "f16", 1, False),
+             ("tuple", "f32", 1, False), ("tuple", "i32", 0, True), ("cumsum", "i8", 0, False)]
+    M2, N2 = 4, 16
+    for op, dt, ax, rev in scans:
+        rng = rng_for("scan" + op + dt + str(ax) + str(rev))
+        if op == "cumprod":
+            x = (rng.uniform(0.7, 1.4, M2 * N2) if dt == "f32" else rng.choice([1, 1, -1, 2, 3], M2 * N2))
+            x = x.astype(DT[dt][0])
+        elif dt in INT_BITS:
+            x = ivals(dt, M2 * N2, rng, special=(dt != "i8"))
+        else:
+            x = fvals(dt, M2 * N2, rng, special=False)
+        add("scan_%s_%s_ax%d%s" % (op, dt, ax, "_rev" if rev else ""), scan_op, (1,),
+            [("x_ptr", Buf(x.reshape(M2, N2), dt)), ("o_ptr", Buf(fill(dt, (M2, N2)), dt))],
+            {"OP": op, "AXIS": ax, "REV": rev, "M": M2, "N": N2})
+
+
+# ============================================================================= group: integer ops
+@triton.jit
+def int_binop(x_ptr, y_ptr, o_ptr, n, OP: tl.constexpr, UNSIGNED: tl.constexpr, UT: tl.constexpr,
+              ST: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m)
+    y = tl.load(y_ptr + offs, mask=m)
+    if UNSIGNED:
+        x = x.to(UT, bitcast=True)
+        y = y.to(UT, bitcast=True)
+    if OP == "cmp":
+        tl.store(o_ptr + offs, x == y, mask=m)
+        tl.store(o_ptr + n + offs, x != y, mask=m)
+        tl.store(o_ptr + 2 * n + offs, x < y, mask=m)
+        tl.store(o_ptr + 3 * n + offs, x <= y, mask=m)
+        tl.store(o_ptr + 4 * n + offs, x > y, mask=m)
+        tl.store(o_ptr + 5 * n + offs, x >= y, mask=m)
+    else:
+        if OP == "add":
+            r = x + y
+        if OP == "sub":
+            r = x - y
+        if OP == "mul":
+            r = x * y
+        if OP == "div":
+            r = x // y
+        if OP == "mod":
+            r = x % y
+        if OP == "and":
+            r = x & y
+        if OP == "or":
+            r = x | y
+        if OP == "xor":
+            r = x ^ y
+        if OP == "shl":
+            r = x << y
+        if OP == "shr":
+            r = x >> y
+        if OP == "min":
+            r = tl.minimum(x, y)
+        if OP == "max":
+            r = tl.maximum(x, y)
+        if OP == "where":
+            r = tl.where(x > y, x - y, y + 3)
+        if OP == "neg":
+            r = -x
+        if OP == "not":
+            r = ~x
+        if OP == "abs":
+            r = tl.abs(x)
+        if OP == "umulhi":
+            r = tl.umulhi(x, y)
+        if OP == "cdiv":
+            r = tl.cdiv(x, y)
+        if OP == "scalar_mix":
+            r = x * 3 + 7 - (y & 15)
+        if UNSIGNED:
+            r = r.to(ST, bitcast=True)
+        tl.store(o_ptr + offs, r, mask=m)
+
+
+SIGNED_INT_OPS = ["add", "sub", "mul", "div", "mod", "and", "or", "xor", "shl", "shr", "min", "max", "where",
+                  "neg", "not", "abs", "scalar_mix"]
+UNSIGNED_INT_OPS = ["div", "mod", "shr", "min", "max", "mul", "add"]
+
+
+def int_inputs(op, dt, uns, rng, n):
+    x = ivals(dt, n, rng)
+    y = np.roll(ivals(dt, n, rng), 3)
+    bits = INT_BITS[dt]
+    info = np.iinfo(DT[dt][0])
+    if op in ("div", "mod", "cdiv"):
+        y[y == 0] = 3
+        if not uns:
+            y[(x == info.min) & (y == -1)] = -3
+        if op == "cdiv":  # cdiv = (x + y - 1) // y: keep it away from overflow
+            x = ivals(dt, n, rng, lo=0, hi=min(info.max // 2, 10 ** 6))
+            y = ivals(dt, n, rng, special=False, lo=1, hi=min(info.max // 4, 1000))
+    if op in ("shl", "shr"):
+        y = (y.astype(np.int64) & (bits - 1)).astype(DT[dt][0])
+    return x, y
+
+
+@group
+def g_int():
+    n, B = 200, 64
+    combos = [(op, False) for op in SIGNED_INT_OPS + ["cmp"]] + [(op, True) for op in UNSIGNED_INT_OPS + ["cmp"]]
+    for dt in ["i8", "i16", "i32", "i64"]:
+        for op, uns in combos:
+            rng = rng_for("int" + op + dt + str(uns))
+            x, y = int_inputs(op, dt, uns, rng, n)
+            odt = "i1" if op == "cmp" else dt
+            osh = (6, n) if op == "cmp" else (n,)
+            add("int_%s_%s%s" % (op, "u" if uns else "", dt), int_binop, ((n + B - 1) // B,),
+                [("x_ptr", Buf(x, dt)), ("y_ptr", Buf(y, dt)), ("o_ptr", Buf(fill(odt, osh, 0), odt)),
+                 ("n", Scalar(n, "i32"))],
+                {"OP": op, "UNSIGNED": uns, "UT": UNS[dt], "ST": TL_DT[dt], "BLOCK": B})
+    for dt, uns in [("i32", True), ("i64", True), ("i32", False)]:
+        for op in (["umulhi"] if uns else ["cdiv"]):
+            rng = rng_for("int" + op + dt)
+            x, y = int_inputs(op, dt, uns, rng, n)
+            add("int_%s_%s%s" % (op, "u" if uns else "", dt), int_binop, ((n + B - 1) // B,),
+                [("x_ptr", Buf(x, dt)), ("y_ptr", Buf(y, dt)), ("o_ptr", Buf(fill(dt, n, 0), dt)),
+                 ("n", Scalar(n, "i32"))],
+                {"OP": op, "UNSIGNED": uns, "UT": UNS[dt], "ST": TL_DT[dt], "BLOCK": B})
+
+
+# ============================================================================= group: float ops
+@triton.jit
+def float_op(x_ptr, y_ptr, z_ptr, o_ptr, n, OP: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m)
+    y = tl.load(y_ptr + offs, mask=m)
+    z = tl.load(z_ptr + offs, mask=m)
+    if OP == "cmp":
+        tl.store(o_ptr + offs, x == y, mask=m)
+        tl.store(o_ptr + n + offs, x != y, mask=m)
+        tl.store(o_ptr + 2 * n + offs, x < y, mask=m)
+        tl.store(o_ptr + 3 * n + offs, x <= y, mask=m)
+        tl.store(o_ptr + 4 * n + offs, x > y, mask=m)
+        tl.store(o_ptr + 5 * n + offs, x >= y, mask=m)
+    else:
+        if OP == "add":
+            r = x + y
+        if OP == "sub":
+            r = x - y
+        if OP == "mul":
+            r = x * y
+        if OP == "div":
+            r = x / y
+        if OP == "mod":
+            r = x % y
+        if OP == "max":
+            r = tl.maximum(x, y)
+        if OP == "min":
+            r = tl.minimum(x, y)
+        if OP == "max_nan":
+            r = tl.maximum(x, y, propagate_nan=tl.PropagateNan.ALL)
+        if OP == "min_nan":
+            r = tl.minimum(x, y, propagate_nan=tl.PropagateNan.ALL)
+        if OP == "clamp":
+            r = tl.clamp(x, y, z)
+        if OP == "clamp_nan":
+            r = tl.clamp(x, y, z, propagate_nan=tl.PropagateNan.ALL)
+        if OP == "fma":
+            r = tl.fma(x, y, z)
+        if OP == "muladd":
+            r = x * y + z
+        if OP == "neg":
+            r = -x
+        if OP == "where":
+            r = tl.where(x > y, x, z)
+        if OP == "scalar_mix":
+            r = x * 0.5 + 1.25 - y / 4.0
+        tl.store(o_ptr + offs, r, mask=m)
+
+
+FLOAT_OPS = ["add", "sub", "mul", "div", "mod", "max", "min", "max_nan", "min_nan", "clamp", "clamp_nan",
+             "fma", "muladd", "neg", "where", "scalar_mix", "cmp"]
+
+
+@group
+def g_float():
+    n, B = 160, 64
+    for dt in ["f16", "bf16", "f32", "f64"]:
+        for op in FLOAT_OPS:
+            rng = rng_for("float" + op + dt)
+            x = fvals(dt, n, rng)
+            y = np.roll(fvals(dt, n, rng), 5)
+            y[:3] = x[:3]  # equal pairs incl. NaN/NaN and inf/inf
+            z = fvals(dt, n, rng, special=False)
+            if op.startswith("clamp"):
+                y = fvals(dt, n, rng, special=False, lo=-3.0, hi=-0.25)
+                z = fvals(dt, n, rng, special=False, lo=0.25, hi=3.0)
+            x = rng.permutation(x) if op == "where" else x
+            odt = "i1" if op == "cmp" else dt
+            osh = (6, n) if op == "cmp" else (n,)
+            add("float_%s_%s" % (op, dt), float_op, ((n + B - 1) // B,),
+                [("x_ptr", Buf(x, dt)), ("y_ptr", Buf(y, dt)), ("z_ptr", Buf(z, dt)),
+                 ("o_ptr", Buf(fill(odt, osh, 0), odt)), ("n", Scalar(n, "i32"))],
+                {"OP": op, "BLOCK": B})
+
+
+# ============================================================================= group: casts
+@triton.jit
+def cast_op(x_ptr, o_ptr, n, DST: tl.constexpr, ROUND: tl.constexpr, HAS_SRC_U: tl.constexpr, SRC_U: tl.constexpr,
+            DST_U: tl.constexpr, BITCAST: tl.constexpr, STORE_T: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m)
+    if HAS_SRC_U:
+        x = x.to(SRC_U, bitcast=True)
+    if BITCAST:
+        y = x.to(DST, bitcast=True)
+    elif ROUND == "":
+        y = x.to(DST)
+    else:
+        y = x.to(DST, fp_downcast_rounding=ROUND)
+    if DST_U:
+        y = y.to(STORE_T, bitcast=True)
+    tl.store(o_ptr + offs, y, mask=m)
+
+
+def cast_input(src, dst, rng, n):
+    """values for src that make src->dst well defined (float->int stays in range)"""
+    if src.startswith("u"):
+        return ivals("i" + src[1:], n, rng)
+    if src in ("f16", "bf16", "f32", "f64") and (dst in INT_BITS or dst.startswith("u")):
+        bits = INT_BITS.get(dst, None) or int(dst[1:])
+        if dst.startswith("u"):
+            lo, hi = 0.0, float(2 ** bits - 1)
+        else:
+            lo, hi = -float(2 ** (bits - 1)), float(2 ** (bits - 1) - 1)
+        if src == "f16":
+            lo, hi = max(lo, -60000.0), min(hi, 60000.0)
+        hi = min(hi, 1e15)
+        lo = max(lo, -1e15)
+        v = np.concatenate([rng.uniform(lo * 0.9, hi * 0.9, n // 2), rng.uniform(-20, 20, n - n // 2)])
+        v[:8] = [0.0, -0.0, 0.5, -0.5, 1.5, -1.75, 2.5, 1e-6 if not dst.startswith("u") else 3.99]
+        if dst.startswith("u"):
+            v = np.abs(v)
+        if src == "bf16":
+            return f32_to_bf16_bits(v.astype(np.float32))
+        return v.astype(DT[src][0])
+    if src.startswith("f8"):
+        return vals(src, n, rng)
+    if dst.startswith("f8") and src in ("f16", "bf16", "f32", "f64"):
+        v = rng.standard_normal(n) * 40
+        if src == "bf16":
+            b = f32_to_bf16_bits(v.astype(np.float32))
+            b[:6] = [0x7FC0, 0x7F80, 0xFF80, 0x0000, 0x8000, 0x4480]  # NaN inf -inf 0 -0 1024
+            return b
+        a = v.astype(DT[src][0])
+        a[:8] = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1000.0, 1e-3, 2.0 ** -9]
+        return a
+    return vals(src, n, rng)
+
+
+@group
+def g_cast():
+    n, B = 150, 64
+    pairs = []
+    for i in ["i8", "i16", "i32", "i64"]:
+        for f in ["f16", "bf16", "f32", "f64"]:
+            pairs += [(i, f, ""), (f, i, "")]
+    for a in ["f16", "bf16", "f32", "f64"]:
+        for b in ["f16", "bf16", "f32", "f64"]:
+            if a != b:
+                pairs.append((a, b, ""))
+    pairs += [("f32", "f16", "rtz"), ("f32", "bf16", "rtz"), ("f32", "f16", "rtne"), ("f32", "bf16", "rtne"),
+              ("f32", "f8e4m3", "rtne"), ("f32", "f8e5m2", "rtne"), ("f32", "f8e5m2", "rtz"),
+              ("f16", "f8e4m3", "rtne"), ("f16", "f8e5m2", "rtne"),
+              ("bf16", "f8e4m3", "rtne"), ("bf16", "f8e5m2", "rtne"),
+              ("f8e4m3", "f32", ""), ("f8e5m2", "f32", ""), ("f8e4m3", "f16", ""), ("f8e5m2", "f16", ""),
+              ("f8e4m3", "bf16", ""), ("f8e5m2", "bf16", ""),
+              ("i8", "i32", ""), ("i32", "i8", ""), ("i16", "i64", ""), ("i64", "i16", ""), ("i64", "i32", ""),
+              ("i32", "i64", ""), ("u8", "i32", ""), ("u16", "i64", ""), ("u32", "i64", ""), ("i32", "u64", ""),
+              ("i1", "i32", ""), ("i32", "i1", ""), ("f32", "i1", ""), ("i1", "f32", ""), ("i1", "f16", ""),
+              ("u32", "f32", ""), ("u64", "f32", ""), ("u8", "f16", ""), ("f32", "u32", ""), ("f64", "u64", ""),
+              ("f32", "u8", "")]
+    for src, dst, rnd in pairs:
+        rng = rng_for("cast" + src + dst + rnd)
+        s_store = ("i" + src[1:]) if src.startswith("u") else src
+        d_store = ("i" + dst[1:]) if dst.startswith("u") else dst
+        x = cast_input(src, dst, rng, n)
+        add("cast_%s_%s%s" % (src, dst, ("_" + rnd) if rnd else ""), cast_op, ((n + B - 1) // B,),
+            [("x_ptr", Buf(x, s_store)), ("o_ptr", Buf(fill(d_store, n, 0), d_store)), ("n", Scalar(n, "i32"))],
+            {"DST": TL_DT[dst], "ROUND": rnd, "HAS_SRC_U": src.startswith("u"),
+             "SRC_U": TL_DT[src] if src.startswith("u") else tl.int32,
+             "DST_U": dst.startswith("u"), "BITCAST": False, "STORE_T": TL_DT[d_store], "BLOCK": B})
+    for src, dst in [("f32", "i32"), ("i32", "f32"), ("f16", "i16"), ("bf16", "i16"), ("i64", "f64"), ("f8e4m3", "i8")]:
+        rng = rng_for("bitcast" + src + dst)
+        x = vals(src, n, rng)
+        add("bitcast_%s_%s" % (src, dst), cast_op, ((n + B - 1) // B,),
+            [("x_ptr", Buf(x, src)), ("o_ptr", Buf(fill(dst, n, 0), dst)), ("n", Scalar(n, "i32"))],
+            {"DST": TL_DT[dst], "ROUND": "", "HAS_SRC_U": False, "SRC_U": tl.int32, "DST_U": False, "BITCAST": True,
+             "STORE_T": TL_DT[dst], "BLOCK": B})
+
+
+# ============================================================================= group: math & libdevice
+@triton.jit
+def math_op(x_ptr, y_ptr, o_ptr, n, OP: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m)
+    y = tl.load(y_ptr + offs, mask=m)
+    if OP == "exp":
+        r = tl.exp(x)
+    if OP == "exp2":
+        r = tl.exp2(x)
+    if OP == "log":
+        r = tl.log(x)
+    if OP == "log2":
+        r = tl.log2(x)
+    if OP == "sin":
+        r = tl.sin(x)
+    if OP == "cos":
+        r = tl.cos(x)
+    if OP == "sqrt":
+        r = tl.sqrt(x)
+    if OP == "sqrt_rn":
+        r = tl.sqrt_rn(x)
+    if OP == "rsqrt":
+        r = tl.rsqrt(x)
+    if OP == "erf":
+        r = tl.erf(x)
+    if OP == "floor":
+        r = tl.floor(x)
+    if OP == "ceil":
+        r = tl.ceil(x)
+    if OP == "abs":
+        r = tl.abs(x)
+    if OP == "div_rn":
+        r = tl.div_rn(x, y)
+    if OP == "sigmoid":
+        r = tl.sigmoid(x)
+    if OP == "softmax":
+        r = tl.softmax(x)
+    if OP == "ld_tanh":
+        r = libdevice.tanh(x)
+    if OP == "ld_pow":
+        r = libdevice.pow(x, y)
+    if OP == "ld_atan2":
+        r = libdevice.atan2(x, y)
+    if OP == "ld_expm1":
+        r = libdevice.expm1(x)
+    if OP == "ld_log1p":
+        r = libdevice.log1p(x)
+    if OP == "ld_cbrt":
+        r = libdevice.cbrt(x)
+    if OP == "ld_sinh":
+        r = libdevice.sinh(x)
+    if OP == "ld_acos":
+        r = libdevice.acos(x)
+    if OP == "ld_asinh":
+        r = libdevice.asinh(x)
+    if OP == "ld_erfinv":
+        r = libdevice.erfinv(x)
+    if OP == "ld_hypot":
+        r = libdevice.hypot(x, y)
+    if OP == "ld_fmod":
+        r = libdevice.fmod(x, y)
+    if OP == "ld_nextafter":
+        r = libdevice.nextafter(x, y)
+    if OP == "ld_rint":
+        r = libdevice.rint(x)
+    if OP == "ld_trunc":
+        r = libdevice.trunc(x)
+    if OP == "ld_tan":
+        r = libdevice.tan(x)
+    if OP == "ld_exp10":
+        r = libdevice.exp10(x)
+    if OP == "ld_fast_expf":
+        r = libdevice.fast_expf(x)
+    tl.store(o_ptr + offs, r, mask=m)
+
+
+MATH_OPS = ["exp", "exp2", "log", "log2", "sin", "cos", "sqrt", "sqrt_rn", "rsqrt", "erf", "floor", "ceil", "abs",
+            "div_rn", "sigmoid"]
+LD_OPS_F32 = ["ld_tanh", "ld_pow", "ld_atan2", "ld_expm1", "ld_log1p", "ld_cbrt", "ld_sinh", "ld_acos", "ld_asinh",
+              "ld_erfinv", "ld_hypot", "ld_fmod", "ld_nextafter", "ld_rint", "ld_trunc", "ld_tan", "ld_exp10",
+              "ld_fast_expf"]
+LD_OPS_F64 = ["ld_tanh", "ld_pow", "ld_atan2", "ld_expm1", "ld_log1p", "ld_cbrt"]
+
+
+@group
+def g_math():
+    n, B = 128, 64
+    todo = [(op, dt) for dt in ["f32", "f64"] for op in MATH_OPS] + [(op, "f32") for op in LD_OPS_F32] + \
+        [(op, "f64") for op in LD_OPS_F64] + [("abs", "i32"), ("abs", "i8"), ("abs", "i64"), ("abs", "f16"),
+                                              ("abs", "bf16"), ("softmax", "f32")]
+    todo = [(op, dt) for op, dt in todo if not (dt == "f64" and op in ("sqrt_rn", "div_rn"))]  # fp32-only in 3.6
+    for op, dt in todo:
+        rng = rng_for("math" + op + dt)
+        if dt in INT_BITS:
+            x, y = ivals(dt, n, rng), ivals(dt, n, rng)
+        else:
+            x = fvals(dt, n, rng, scale=3.0)
+            if op in ("ld_acos", "ld_erfinv"):
+                x[20:] = fvals(dt, n - 20, rng, special=False, lo=-1.0, hi=1.0)
+            y = np.roll(fvals(dt, n, rng, scale=2.0), 7)
+        grid = ((n + B - 1) // B,) if op != "softmax" else (1,)
+        blk = B if op != "softmax" else n
+        add("math_%s_%s" % (op, dt), math_op, grid,
+            [("x_ptr", Buf(x, dt)), ("y_ptr", Buf(y, dt)), ("o_ptr", Buf(fill(dt, n, 0), dt)), ("n", Scalar(n, "i32"))],
+            {"OP": op, "BLOCK": blk})
+
+
+# ============================================================================= group: control flow & misc
+@triton.jit(noinline=True)
+def _helper_noinline(x, y):
+    return x * y + 1.0
+
+
+@triton.jit
+def _helper_inline(x, k: tl.constexpr):
+    return x - k
+
+
+@triton.jit
+def _me_scalar(a, b):
+    if a > b:
+        r = a - b
+    else:
+        r = b * 2.0
+    return r
+
+
+@triton.jit
+def _me_pack2(a0, a1):
+    return a1, a0
+
+
+@triton.jit
+def cf_kernel(x_ptr, o_ptr, n, lo, hi, MODE: tl.constexpr, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    r = tl.arange(0, BLOCK)
+    offs = pid * BLOCK + r
+    m = offs < n
+    if MODE == "static_range":
+        acc = tl.zeros((BLOCK,), tl.float32)
+        for i in tl.static_range(4):
+            acc += tl.load(x_ptr + i * BLOCK + r) * (i + 1)
+        tl.store(o_ptr + pid * BLOCK + r, acc)
+    if MODE == "for_i32":
+        acc = tl.zeros((BLOCK,), tl.float32)
+        cnt = 0
+        for i in range(lo, hi, 3):
+            acc = acc * 0.5 + tl.load(x_ptr + (i % 4) * BLOCK + r)
+            cnt += i
+        tl.store(o_ptr + pid * BLOCK + r, acc + cnt)
+    if MODE == "for_i64":
+        acc = tl.zeros((BLOCK,), tl.float32)
+        for i in range(lo, hi):
+            acc += tl.load(x_ptr + (i - lo) * BLOCK + r)
+        tl.store(o_ptr + pid * BLOCK + r, acc)
+    if MODE == "for_neg_step":
+        acc = tl.zeros((BLOCK,), tl.float32)
+        for i in range(7, -1, -2):
+            acc = acc * 2.0 + tl.load(x_ptr + (i % 4) * BLOCK + r)
+        tl.store(o_ptr + pid * BLOCK + r, acc)
+    if MODE == "nested_for":
+        acc = tl.zeros((BLOCK,), tl.float32)
+        for i in range(0, hi):
+            t = tl.zeros((BLOCK,), tl.float32)
+            for j in range(i, 4):
+                t += tl.load(x_ptr + j * BLOCK + r)
+            acc = tl.maximum(acc, t)
+        tl.store(o_ptr + pid * BLOCK + r, acc)
+    if MODE == "tl_range_unroll":
+        acc = tl.zeros((BLOCK,), tl.float32)
+        for i in tl.range(0, hi, 1, loop_unroll_factor=2):
+            acc += tl.load(x_ptr + (i % 4) * BLOCK + r) * i
+        tl.store(o_ptr + pid * BLOCK + r, acc)
+    if MODE == "while":
+        s = tl.load(x_ptr + pid).to(tl.int32)
+        s = tl.abs(s) % 50 + 1
+        steps = 0
+        while s != 1:
+            if s % 2 == 0:
+                s = s // 2
+            else:
+                s = 3 * s + 1
+            steps += 1
+        tl.store(o_ptr + pid, steps.to(tl.float32))
+    if MODE == "if_else":
+        x = tl.load(x_ptr + offs, mask=m, other=0.0)
+        if tl.sum(x) > 0:
+            y = x * 2.0
+        else:
+            y = x - 1.0
+        if pid % 2 == 0:
+            y = y + 100.0
+        tl.store(o_ptr + offs, y, mask=m)
+    if MODE == "early_return":
+        if pid >= lo:
+            return
+        x = tl.load(x_ptr + offs, mask=m)
+        if pid == 1:
+            tl.store(o_ptr + offs, -x, mask=m)
+            return
+        tl.store(o_ptr + offs, x + 1.0, mask=m)
+    if MODE == "noinline_call":
+        s = tl.load(x_ptr + pid)
+        t = tl.load(x_ptr + 64 + pid)
+        tl.store(o_ptr + pid, _helper_noinline(s, _helper_inline(t, 2.0)))
+    if MODE == "device_print":
+        x = tl.load(x_ptr + tl.arange(0, 4))
+        tl.device_print("x=", x)
+        tl.device_print("pid ", pid)
+        tl.store(o_ptr + tl.arange(0, 4), x)
+    if MODE == "device_assert":
+        x = tl.load(x_ptr + offs, mask=m, other=1.0)
+        tl.device_assert(x >= -1000.0, "x too small")
+        tl.device_assert(tl.abs(x) < 1000.0, "masked", mask=m)
+        tl.store(o_ptr + offs, x, mask=m)
+    if MODE == "assume":
+        tl.assume(n > 0)
+        tl.assume(pid >= 0)
+        tl.assume(lo % 2 == 0)
+        x = tl.load(x_ptr + offs, mask=m)
+        tl.store(o_ptr + offs, x * lo, mask=m)
+    if MODE == "barrier":
+        x = tl.load(x_ptr + offs, mask=m)
+        tl.store(o_ptr + offs, x, mask=m)
+        tl.debug_barrier()
+        y = tl.load(o_ptr + pid * BLOCK + (r + 1) % BLOCK)
+        tl.debug_barrier()
+        tl.store(o_ptr + offs, y + x, mask=m)
+    if MODE == "map_elementwise":
+        x = tl.load(x_ptr + offs, mask=m)
+        y = tl.load(x_ptr + n + offs, mask=m)
+        z = tl.map_elementwise(_me_scalar, x, y)
+        tl.store(o_ptr + offs, z, mask=m)
+    if MODE == "map_elementwise_pack2":
+        x = tl.load(x_ptr + offs, mask=m)
+        z = tl.map_elementwise(_me_pack2, x, pack=2)
+        tl.store(o_ptr + offs, z, mask=m)
+
+
+@group
+def g_cf():
+    B = 32
+    modes = [
+        # mode, grid, n, lo, hi, lo/hi dtype
+        ("static_range", 2, 128, 0, 4, "i32"), ("for_i32", 2, 128, 2, 11, "i32"),
+        ("for_i64", 2, 128, 8589934592, 8589934592 + 4, "i64"), ("for_neg_step", 1, 128, 0, 4, "i32"),
+        ("nested_for", 2, 128, 0, 3, "i32"), ("tl_range_unroll", 1, 128, 0, 7, "i32"), ("while", 16, 128, 0, 4, "i32"),
+        ("if_else", 4, 100, 0, 4, "i32"), ("early_return", 4, 100, 3, 4, "i32"),
+        ("noinline_call", 4, 100, 0, 4, "i32"), ("device_print", 1, 4, 0, 4, "i32"),
+        ("device_assert", 4, 100, 0, 4, "i32"), ("assume", 4, 100, 6, 4, "i32"), ("barrier", 4, 128, 0, 4, "i32"),
+    ]
+    if hasattr(tl, "map_elementwise"):
+        modes += [("map_elementwise", 2, 60, 0, 4, "i32")]
+    for mode, g, n, lo, hi, ldt in modes:
+        rng = rng_for("cf" + mode)
+        x = fvals("f32", 256, rng, special=False)
+        if mode == "while":
+            x = rng.integers(-200, 200, 256).astype(np.float32)
+        add("cf_" + mode, cf_kernel, (g,),
+            [("x_ptr", Buf(x, "f32")), ("o_ptr", Buf(fill("f32", 128, -5.0), "f32")), ("n", Scalar(n, "i32")),
+             ("lo", Scalar(lo, ldt)), ("hi", Scalar(hi, ldt))],
+            {"MODE": mode, "BLOCK": B}, num_warps=(1 if mode == "device_print" else 4),
+            capture=(mode == "device_print"), launch_kw=({"debug": True} if mode == "device_assert" else None))
+
+
+# ============================================================================= group: block pointers & tensor descriptors
+@triton.jit
+def bp_kernel(x_ptr, o_ptr, p_ptr, M, N, sm, MODE: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    GN = tl.num_programs(1) * BN
+    pad_offs = (pm * BM + rm)[:, None] * GN + (pn * BN + rn)[None, :]
+    bp = tl.make_block_ptr(x_ptr, (M, N), (sm, 1), (pm * BM, pn * BN), (BM, BN), (1, 0))
+    ob = tl.make_block_ptr(o_ptr, (M, N), (N, 1), (pm * BM, pn * BN), (BM, BN), (1, 0))
+    if MODE == "zero":
+        v = tl.load(bp, boundary_check=(0, 1), padding_option="zero")
+        tl.store(p_ptr + pad_offs, v)
+        tl.store(ob, v * 2, boundary_check=(0, 1))
+    if MODE == "nan":
+        v = tl.load(bp, boundary_check=(0, 1), padding_option="nan")
+        tl.store(p_ptr + pad_offs, v)
+        tl.store(ob, v + 1, boundary_check=(0, 1))
+    if MODE == "check1":
+        v = tl.load(bp, boundary_check=(1,), padding_option="zero")
+        tl.store(ob, v, boundary_check=(1,))
+    if MODE == "advance":
+        acc = tl.zeros((BM, BN), tl.float32)
+        b2 = tl.make_block_ptr(x_ptr, (M, N), (sm, 1), (pm * BM, 0), (BM, BN), (1, 0))
+        for k in range(0, N, BN):
+            acc += tl.load(b2, boundary_check=(0, 1), padding_option="zero")
+            b2 = tl.advance(b2, (0, BN))
+        tl.store(p_ptr + pad_offs, acc)
+    if MODE == "oned":
+        b1 = tl.make_block_ptr(x_ptr, (M * N,), (1,), (pm * BM * BN,), (BM * BN,), (0,))
+        v = tl.load(b1, boundary_check=(0,), padding_option="zero")
+        o1 = tl.make_block_ptr(p_ptr, (M * N + 7,), (1,), (pm * BM * BN,), (BM * BN,), (0,))
+        tl.store(o1, v - 1, boundary_check=(0,))
+
+
+@triton.jit
+def td_kernel(x_ptr, o_ptr, p_ptr, M, N, MODE: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    GN = tl.num_programs(1) * BN
+    pad_offs = (pm * BM + rm)[:, None] * GN + (pn * BN + rn)[None, :]
+    if MODE == "nan":
+        xd = tl.make_tensor_descriptor(x_ptr, [M, N], [N, 1], [BM, BN], padding_option="nan")
+    else:
+        xd = tl.make_tensor_descriptor(x_ptr, [M, N], [N, 1], [BM, BN])
+    od = tl.make_tensor_descriptor(o_ptr, [M, N], [N, 1], [BM, BN])
+    v = xd.load([pm * BM, pn * BN])
+    tl.store(p_ptr + pad_offs, v)
+    od.store([pm * BM, pn * BN], v * 3)
+
+
+@group
+def g_blockptr():
+    M, N, BM, BN = 37, 45, 16, 16
+    gm, gn = (M + BM - 1) // BM, (N + BN - 1) // BN
+    for mode, dt in [("zero", "f32"), ("nan", "f32"), ("check1", "f32"), ("advance", "f32"), ("oned", "f32"),
+                     ("zero", "f16"), ("nan", "bf16")]:
+        rng = rng_for("bp" + mode + dt)
+        sm = 48
+        x = fvals(dt, M * sm, rng, special=False)
+        if mode == "check1":  # only dim 1 is checked: keep dim 0 in bounds
+            g = (M // BM, gn)
+        else:
+            g = (gm, gn)
+        if mode == "oned":
+            g = ((M * N + BM * BN - 1) // (BM * BN), 1)
+        psize = max(g[0] * BM * g[1] * BN, M * N + 7)
+        add("blockptr_%s_%s" % (mode, dt), bp_kernel, g,
+            [("x_ptr", Buf(x, dt)), ("o_ptr", Buf(fill(dt, (M, N), -3.0), dt)),
+             ("p_ptr", Buf(fill(dt if mode != "advance" else "f32", psize, -3.0), dt if mode != "advance" else "f32")),
+             ("M", Scalar(M, "i32")), ("N", Scalar(N, "i32")), ("sm", Scalar(sm, "i32"))],
+            {"MODE": mode, "BM": BM, "BN": BN})
+    M, N = 40, 48
+    gm, gn = (M + BM - 1) // BM, N // BN + 1
+    for mode, dt in [("zero", "f32"), ("nan", "f32"), ("zero", "f16"), ("zero", "i32")]:
+        rng = rng_for("td" + mode + dt)
+        x = vals(dt, M * N, rng, special=False)
+        add("tensordesc_%s_%s" % (mode, dt), td_kernel, (gm, gn),
+            [("x_ptr", Buf(x, dt)), ("o_ptr", Buf(fill(dt, (M, N), -3), dt)),
+             ("p_ptr", Buf(fill(dt, gm * BM * gn * BN, -3), dt)), ("M", Scalar(M, "i32")), ("N", Scalar(N, "i32"))],
+            {"MODE": mode, "BM": BM, "BN": BN})
+
+
+# ============================================================================= driver
+def build_cases(only):
+    for g in GROUPS:
+        try:
+            g()
+        except Exception as e:  # a broken group must not kill the others
+            CASES.append(("GROUP_" + g.__name__, {"error": last_line(e)}))
+    seen = set()
+    out = []
+    for name, spec in CASES:
+        assert name not in seen, "duplicate case name " + name
+        seen.add(name)
+        if only and only not in name:
+            continue
+        out.append((name, spec))
+    return out
+
+
+def worker(args, cases):
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
+    k, nsh = (int(v) for v in args.shard.split("/"))
+    mine = [c for i, c in enumerate(cases) if i % nsh == k]
+    deadline = args.t0 + args.deadline
+    failpath = os.path.join(args.out, ".fail.%d" % k)
+    failed = set()
+    if args.resume and os.path.exists(failpath):
+        failed = set(line.split(": ", 1)[0] for line in open(failpath) if line.strip())
+    ffile = open(failpath, "a")
+    ok, nfail = 0, 0
+
+    def fail(name, err):
+        ffile.write("%s: %s\n" % (name, err.replace("\n", " ")))
+        ffile.flush()
+
+    for name, spec in mine:
+        if args.resume and (name in failed or os.path.isdir(os.path.join(args.out, name))):
+            continue
+        if time.time() > deadline:
+            fail(name, "SKIPPED: generation deadline reached")
+            nfail += 1
+            continue
+        if "error" in spec:
+            fail(name, spec["error"])
+            nfail += 1
+            continue
+        t = time.time()
+        try:
+            run_case(name, spec, args.out)
+            ok += 1
+            if args.verbose:
+                print("ok   %-40s %.1fs" % (name, time.time() - t), flush=True)
+        except Exception as e:
+            fail(name, last_line(e))
+            nfail += 1
+            print("FAIL %s: %s" % (name, last_line(e)), flush=True)
+            shutil.rmtree(os.path.join(args.out, "." + name + ".tmp"), ignore_errors=True)
+            try:
+                torch.cuda.synchronize()
+                torch.empty(1, device="cuda").fill_(0).cpu()
+            except Exception as e2:  # a sticky CUDA error: restart this worker in a fresh process
+                print("CUDA context broken after %s (%s): restarting shard %d" % (name, last_line(e2), k), flush=True)
+                ffile.close()
+                sys.stdout.flush()
+                argv = [sys.executable, os.path.abspath(__file__)] + [a for a in sys.argv[1:] if a != "--resume"]
+                os.execv(sys.executable, argv + ["--resume"])
+    ffile.close()
+    print("shard %d/%d: %d ok, %d failed" % (k, nsh, ok, nfail), flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--only", default="")
+    ap.add_argument("--jobs", type=int, default=12)
+    ap.add_argument("--deadline", type=float, default=290.0, help="seconds after start to stop launching cases")
+    ap.add_argument("--shard", default="", help=argparse.SUPPRESS)
+    ap.add_argument("--t0", type=float, default=0.0, help=argparse.SUPPRESS)
+    ap.add_argument("--resume", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--list", action="store_true", help="list case names and exit")
+    args = ap.parse_args()
+    if not args.t0:
+        args.t0 = time.time()
+    cases = build_cases(args.only)
+    if args.list:
+        for n, _ in cases:
+            print(n)
+        print(len(cases), "cases")
+        return
+    os.makedirs(args.out, exist_ok=True)
+    if args.shard:
+        worker(args, cases)
+        return
+    jobs = max(1, min(args.jobs, len(cases)))
+    print("gen_corpus: %d cases, %d workers, triton %s, torch %s, %s" % (
+        len(cases), jobs, triton.__version__, torch.__version__, torch.cuda.get_device_name(0)), flush=True)
+    for f in os.listdir(args.out):
+        if f.startswith(".fail."):
+            os.remove(os.path.join(args.out, f))
+    procs = []
+    for k in range(jobs):
+        cmd = [sys.executable, os.path.abspath(__file__), "--out", args.out, "--only", args.only,
+               "--shard", "%d/%d" % (k, jobs), "--t0", repr(args.t0), "--deadline", repr(args.deadline)]
+        if args.verbose:
+            cmd.append("--verbose")
+        procs.append(subprocess.Popen(cmd))
+    hard = args.t0 + args.deadline + 25
+    for k, p in enumerate(procs):
+        try:
+            p.wait(timeout=max(1.0, hard - time.time()))
+        except subprocess.TimeoutExpired:
+            print("worker %d still running at the hard deadline: killing it (pid %d)" % (k, p.pid), flush=True)
+            p.kill()
+            p.wait()
+    fails = {}
+    for k in range(jobs):
+        fp = os.path.join(args.out, ".fail.%d" % k)
+        if os.path.exists(fp):
+            for line in open(fp):
+                if line.strip():
+                    n, _, err = line.partition(": ")
+                    fails[n] = err.strip()
+            os.remove(fp)
+    done = set(d for d in os.listdir(args.out)
+               if not d.startswith(".") and os.path.isfile(os.path.join(args.out, d, "case.json")))
+    for n, _ in cases:
+        if n not in done and n not in fails:
+            fails[n] = "MISSING: worker died or was killed before finishing this case"
+    for d in os.listdir(args.out):
+        if d.startswith(".") and d.endswith(".tmp"):
+            shutil.rmtree(os.path.join(args.out, d), ignore_errors=True)
+    with open(os.path.join(args.out, "FAILURES.txt"), "w") as f:
+        for n in sorted(fails):
+            f.write("%s: %s\n" % (n, fails[n]))
+    ok = [n for n, _ in cases if n in done]
+    groups = {}
+    for n in ok:
+        groups[n.split("_")[0]] = groups.get(n.split("_")[0], 0) + 1
+    print("=" * 70)
+    print("per prefix:", ", ".join("%s=%d" % kv for kv in sorted(groups.items())))
+    for n in sorted(fails):
+        print("FAILED %s: %s" % (n, fails[n]))
+    print("SUMMARY: %d cases generated, %d failed, %.0fs" % (len(ok), len(fails), time.time() - args.t0), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -4,70 +4,95 @@
 A case directory holds kernel.ttir, case.json, NAME.in.npy and NAME.gpu.npy
 (the layout of tests/data/corpus/*). For each case this runs
 `ttref run kernel.ttir --grid ... --arg NAME=@NAME.in.npy ...` and compares
-each pointer argument's buffer with NAME.gpu.npy:
-  * integers and bools: bit for bit (as a multiset when the case is unordered);
-  * floats: bit for bit where the kernel only uses exactly rounded ops, else
-    within |ttref - gpu| <= atol + rtol * |ttref| with rtol/atol derived from
-    the output format and the approximate ops the kernel uses (GPU exp/div/sqrt
-    are approximate, reductions and dot reorder sums). This is the interim
-    bound until the conformance harness's compliance modes take over.
-Prints TAP (one line per case) and exits non-zero if any case fails.
+each pointer argument's buffer with NAME.gpu.npy.
+
+Verdict per case (interim rules until the conformance harness's compliance
+modes take over; see docs/semantics.md §10 for what GPUs do differently):
+  * integers, bools and pointers: bit for bit (sorted multisets when the case
+    is `unordered`);
+  * floats: NaN matches NaN (payloads are unspecified); otherwise bit for bit
+    against ttref's exact answer OR against one of the modelled GPU behaviours
+    (`--ftz`: subnormals flushed; `--contract`: LLVM's mulf+addf -> fma); kernels
+    using approximate or reordered ops (math.*, divf, dot, reduce, scan,
+    libdevice, float atomics) are compared with a relative bound
+    rtol = c * eps(format) * sqrt(K) (K = the longest tensor dim), measured
+    against max|ttref| for dot and reduce kernels, whose sums GPUs reorder;
+    dot bounds are 4*K*eps(accumulator) (fp8 inputs: eps >= 2^-16 for Hopper's
+    reduced-precision accumulator); tf32 inputs are modelled exactly (truncation).
+Cases listed in expected_divergence.txt are known GPU deviations: they are
+reported as TAP TODO (XFAIL); if one passes it is an XPASS, which fails.
+Prints TAP and exits non-zero on any failure.
 """
 import json, os, re, subprocess, sys, tempfile
 import numpy as np
 
-FMT_EPS = {"f16": 2.0**-10, "bf16": 2.0**-7, "f32": 2.0**-23, "f64": 2.0**-52,
-           "f8e4m3": 2.0**-3, "f8e5m2": 2.0**-2}
-APPROX = re.compile(r"\b(math\.(exp|exp2|log|log2|sin|cos|sqrt|rsqrt|erf|tanh)|arith\.divf|tt\.dot|tt\.reduce|tt\.scan|tt\.extern_elementwise|atomic_rmw fadd)\b")
+HERE = os.path.dirname(os.path.abspath(__file__))
+EPS = {"f16": 2.0**-10, "bf16": 2.0**-7, "f32": 2.0**-23, "f64": 2.0**-52, "f8e4m3": 2.0**-3, "f8e5m2": 2.0**-2}
+APPROX = re.compile(r"\b(math\.(exp|exp2|log|log2|sin|cos|sqrt|rsqrt|erf|tanh)|arith\.divf|tt\.dot|tt\.reduce|"
+                    r"tt\.scan|tt\.extern_elementwise|fadd)\b")
+SUMS = re.compile(r"\b(tt\.dot|tt\.reduce|tt\.scan)\b")
+VARIANTS = ([], ["--ftz"], ["--contract"], ["--ftz", "--contract"])
+
+
+def fp8_table(ebits, mbits, bias, fn):
+    vals = np.zeros(256)
+    for b in range(256):
+        s, e, m = b >> 7, (b >> mbits) & ((1 << ebits) - 1), b & ((1 << mbits) - 1)
+        if fn and e == (1 << ebits) - 1 and m == (1 << mbits) - 1:
+            v = np.nan
+        elif not fn and e == (1 << ebits) - 1:
+            v = np.inf if m == 0 else np.nan
+        elif e == 0:
+            v = m * 2.0 ** (1 - bias - mbits)
+        else:
+            v = (1 + m / 2.0**mbits) * 2.0 ** (e - bias)
+        vals[b] = -v if s else v
+    return vals
+
+
+FP8 = {"f8e4m3": fp8_table(4, 3, 7, True), "f8e5m2": fp8_table(5, 2, 15, False)}
 
 
 def float_view(a, dtype):
+    a = np.asarray(a)
     if dtype == "bf16":
         return (a.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    if dtype in FP8:
+        return FP8[dtype][a.astype(np.uint8)]
     if dtype in ("f16", "f32", "f64"):
         return a.astype(np.float64)
     return None
 
 
-def compare(name, dtype, ref, gpu, ttir, unordered, K, ref_ftz=None):
-    """None when gpu agrees with ref (or, for approximate kernels, with the
-    flush-to-zero run ref_ftz), else a one-line reason."""
-    if ref.shape != gpu.shape or ref.dtype != gpu.dtype:
-        return f"{name}: shape/dtype {ref.shape}/{ref.dtype} vs gpu {gpu.shape}/{gpu.dtype}"
-    fr = float_view(ref, dtype)
+def same_bits(ref, gpu, dtype, unordered):
     a, b = ref.reshape(-1), gpu.reshape(-1)
-    if fr is None or not APPROX.search(ttir):
-        if unordered:
-            a, b = np.sort(a), np.sort(b)
-        diff = a.view(f"u{a.dtype.itemsize}") != b.view(f"u{b.dtype.itemsize}")
-        if fr is not None:  # NaN payloads are not specified: any NaN matches any NaN
-            diff &= ~(np.isnan(float_view(a, dtype)) & np.isnan(float_view(b, dtype)))
-        if diff.any():
-            bad = np.nonzero(diff)[0]
-            i = int(bad[0])
-            return f"{name}: {len(bad)} elements differ bit-wise; first at flat index {i}: ttref {a[i]!r} gpu {b[i]!r}"
-        return None
-    fg = float_view(gpu, dtype).reshape(-1)
-    eps = FMT_EPS[dtype]
-    # GPU approximations (ex2.approx, div.full ~2 ulp of f32) and reordered sums of K terms
-    rtol = max(8 * eps, 4 * 2.0**-22) * max(1.0, np.sqrt(K))
-    ok = np.zeros(fg.shape, bool)
-    for r in (ref, ref_ftz):
-        if r is None:
-            continue
-        fr = float_view(r, dtype).reshape(-1)
-        fin = np.abs(fr[np.isfinite(fr)])
-        atol = rtol * (float(fin.max()) if fin.size else 0.0) * 1e-3
-        with np.errstate(invalid="ignore"):
-            err = np.abs(fr - fg)
-            ok |= (np.isnan(fr) & np.isnan(fg)) | (np.isinf(fr) & (fr == fg)) | (err <= atol + rtol * np.abs(fr))
-    if not ok.all():
-        bad = np.nonzero(~ok)[0]
-        i = int(bad[0])
-        fr = float_view(ref, dtype).reshape(-1)
-        return (f"{name}: {len(bad)} of {ok.size} elements outside the interim bound (rtol {rtol:.3g}); "
-                f"first at flat index {i}: ttref {fr[i]!r} gpu {fg[i]!r}")
-    return None
+    if unordered:
+        a, b = np.sort(a), np.sort(b)
+    diff = a.view(f"u{a.dtype.itemsize}") != b.view(f"u{b.dtype.itemsize}")
+    fa = float_view(a, dtype)
+    if fa is not None:  # NaN payloads are not specified: any NaN matches any NaN
+        diff &= ~(np.isnan(fa) & np.isnan(float_view(b, dtype)))
+    return diff
+
+
+def within_bound(ref, gpu, dtype, rtol, sums):
+    fr, fg = float_view(ref, dtype).reshape(-1), float_view(gpu, dtype).reshape(-1)
+    fin = np.abs(fr[np.isfinite(fr)])
+    scale = float(fin.max()) if fin.size else 0.0
+    with np.errstate(invalid="ignore", over="ignore"):
+        tol = rtol * (scale if sums else np.abs(fr))
+        return (np.isnan(fr) & np.isnan(fg)) | ((fr == fg)) | (np.abs(fr - fg) <= tol)
+
+
+def rtol_for(dtype, ttir, K):
+    eps = EPS[dtype]
+    if "tt.dot" in ttir:
+        # accumulation error of K terms in the accumulator format; Hopper's fp8 MMA
+        # accumulates with a reduced-precision adder (about 2^-16 per step measured)
+        if re.search(r"tt\.dot [^\n]*f8E", ttir):
+            eps = max(eps, 2.0**-16)
+        return 4 * eps * K
+    return max(8 * eps, 2.0**-21) * max(1.0, np.sqrt(K))
 
 
 def ttir_args(ttir):
@@ -75,7 +100,7 @@ def ttir_args(ttir):
     return re.findall(r"%([\w.$]+)\s*:", m.group(1)) if m else []
 
 
-def run_case(ttref, d, out):
+def run_case(ttref, d, tmp):
     case = json.load(open(os.path.join(d, "case.json")))
     ttir = open(os.path.join(d, "kernel.ttir")).read()
     names = set(ttir_args(ttir))
@@ -89,30 +114,49 @@ def run_case(ttref, d, out):
             v = a["value"]
             v = ("true" if v else "false") if isinstance(v, bool) else repr(v)
             cmd += ["--arg", f"{a['name']}={v}"]
-    p = subprocess.run(cmd + ["--out", out], capture_output=True, text=True, timeout=600)
-    if p.returncode != 0:
-        return f"ttref exited {p.returncode}: {(p.stderr or p.stdout).strip().splitlines()[:3]}"
+    ptrs = [a for a in case["args"] if a["kind"] == "ptr" and a["name"] in names]
+    gpu = {a["name"]: np.load(os.path.join(d, a["file"].replace(".in.npy", ".gpu.npy"))) for a in ptrs}
     approx = bool(APPROX.search(ttir))
-    if approx:  # GPU approximate ops flush subnormals: also accept ttref's FTZ answer
-        p = subprocess.run(cmd + ["--ftz", "--out", out + "_ftz"], capture_output=True, text=True, timeout=600)
+    sums = bool(SUMS.search(ttir))
+    K = max([int(x) for x in re.findall(r"(\d+)x", ttir)] + [1])
+    unordered = case.get("unordered", False)
+    first_why = None
+    ok_all = {a["name"]: None for a in ptrs}
+    for k, extra in enumerate(VARIANTS):
+        if k and not any(v is not None and not v.all() for v in ok_all.values()):
+            break
+        out = os.path.join(tmp, f"v{k}")
+        p = subprocess.run(cmd + extra + ["--out", out], capture_output=True, text=True, timeout=600)
         if p.returncode != 0:
-            return f"ttref --ftz exited {p.returncode}: {(p.stderr or p.stdout).strip().splitlines()[:3]}"
-    K = max([int(x) for x in re.findall(r"tensor<(\d+)x", ttir)] + [1])
-    for a in case["args"]:
-        if a["kind"] != "ptr" or a["name"] not in names:
-            continue
-        gpu = np.load(os.path.join(d, a["file"].replace(".in.npy", ".gpu.npy")))
-        ref = np.load(os.path.join(out, a["name"] + ".npy"))
-        ref_ftz = np.load(os.path.join(out + "_ftz", a["name"] + ".npy")) if approx else None
-        why = compare(a["name"], a["dtype"], ref, gpu, ttir, case.get("unordered", False), K, ref_ftz)
-        if why:
-            return why
+            return f"ttref {' '.join(extra)} exited {p.returncode}: {(p.stderr or p.stdout).strip().splitlines()[:3]}"
+        for a in ptrs:
+            name, dt = a["name"], a["dtype"]
+            ref, g = np.load(os.path.join(out, name + ".npy")), gpu[name]
+            if ref.shape != g.shape or ref.dtype != g.dtype:
+                return f"{name}: shape/dtype {ref.shape}/{ref.dtype} vs gpu {g.shape}/{g.dtype}"
+            if float_view(ref, dt) is not None and approx and not unordered:
+                good = within_bound(ref, g, dt, rtol_for(dt, ttir, K), sums)
+            else:
+                good = ~same_bits(ref, g, dt, unordered)
+            ok_all[name] = good if ok_all[name] is None else (ok_all[name] | good)
+            if k == 0 and not good.all() and first_why is None:
+                i = int(np.nonzero(~good)[0][0])
+                r0, g0 = ref.reshape(-1)[i], g.reshape(-1)[i]
+                first_why = f"{name}: {int((~good).sum())} of {good.size} elements differ; first at flat index {i}: ttref {r0!r} gpu {g0!r}"
+    for name, good in ok_all.items():
+        if good is not None and not good.all():
+            return first_why or f"{name}: differs"
     return None
 
 
 def main():
     ttref = os.environ.get("TTREF_BIN", "ttref")
     roots = sys.argv[1:] or [os.path.join(os.environ.get("TTREF_TEST_DATA", "tests/data"), "corpus")]
+    expected = {}
+    for line in open(os.path.join(HERE, "expected_divergence.txt")):
+        if line.strip() and not line.startswith("#"):
+            k, _, why = line.partition(":")
+            expected[k.strip()] = why.strip()
     cases = []
     for r in roots:
         for dp, dn, fn in os.walk(r):
@@ -123,13 +167,19 @@ def main():
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         for i, d in enumerate(cases, 1):
-            out = os.path.join(tmp, str(i))
+            base = os.path.basename(d.rstrip("/"))
             try:
-                why = run_case(ttref, d, out)
+                why = run_case(ttref, d, os.path.join(tmp, str(i)))
             except Exception as e:  # a harness problem is a failure, never a pass
                 why = f"harness error: {e!r}"
             name = os.path.relpath(d, roots[0]) if len(roots) == 1 else d
-            if why:
+            if base in expected:
+                if why:
+                    print(f"not ok {i} - {name} # TODO known GPU divergence: {expected[base]}\n# {why}")
+                else:
+                    failed += 1
+                    print(f"ok {i} - {name} # TODO listed as a known divergence but agrees: remove it from expected_divergence.txt")
+            elif why:
                 failed += 1
                 print(f"not ok {i} - {name}\n# {why}")
             else:

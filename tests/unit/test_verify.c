@@ -245,6 +245,24 @@ static void test_verify_valid_cfg(void **state)
                "}\n");
 }
 
+static void test_verify_valid_cfg_forward_reference(void **state)
+{
+  (void)state;
+  /* ^bb2 dominates ^bb1 although it is written after it: %x is a forward reference */
+  expect_valid("fwd.ttir",
+               "module {\n"
+               "  tt.func public @k(%p: !tt.ptr<i32>, %n: i32) {\n"
+               "    cf.br ^bb2\n"
+               "  ^bb1:\n"
+               "    tt.store %p, %x : !tt.ptr<i32>\n"
+               "    tt.return\n"
+               "  ^bb2:\n"
+               "    %x = arith.addi %n, %n : i32\n"
+               "    cf.br ^bb1\n"
+               "  }\n"
+               "}\n");
+}
+
 static void test_verify_valid_call(void **state)
 {
   (void)state;
@@ -299,6 +317,44 @@ static void test_verify_valid_block_ptr(void **state)
                "    %1 = tt.advance %0, [%c0_i32, %c0_i32] : !tt.ptr<tensor<128x32xf16>>\n"
                "    %load = tt.load %1 {boundaryCheck = array<i32: 1>, padding = 2 : i32} : !tt.ptr<tensor<128x32xf16>>\n"
                "    tt.store %1, %load {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<128x32xf16>>\n"
+               KERNEL_TAIL);
+}
+
+static void test_verify_valid_map_elementwise_cfg(void **state)
+{
+  (void)state;
+  /* a multi-block region nested in an op: dominators are per region */
+  expect_valid("map.ttir",
+               KERNEL_HEAD "%a: tensor<8xf32>) {\n"
+               "    %z = arith.constant 0.000000e+00 : f32\n"
+               "    %0 = \"tt.map_elementwise\"(%a) <{pack = 2 : i32}> ({\n"
+               "    ^bb0(%x: f32, %y: f32):\n"
+               "      %neg = arith.cmpf olt, %x, %z : f32\n"
+               "      cf.cond_br %neg, ^bb1, ^bb2(%x : f32)\n"
+               "    ^bb1:\n"
+               "      %n = arith.negf %x : f32\n"
+               "      cf.br ^bb2(%n : f32)\n"
+               "    ^bb2(%r: f32):\n"
+               "      tt.map_elementwise.return %r, %y : f32, f32\n"
+               "    }) : (tensor<8xf32>) -> tensor<8xf32>\n"
+               KERNEL_TAIL);
+}
+
+static void test_verify_valid_descriptors_dot_scaled(void **state)
+{
+  (void)state;
+  expect_valid("desc.ttir",
+               KERNEL_HEAD "%p: !tt.ptr<f16>, %s: i32, %st: i64, %o: i32, %x: tensor<8xi32>, "
+               "%a: tensor<16x64xf8E4M3FN>, %as: tensor<16x2xi8>, %b: tensor<32x16xi8>, %bs: tensor<16x2xi8>, "
+               "%c: tensor<16x16xf32>) {\n"
+               "    %d = tt.make_tensor_descriptor %p, [%s, %s], [%st, %st] : <f16>, <tensor<16x64xf16>>\n"
+               "    %v = tt.descriptor_load %d[%o, %o] : !tt.tensordesc<tensor<16x64xf16>> -> tensor<16x64xf16>\n"
+               "    tt.descriptor_store %d[%o, %o], %v : !tt.tensordesc<tensor<16x64xf16>>, tensor<16x64xf16>\n"
+               "    tt.descriptor_reduce add, %d[%o, %o], %v : !tt.tensordesc<tensor<16x64xf16>>, tensor<16x64xf16>\n"
+               "    %g = tt.make_tensor_descriptor %p, [%s, %s], [%st, %st] : <f16>, <tensor<1x64xf16>>\n"
+               "    %rows = tt.descriptor_gather %g[%x, %o] : (!tt.tensordesc<tensor<1x64xf16>>, tensor<8xi32>, i32) -> tensor<8x64xf16>\n"
+               "    %r = tt.dot_scaled %a scale %as, %b scale %bs, %c lhs = e4m3 rhs = e2m1 {fastMath = false} : "
+               "tensor<16x64xf8E4M3FN>, tensor<16x2xi8> * tensor<32x16xi8>, tensor<16x2xi8> -> tensor<16x16xf32>\n"
                KERNEL_TAIL);
 }
 
@@ -399,50 +455,58 @@ static char *read_first_line(const char *path)
   return r;
 }
 
-/* bad_*.ttir: line 1 is "// expect-error: LINE:COL: substring" */
+/* bad_*.ttir: line 1 is "// expect-error: LINE:COL: substring". Everything is freed
+ * before a failure is reported (cmocka's fail_msg longjmps). */
 static void run_bad_file(void **state)
 {
   const file_case *fc = *state;
-  char *first = read_first_line(fc->path);
-  assert_non_null(first);
+  char why[1400] = "";
   const char *tag = "// expect-error: ";
-  if (strncmp(first, tag, strlen(tag)) != 0) fail_msg("%s: first line lacks '%s'", fc->path, tag);
-  int line = 0, col = 0, used = 0;
-  if (sscanf(first + strlen(tag), "%d:%d: %n", &line, &col, &used) != 2 || used == 0)
-    fail_msg("%s: malformed expectation '%s'", fc->path, first);
-  const char *want = first + strlen(tag) + used;
-  assert_true(*want != 0);
-
+  char *first = read_first_line(fc->path);
   ir_module *m = NULL;
   ttref_error err;
   memset(&err, 0, sizeof err);
-  ttref_status st = ir_parse_file(fc->path, &m, &err);
-  if (st != TTREF_OK) fail_msg("%s must parse: %s\n%s", fc->path, err.msg, err.note);
-  memset(&err, 0, sizeof err);
-  st = ir_verify_module(m, &err);
-  if (st != TTREF_E_VERIFY) fail_msg("%s: expected a verifier error, got %s (%s)", fc->path, ttref_status_str(st), err.msg);
-  if (err.loc.line != line || err.loc.col != col || !strstr(err.msg, want))
-    fail_msg("%s: expected %d:%d: ...%s...\n  got: %s", fc->path, line, col, want, err.msg);
-  char where[64];
-  snprintf(where, sizeof where, ":%d:%d: error: '", line, col);
-  assert_non_null(strstr(err.msg, where));
+  int line = 0, col = 0, used = 0;
+  if (!first || strncmp(first, tag, strlen(tag)) != 0) {
+    snprintf(why, sizeof why, "first line lacks '%s'", tag);
+  } else if (sscanf(first + strlen(tag), "%d:%d: %n", &line, &col, &used) != 2 || used == 0 ||
+             first[strlen(tag) + (size_t)used] == 0) {
+    snprintf(why, sizeof why, "malformed expectation '%s'", first);
+  } else if (ir_parse_file(fc->path, &m, &err) != TTREF_OK) {
+    snprintf(why, sizeof why, "must parse: %s\n%s", err.msg, err.note);
+  } else {
+    const char *want = first + strlen(tag) + used;
+    char where[64];
+    snprintf(where, sizeof where, ":%d:%d: error: '", line, col);
+    memset(&err, 0, sizeof err);
+    ttref_status st = ir_verify_module(m, &err);
+    if (st != TTREF_E_VERIFY)
+      snprintf(why, sizeof why, "expected a verifier error, got %s (%s)", ttref_status_str(st), err.msg);
+    else if (err.code != TTREF_E_VERIFY || err.loc.line != line || err.loc.col != col || !strstr(err.msg, want) ||
+             !strstr(err.msg, where) || strncmp(err.msg, fc->path, strlen(fc->path)) != 0)
+      snprintf(why, sizeof why, "expected %s%s...%s...\n  got: %s", fc->path, where, want, err.msg);
+  }
   ir_module_free(m);
   free(first);
+  if (why[0]) fail_msg("%s: %s", fc->path, why);
 }
 
 /* real Triton output must verify */
 static void run_good_file(void **state)
 {
   const file_case *fc = *state;
+  char why[1200] = "";
   ir_module *m = NULL;
   ttref_error err;
   memset(&err, 0, sizeof err);
-  ttref_status st = ir_parse_file(fc->path, &m, &err);
-  if (st != TTREF_OK) fail_msg("%s must parse: %s\n%s", fc->path, err.msg, err.note);
-  memset(&err, 0, sizeof err);
-  st = ir_verify_module(m, &err);
-  if (st != TTREF_OK) fail_msg("%s must verify: %s\n%s", fc->path, err.msg, err.note);
+  if (ir_parse_file(fc->path, &m, &err) != TTREF_OK) {
+    snprintf(why, sizeof why, "must parse: %s\n%s", err.msg, err.note);
+  } else {
+    memset(&err, 0, sizeof err);
+    if (ir_verify_module(m, &err) != TTREF_OK) snprintf(why, sizeof why, "must verify: %s\n%s", err.msg, err.note);
+  }
   ir_module_free(m);
+  if (why[0]) fail_msg("%s: %s", fc->path, why);
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -490,9 +554,12 @@ int main(void)
       cmocka_unit_test(test_verify_valid_scf),
       cmocka_unit_test(test_verify_valid_reduce_scan),
       cmocka_unit_test(test_verify_valid_cfg),
+      cmocka_unit_test(test_verify_valid_cfg_forward_reference),
       cmocka_unit_test(test_verify_valid_call),
       cmocka_unit_test(test_verify_valid_dot_atomics),
       cmocka_unit_test(test_verify_valid_block_ptr),
+      cmocka_unit_test(test_verify_valid_map_elementwise_cfg),
+      cmocka_unit_test(test_verify_valid_descriptors_dot_scaled),
       cmocka_unit_test(test_verify_valid_unsupported_op),
       cmocka_unit_test(test_verify_note_names_kernel_source),
       cmocka_unit_test(test_verify_nomem_every_allocation),
