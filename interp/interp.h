@@ -28,6 +28,8 @@ typedef struct interp_alloc {
   size_t nbytes;
   ir_scalar elem;      /* element type of the pointer argument it came from */
   uint32_t *owner;     /* last writer pid+1 per element, for race checks (lazily made) */
+  double *pv, *pb;     /* precise mode: binary64 value and magnitude bound per element (float allocations) */
+  int64_t pn;          /* number of elements in pv/pb */
 } interp_alloc;
 
 typedef struct interp_mem {
@@ -63,6 +65,8 @@ typedef struct interp_launch {
   int threads;          /* 0 = OpenMP default; 1 = sequential */
   bool ftz;             /* flush float subnormals (compare with FTZ hardware) */
   bool contract;        /* fuse a single-use mulf into its addf/subf (LLVM FMA contraction) */
+  bool precise;         /* precise mode: no rounding of float results (binary64 throughout) and a
+                           magnitude bound per float element; float memory lives in alloc->pv/pb */
   FILE *print_out;      /* tt.print destination (default stdout) */
   interp_stats stats;   /* out */
 } interp_launch;
@@ -75,5 +79,12 @@ typedef struct interp_launch {
  * Deterministic: outputs do not depend on L->threads.
  */
 ttref_status interp_run(interp_launch *L, ttref_error *err);
+
+/*
+ * Precise mode: give every float allocation of @p m its binary64 shadow (pv,
+ * decoded from the data) and bound (pb = |pv|) before a run with
+ * L->precise set. Freed with the memory.
+ */
+ttref_status interp_mem_make_precise(interp_mem *m, ttref_error *err);
 
 #endif

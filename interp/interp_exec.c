@@ -20,6 +20,7 @@
 /* ---- plan ------------------------------------------------------------------ */
 typedef struct slot {
   interp_elem *d;
+  interp_elem *b;  /* precise mode: magnitude bound per element (floats) */
   int64_t n;   /* elements currently held */
   int64_t cap; /* capacity in elements */
   int filled;  /* constants: materialised once per frame */
@@ -43,6 +44,7 @@ typedef struct frame {
   const fn_plan *fp;
   slot *s;
   interp_elem *buf;
+  interp_elem *bbuf; /* precise mode: bounds, same layout as buf */
 } frame;
 
 typedef struct ctx {
@@ -61,6 +63,8 @@ typedef struct ctx {
   int depth;
   bool parallel;
   bool returned;
+  bool precise;      /* L->precise: no rounding, bounds tracked */
+  bool bound_pass;   /* re-running an op on the bound buffers */
 } ctx;
 
 #define SL(v) (&c->fr->s[(v)->id])
@@ -189,21 +193,24 @@ fail:
   return st;
 }
 
-static frame *frame_new(const fn_plan *fp)
+static frame *frame_new(const fn_plan *fp, bool precise)
 {
   frame *f = ir_calloc(1, sizeof *f);
   if (!f) return NULL;
   f->fp = fp;
   f->s = ir_calloc(fp->fn->nvalues + 1, sizeof(slot));
   f->buf = ir_calloc(fp->total + 1, sizeof(interp_elem));
-  if (!f->s || !f->buf) {
+  if (precise) f->bbuf = ir_calloc(fp->total + 1, sizeof(interp_elem));
+  if (!f->s || !f->buf || (precise && !f->bbuf)) {
     ir_free(f->s, sizeof(slot) * (fp->fn->nvalues + 1));
     ir_free(f->buf, sizeof(interp_elem) * (fp->total + 1));
+    ir_free(f->bbuf, sizeof(interp_elem) * (fp->total + 1));
     ir_free(f, sizeof *f);
     return NULL;
   }
   size_t off = 0;
   for (uint32_t v = 0; v < fp->fn->nvalues; v++) {
+    f->s[v].b = f->bbuf ? f->bbuf + off : NULL;
     f->s[v].d = f->buf + off;
     f->s[v].cap = fp->cap[v];
     f->s[v].n = 1;
@@ -217,6 +224,7 @@ static void frame_free(frame *f)
   if (!f) return;
   ir_free(f->s, sizeof(slot) * (f->fp->fn->nvalues + 1));
   ir_free(f->buf, sizeof(interp_elem) * (f->fp->total + 1));
+  ir_free(f->bbuf, sizeof(interp_elem) * (f->fp->total + 1));
   ir_free(f, sizeof *f);
 }
 
@@ -263,6 +271,7 @@ static int fmt_of(ir_scalar s)
 static inline double rnd(const ctx *c, int f, double v)
 {
   double r;
+  if (c->precise) return v; /* precise mode: binary64, never rounded to the format */
   if (f == FP_F64) r = v;
   else if (f == FP_F32) r = (double)(float)v;
   else r = fp_round_to((fp_format)f, v, FP_RNE, FP_OVF_INF);
@@ -367,6 +376,45 @@ static inline uint8_t *mem_at(const interp_mem *m, int64_t addr, int size)
   return a->data + off;
 }
 
+/* Precise mode: the binary64 shadow (or, in the bound pass, the bound) of the
+ * float element at addr, when the access matches the allocation's element type. */
+static inline double *pshadow(const ctx *c, int64_t addr, ir_scalar es)
+{
+  const interp_mem *m = c->L->mem;
+  uint64_t k = ((uint64_t)addr >> INTERP_ADDR_SHIFT);
+  const interp_alloc *a = &m->allocs[k - 1]; /* addr was bounds-checked by mem_at */
+  if (!a->pv || a->elem != es) return NULL;
+  uint64_t off = (uint64_t)addr & ((UINT64_C(1) << INTERP_ADDR_SHIFT) - 1);
+  int esz = ir_scalar_bytes(es);
+  if (off % (uint64_t)esz) return NULL;
+  return (c->bound_pass ? a->pb : a->pv) + off / (uint64_t)esz;
+}
+
+static inline interp_elem ld(const ctx *c, ir_scalar es, const uint8_t *q, int64_t addr)
+{
+  if (c->precise && ir_scalar_is_float(es)) {
+    const double *p = pshadow(c, addr, es);
+    if (p) {
+      interp_elem e;
+      e.f = *p;
+      return e;
+    }
+  }
+  return mem_read(es, q);
+}
+
+static inline void st(const ctx *c, ir_scalar es, uint8_t *q, int64_t addr, interp_elem v)
+{
+  if (c->precise && ir_scalar_is_float(es)) {
+    double *p = pshadow(c, addr, es);
+    if (p) {
+      *p = v.f;
+      return;
+    }
+  }
+  if (!c->bound_pass) mem_write(es, q, v);
+}
+
 static ttref_status fault_oob(ctx *c, const ir_op *op, const ir_type *lane_t, int64_t lane,
                               int64_t addr, int size)
 {
@@ -392,6 +440,7 @@ static ttref_status fault_oob(ctx *c, const ir_op *op, const ir_type *lane_t, in
 static inline void copy_slot(slot *dst, const slot *src)
 {
   memcpy(dst->d, src->d, sizeof(interp_elem) * (size_t)src->n);
+  if (dst->b && src->b) memcpy(dst->b, src->b, sizeof(interp_elem) * (size_t)src->n);
   dst->n = src->n;
 }
 
@@ -400,6 +449,7 @@ static ttref_status assign_values(ctx *c, ir_value *dst, ir_value *const *src, i
 {
   int64_t need = 0;
   for (int i = 0; i < n; i++) need += SL(src[i])->n;
+  if (c->precise) need *= 2;
   if (need > c->scratch_cap) {
     interp_elem *ns = ir_realloc(c->scratch, sizeof(interp_elem) * (size_t)c->scratch_cap,
                                  sizeof(interp_elem) * (size_t)need);
@@ -412,14 +462,22 @@ static ttref_status assign_values(ctx *c, ir_value *dst, ir_value *const *src, i
     slot *s = SL(src[i]);
     memcpy(c->scratch + off, s->d, sizeof(interp_elem) * (size_t)s->n);
     off += s->n;
+    if (c->precise) {
+      memcpy(c->scratch + off, s->b, sizeof(interp_elem) * (size_t)s->n);
+      off += s->n;
+    }
   }
   off = 0;
   for (int i = 0; i < n; i++) {
     slot *d = SL(&dst[i]);
     int64_t k = SL(src[i])->n;
     memcpy(d->d, c->scratch + off, sizeof(interp_elem) * (size_t)k);
-    d->n = k;
     off += k;
+    if (c->precise) {
+      memcpy(d->b, c->scratch + off, sizeof(interp_elem) * (size_t)k);
+      off += k;
+    }
+    d->n = k;
   }
   return TTREF_OK;
 }
@@ -650,7 +708,7 @@ static ttref_status op_contracted(ctx *c, const ir_op *op, const ir_op *mul, int
 
 static ttref_status op_float_binary(ctx *c, const ir_op *op)
 {
-  if (c->L->contract && (op->code == IR_OP_ADDF || op->code == IR_OP_SUBF)) {
+  if (c->L->contract && !c->precise && (op->code == IR_OP_ADDF || op->code == IR_OP_SUBF)) {
     const ir_op *m;
     if ((m = contractible_mul(c, op, op->opnds[0]))) return op_contracted(c, op, m, 0);
     if ((m = contractible_mul(c, op, op->opnds[1]))) return op_contracted(c, op, m, 1);
@@ -667,7 +725,10 @@ static ttref_status op_float_binary(ctx *c, const ir_op *op)
     for (int64_t i = 0; i < n; i++) R[i].f = rnd(c, f, A[i * sa].f + B[i * sb].f);
     break;
   case IR_OP_SUBF:
-    for (int64_t i = 0; i < n; i++) R[i].f = rnd(c, f, A[i * sa].f - B[i * sb].f);
+    if (c->bound_pass) /* magnitudes add */
+      for (int64_t i = 0; i < n; i++) R[i].f = A[i * sa].f + B[i * sb].f;
+    else
+      for (int64_t i = 0; i < n; i++) R[i].f = rnd(c, f, A[i * sa].f - B[i * sb].f);
     break;
   case IR_OP_MULF:
     for (int64_t i = 0; i < n; i++) R[i].f = rnd(c, f, A[i * sa].f * B[i * sb].f);
@@ -692,7 +753,7 @@ static ttref_status op_float_binary(ctx *c, const ir_op *op)
     for (int64_t i = 0; i < n; i++) R[i].f = minimum(A[i * sa].f, B[i * sb].f);
     break;
   case IR_OP_MATH_POWF:
-    for (int64_t i = 0; i < n; i++) R[i].f = fp_math_eval(FP_MATH_POW, (fp_format)f, A[i * sa].f, B[i * sb].f);
+    for (int64_t i = 0; i < n; i++) R[i].f = fp_math_eval(FP_MATH_POW, c->precise ? FP_F64 : (fp_format)f, A[i * sa].f, B[i * sb].f);
     break;
   default:
     return fault(c, op, TTREF_E_INTERNAL, "internal: '%s' is not a float binary op", ir_op_name(op->code));
@@ -773,7 +834,8 @@ static ttref_status op_fma(ctx *c, const ir_op *op)
   const int64_t sa = a->n > 1, sb = b->n > 1, sz = z->n > 1;
   r->n = n;
   for (int64_t i = 0; i < n; i++) {
-    double v = fp_fma((fp_format)f, a->d[i * sa].f, b->d[i * sb].f, z->d[i * sz].f);
+    double v = c->precise ? fma(a->d[i * sa].f, b->d[i * sb].f, z->d[i * sz].f)
+                          : fp_fma((fp_format)f, a->d[i * sa].f, b->d[i * sb].f, z->d[i * sz].f);
     r->d[i].f = rnd(c, f, v);
   }
   return TTREF_OK;
@@ -790,7 +852,7 @@ static ttref_status op_float_unary(ctx *c, const ir_op *op)
   r->n = n;
   switch (op->code) {
   case IR_OP_NEGF:
-    for (int64_t i = 0; i < n; i++) r->d[i].f = -a->d[i].f;
+    for (int64_t i = 0; i < n; i++) r->d[i].f = c->bound_pass ? a->d[i].f : -a->d[i].f;
     return TTREF_OK;
   case IR_OP_MATH_ABSF:
     for (int64_t i = 0; i < n; i++) r->d[i].f = fabs(a->d[i].f);
@@ -828,7 +890,8 @@ static ttref_status op_float_unary(ctx *c, const ir_op *op)
   default:
     return fault(c, op, TTREF_E_INTERNAL, "internal: '%s' is not a float unary op", ir_op_name(op->code));
   }
-  for (int64_t i = 0; i < n; i++) r->d[i].f = rnd(c, f, fp_math_eval(fn, (fp_format)f, a->d[i].f, 0.0));
+  const fp_format ef = c->precise ? FP_F64 : (fp_format)f;
+  for (int64_t i = 0; i < n; i++) r->d[i].f = rnd(c, f, fp_math_eval(fn, ef, a->d[i].f, 0.0));
   return TTREF_OK;
 }
 
@@ -916,12 +979,12 @@ static ttref_status op_cast(ctx *c, const ir_op *op)
     /* NVIDIA converts to fp8 with cvt.rn.satfinite: saturate to max finite, NaN stays NaN.
      * RTZ never rounds a finite value past max finite, and keeps inf (bit truncation). */
     fp_overflow ov = (dbits == 8 && rm == FP_RNE) ? FP_OVF_SAT : FP_OVF_INF;
-    for (int64_t i = 0; i < n; i++) r->d[i].f = down ? fp_round_to((fp_format)df, a->d[i].f, rm, ov) : a->d[i].f;
+    for (int64_t i = 0; i < n; i++) r->d[i].f = down && !c->precise ? fp_round_to((fp_format)df, a->d[i].f, rm, ov) : a->d[i].f;
     break;
   }
   case IR_OP_SITOFP:
   case IR_OP_UITOFP:
-    for (int64_t i = 0; i < n; i++) r->d[i].f = int_to_float(df, a->d[i].i, op->code == IR_OP_UITOFP, sbits);
+    for (int64_t i = 0; i < n; i++) r->d[i].f = int_to_float(c->precise ? FP_F64 : df, a->d[i].i, op->code == IR_OP_UITOFP, sbits);
     break;
   case IR_OP_FPTOSI:
   case IR_OP_FPTOUI: {
@@ -1279,7 +1342,7 @@ static ttref_status op_load(ctx *c, const ir_op *op)
       }
       const uint8_t *q = mem_at(m, addr, esz);
       if (!q) return fault_oob(c, op, op->res[0].type, i, addr, esz);
-      r->d[i] = mem_read(es, q);
+      r->d[i] = ld(c, es, q, addr);
     }
     return TTREF_OK;
   }
@@ -1298,7 +1361,7 @@ static ttref_status op_load(ctx *c, const ir_op *op)
     int64_t addr = p->d[i * sp].i;
     const uint8_t *q = mem_at(m, addr, esz);
     if (!q) return fault_oob(c, op, pv->type, i, addr, esz);
-    r->d[i] = mem_read(es, q);
+    r->d[i] = ld(c, es, q, addr);
   }
   if (c->L->ftz && ir_scalar_is_float(es)) { /* FTZ hardware also reads subnormals as zero */
     const double tiny = fp_min_normal((fp_format)fmt_of(es));
@@ -1324,7 +1387,7 @@ static ttref_status op_store(ctx *c, const ir_op *op)
       if (!bp_addr(p->d, pt->elem, i, chk, esz, &addr)) continue;
       uint8_t *q = mem_at(m, addr, esz);
       if (!q) return fault_oob(c, op, pt->elem, i, addr, esz);
-      mem_write(es, q, v->d[i * sv]);
+      st(c, es, q, addr, v->d[i * sv]);
     }
     return TTREF_OK;
   }
@@ -1335,7 +1398,7 @@ static ttref_status op_store(ctx *c, const ir_op *op)
     int64_t addr = p->d[i * sp].i;
     uint8_t *q = mem_at(m, addr, esz);
     if (!q) return fault_oob(c, op, pv->type, i, addr, esz);
-    mem_write(es, q, v->d[i * sv]);
+    st(c, es, q, addr, v->d[i * sv]);
   }
   return TTREF_OK;
 }
@@ -1380,8 +1443,9 @@ static ttref_status op_atomic_rmw(ctx *c, const ir_op *op)
     int64_t addr = p->d[i * sp].i;
     uint8_t *q = mem_at(c->L->mem, addr, esz);
     if (!q) return fault_oob(c, op, pv->type, i, addr, esz);
-    interp_elem old = mem_read(es, q);
-    mem_write(es, q, rmw_apply(kind, es, old, v->d[i * sv], f));
+    interp_elem old = ld(c, es, q, addr);
+    interp_elem nv = rmw_apply(kind, es, old, v->d[i * sv], c->precise ? FP_F64 : f);
+    st(c, es, q, addr, nv);
     r->d[i] = old;
   }
   return TTREF_OK;
@@ -1402,13 +1466,13 @@ static ttref_status op_atomic_cas(ctx *c, const ir_op *op)
     int64_t addr = p->d[i * sp].i;
     uint8_t *q = mem_at(c->L->mem, addr, esz);
     if (!q) return fault_oob(c, op, pv->type, i, addr, esz);
-    interp_elem old = mem_read(es, q);
+    interp_elem old = ld(c, es, q, addr);
     bool eq;
     if (ir_scalar_is_float(es)) /* bitwise comparison */
       eq = fp_encode((fp_format)f, old.f, FP_RNE, FP_OVF_INF) == fp_encode((fp_format)f, cmp->d[i * sc].f, FP_RNE, FP_OVF_INF);
     else
       eq = uval(ir_scalar_bits(es), old.i) == uval(ir_scalar_bits(es), cmp->d[i * sc].i);
-    if (eq) mem_write(es, q, v->d[i * sv]);
+    if (eq) st(c, es, q, addr, v->d[i * sv]);
     r->d[i] = old;
   }
   return TTREF_OK;
@@ -1476,14 +1540,14 @@ static ttref_status op_desc_access(ctx *c, const ir_op *op)
       }
       const uint8_t *q = mem_at(c->L->mem, addr, esz);
       if (!q) return fault_oob(c, op, lt, i, addr, esz);
-      r->d[i] = mem_read(es, q);
+      r->d[i] = ld(c, es, q, addr);
     } else {
       if (!in) continue;
       uint8_t *q = mem_at(c->L->mem, addr, esz);
       if (!q) return fault_oob(c, op, lt, i, addr, esz);
       interp_elem v = val->d[val->n > 1 ? i : 0];
       if (op->code == IR_OP_DESC_REDUCE) {
-        interp_elem old = mem_read(es, q);
+        interp_elem old = ld(c, es, q, addr);
         const int bits = ir_scalar_bits(es);
         const bool uns = dt->desc_sign == 2;
         switch (kind) {
@@ -1511,7 +1575,7 @@ static ttref_status op_desc_access(ctx *c, const ir_op *op)
         default: return fault(c, op, TTREF_E_INPUT, "unknown descriptor_reduce kind %d", kind);
         }
       }
-      mem_write(es, q, v);
+      st(c, es, q, addr, v);
     }
   }
   if (r) r->n = n;
@@ -1758,8 +1822,8 @@ static ttref_status op_dot(ctx *c, const ir_op *op)
   const int64_t nb = r == 3 ? ta->shape[0] : 1, M = ta->shape[r - 2], K = ta->shape[r - 1], N = tb->shape[r - 1];
   const ir_scalar as = elem_scalar(op->opnds[0]), bs = elem_scalar(op->opnds[1]), ds = td->elem->scalar;
   const int prec = (int)ir_op_attr_int(op, "inputPrecision", IR_PREC_IEEE);
-  const bool tf32 = prec == IR_PREC_TF32;
-  const int f = fmt_of(ds);
+  const bool tf32 = prec == IR_PREC_TF32 && !c->precise; /* precise: exact products of the inputs */
+  const int f = c->precise ? FP_F64 : fmt_of(ds);
   const bool integer = ir_scalar_is_int(ds);
   const int dbits = ir_scalar_bits(ds);
   memcpy(D->d, C->d, sizeof(interp_elem) * (size_t)td->numel);
@@ -1886,13 +1950,10 @@ static ttref_status call_function(ctx *c, const ir_op *op, const ir_func *fn)
   if (!fp) return fault(c, op, TTREF_E_INTERNAL, "internal: no plan for @%s", fn->name);
   if (c->depth >= 64) return fault(c, op, TTREF_E_LIMIT, "call depth exceeds 64 (recursive tt.call?)");
   if (op->nopnds != fn->nargs) return fault(c, op, TTREF_E_INPUT, "'tt.call' passes %d arguments to @%s, which takes %d", op->nopnds, fn->name, fn->nargs);
-  callee = frame_new(fp);
+  callee = frame_new(fp, c->precise);
   if (!callee) return ir_error_set(c->err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory");
   for (int i = 0; i < fn->nargs; i++) {
-    const slot *s = &caller->s[op->opnds[i]->id];
-    slot *d = &callee->s[fn->args[i].id];
-    memcpy(d->d, s->d, sizeof(interp_elem) * (size_t)s->n);
-    d->n = s->n;
+    copy_slot(&callee->s[fn->args[i].id], &caller->s[op->opnds[i]->id]);
   }
   c->fr = callee;
   c->depth++;
@@ -1904,10 +1965,7 @@ static ttref_status call_function(ctx *c, const ir_op *op, const ir_func *fn)
   if (term && term->code == IR_OP_RETURN) {
     if (term->nopnds != op->nres) FAIL(fault(c, op, TTREF_E_INPUT, "@%s returns %d values, the call expects %d", fn->name, term->nopnds, op->nres));
     for (int i = 0; i < op->nres; i++) {
-      const slot *s = &callee->s[term->opnds[i]->id];
-      slot *d = &caller->s[op->res[i].id];
-      memcpy(d->d, s->d, sizeof(interp_elem) * (size_t)s->n);
-      d->n = s->n;
+      copy_slot(&caller->s[op->res[i].id], &callee->s[term->opnds[i]->id]);
     }
   }
 fail:
@@ -2067,7 +2125,8 @@ static ttref_status op_extern(ctx *c, const ir_op *op)
   slot *r = SL(&op->res[0]);
   const int64_t n = LANES2(a, b), sa2 = a->n > 1, sb = b->n > 1;
   r->n = n;
-  for (int64_t i = 0; i < n; i++) r->d[i].f = rnd(c, f, fp_math_eval(fn, (fp_format)f, a->d[i * sa2].f, b->d[i * sb].f));
+  const fp_format ef = c->precise ? FP_F64 : (fp_format)f;
+  for (int64_t i = 0; i < n; i++) r->d[i].f = rnd(c, f, fp_math_eval(fn, ef, a->d[i * sa2].f, b->d[i * sb].f));
   return TTREF_OK;
 }
 
@@ -2095,7 +2154,7 @@ static ttref_status op_program_id(ctx *c, const ir_op *op)
 #define OP_CASE(name) case IR_OP_##name:
 #define OP_BREAK break
 
-static ttref_status exec_op(ctx *c, const ir_op *op)
+static ttref_status exec_op_value(ctx *c, const ir_op *op)
 {
   switch (op->code) {
   OP_CASE(GET_PROGRAM_ID) OP_CASE(GET_NUM_PROGRAMS) return op_program_id(c, op);
@@ -2170,6 +2229,141 @@ static ttref_status exec_op(ctx *c, const ir_op *op)
   return fault(c, op, TTREF_E_INTERNAL, "internal: terminator '%s' dispatched as an op", ir_op_name(op->code));
 }
 
+/* ---- precise mode: magnitude bounds -------------------------------------------------------------- */
+/*
+ * Every float value carries a bound: the value the computation would have if
+ * every operand were replaced by its magnitude and every subtraction by an
+ * addition (sum |a_i b_i| for a dot, sum |x_i| for a sum). Arithmetic ops
+ * combine their operands' bounds; data movement, memory, dot and combine ops
+ * are re-run on the bound buffers (the "bound pass"); any other float result's
+ * bound is |value|.
+ */
+static bool is_float_value(const ir_value *v)
+{
+  const ir_type *t = ir_type_elem(v->type);
+  return t->kind == IR_T_SCALAR && ir_scalar_is_float(t->scalar);
+}
+
+#define MAX_SWAP 64
+static int swap_floats(ctx *c, const ir_op *op, slot **sw)
+{
+  int n = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    int cnt = pass ? op->nres : op->nopnds;
+    for (int i = 0; i < cnt; i++) {
+      const ir_value *v = pass ? &op->res[i] : op->opnds[i];
+      if (!is_float_value(v)) continue;
+      slot *s = SL(v);
+      bool dup = false;
+      for (int k = 0; k < n; k++) dup |= sw[k] == s;
+      if (dup || n >= MAX_SWAP) continue;
+      interp_elem *t = s->d;
+      s->d = s->b;
+      s->b = t;
+      sw[n++] = s;
+    }
+  }
+  return n;
+}
+
+static void unswap(slot **sw, int n)
+{
+  for (int k = 0; k < n; k++) {
+    interp_elem *t = sw[k]->d;
+    sw[k]->d = sw[k]->b;
+    sw[k]->b = t;
+  }
+}
+
+static ttref_status bound_op(ctx *c, const ir_op *op)
+{
+  ttref_status st = TTREF_OK;
+  bool any = false;
+  for (int i = 0; i < op->nres; i++) any |= is_float_value(&op->res[i]);
+  bool mem_float = false;
+  if (op->code == IR_OP_STORE || op->code == IR_OP_ATOMIC_RMW || op->code == IR_OP_ATOMIC_CAS ||
+      op->code == IR_OP_DESC_STORE || op->code == IR_OP_DESC_REDUCE || op->code == IR_OP_XDESC_STORE)
+    for (int i = 0; i < op->nopnds; i++) mem_float |= is_float_value(op->opnds[i]);
+  if (!any && !mem_float) return TTREF_OK;
+  const slot *a = op->nopnds > 0 ? SL(op->opnds[0]) : NULL;
+  const slot *b = op->nopnds > 1 ? SL(op->opnds[1]) : NULL;
+  slot *r = op->nres > 0 ? SL(&op->res[0]) : NULL;
+  switch (op->code) {
+  case IR_OP_ADDF:
+  case IR_OP_SUBF:
+  case IR_OP_MULF:
+  case IR_OP_DIVF:
+  case IR_OP_PRECISE_DIVF: {
+    const int64_t n = r->n, sa = a->n > 1, sb = b->n > 1;
+    for (int64_t i = 0; i < n; i++) {
+      double x = a->b[i * sa].f, y = b->b[i * sb].f;
+      switch (op->code) {
+      case IR_OP_MULF: r->b[i].f = x * y; break;
+      case IR_OP_DIVF:
+      case IR_OP_PRECISE_DIVF: r->b[i].f = x / fabs(b->d[i * sb].f); break;
+      default: r->b[i].f = x + y; break;
+      }
+    }
+    return TTREF_OK;
+  }
+  case IR_OP_MATH_FMA: {
+    const slot *z = SL(op->opnds[2]);
+    const int64_t n = r->n, sa = a->n > 1, sb = b->n > 1, sz = z->n > 1;
+    for (int64_t i = 0; i < n; i++) r->b[i].f = a->b[i * sa].f * b->b[i * sb].f + z->b[i * sz].f;
+    return TTREF_OK;
+  }
+  case IR_OP_NEGF:
+  case IR_OP_EXTF:
+  case IR_OP_TRUNCF:
+  case IR_OP_FP_TO_FP:
+    if (is_float_value(op->opnds[0])) {
+      for (int64_t i = 0; i < r->n; i++) r->b[i].f = a->b[i].f;
+      return TTREF_OK;
+    }
+    break;
+  case IR_OP_SCF_FOR:
+  case IR_OP_SCF_IF:
+  case IR_OP_SCF_WHILE:
+  case IR_OP_CALL:
+    return TTREF_OK; /* results took their bounds from the yielded / returned values */
+  case IR_OP_SELECT: {
+    const slot *k = SL(op->opnds[0]), *x = SL(op->opnds[1]), *y = SL(op->opnds[2]);
+    const int64_t sk = k->n > 1, sx = x->n > 1, sy = y->n > 1;
+    for (int64_t i = 0; i < r->n; i++) r->b[i] = k->d[i * sk].i ? x->b[i * sx] : y->b[i * sy];
+    return TTREF_OK;
+  }
+  case IR_OP_SPLAT: case IR_OP_UNSPLAT: case IR_OP_BROADCAST: case IR_OP_EXPAND_DIMS: case IR_OP_RESHAPE:
+  case IR_OP_TRANS: case IR_OP_CAT: case IR_OP_JOIN: case IR_OP_SPLIT: case IR_OP_GATHER:
+  case IR_OP_LOAD: case IR_OP_STORE: case IR_OP_ATOMIC_RMW: case IR_OP_ATOMIC_CAS: case IR_OP_DOT:
+  case IR_OP_REDUCE: case IR_OP_SCAN: case IR_OP_MAP_ELEMENTWISE:
+  case IR_OP_DESC_LOAD: case IR_OP_DESC_STORE: case IR_OP_DESC_REDUCE: case IR_OP_XDESC_LOAD: case IR_OP_XDESC_STORE: {
+    if (op->code == IR_OP_ATOMIC_CAS) break; /* bound of the old value: |value| */
+    slot *sw[MAX_SWAP];
+    int n = swap_floats(c, op, sw);
+    c->bound_pass = true;
+    st = exec_op_value(c, op);
+    c->bound_pass = false;
+    unswap(sw, n);
+    return st;
+  }
+  default:
+    break;
+  }
+  for (int j = 0; j < op->nres; j++) {
+    if (!is_float_value(&op->res[j])) continue;
+    slot *o = SL(&op->res[j]);
+    for (int64_t i = 0; i < o->n; i++) o->b[i].f = fabs(o->d[i].f);
+  }
+  return st;
+}
+
+static ttref_status exec_op(ctx *c, const ir_op *op)
+{
+  ttref_status st = exec_op_value(c, op);
+  if (st == TTREF_OK && c->precise && !c->bound_pass) st = bound_op(c, op);
+  return st;
+}
+
 static ttref_status run_region(ctx *c, const ir_region *r, const ir_op **out_term)
 {
   ttref_status st = TTREF_OK;
@@ -2224,6 +2418,7 @@ static ttref_status run_program(ctx *c, int64_t lin)
   for (int i = 0; i < fn->nargs; i++) {
     slot *s = &c->fr->s[fn->args[i].id];
     s->d[0] = L->args[i];
+    if (s->b) s->b[0].f = fabs(L->args[i].f);
     s->n = 1;
   }
   c->returned = false;
@@ -2283,7 +2478,8 @@ ttref_status interp_run(interp_launch *L, ttref_error *err)
     c.L = L;
     c.P = &P;
     c.err = &lerr;
-    c.fr = frame_new(fp);
+    c.fr = frame_new(fp, L->precise);
+    c.precise = L->precise;
     if (!c.fr) {
 #ifdef _OPENMP
 #pragma omp atomic write

@@ -234,3 +234,26 @@ ttref_status interp_write_outputs(const interp_bound *b, const char *dir, ttref_
 fail:
   return st;
 }
+
+ttref_status interp_write_precise(const interp_bound *b, const char *dir, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  for (int i = 0; i < b->nargs; i++) {
+    if (b->alloc_of[i] < 0) continue;
+    const interp_alloc *a = &b->mem->allocs[b->alloc_of[i]];
+    if (!a->pv) continue;
+    for (int which = 0; which < 2; which++) {
+      npy_array o = b->meta[i];
+      o.kind = 'f';
+      o.elsize = 8;
+      o.nbytes = (size_t)o.numel * 8;
+      if ((int64_t)(a->pn - 1) < o.numel) o.nbytes = (size_t)(a->pn - 1) * 8; /* guarded by bind */
+      o.data = which ? (void *)a->pb : (void *)a->pv;
+      char path[4096];
+      snprintf(path, sizeof path, "%s/%s.%s.npy", dir, a->name, which ? "bound" : "precise");
+      TRY(npy_write(path, &o, err));
+    }
+  }
+fail:
+  return st;
+}

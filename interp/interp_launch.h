@@ -35,6 +35,11 @@ void interp_bound_free(interp_bound *b);
 /* Write every pointer argument's buffer to DIR/NAME.npy (input dtype and shape). */
 ttref_status interp_write_outputs(const interp_bound *b, const char *dir, ttref_error *err);
 
+/* Precise mode outputs: DIR/NAME.precise.npy and DIR/NAME.bound.npy (f64, the
+ * argument's shape) for every float pointer argument of a launch run with
+ * L.precise after interp_mem_make_precise. */
+ttref_status interp_write_precise(const interp_bound *b, const char *dir, ttref_error *err);
+
 /* The kernel signature "name(%x_ptr: !tt.ptr<f32>, %n: i32)" into buf. */
 void interp_signature(const ir_func *fn, char *buf, size_t n);
 

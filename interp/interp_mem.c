@@ -7,7 +7,10 @@
 #include "config.h"
 #include "interp.h"
 
+#include <math.h>
 #include <string.h>
+
+#include "fp.h"
 
 interp_mem *interp_mem_new(void) { return ir_calloc(1, sizeof(interp_mem)); }
 
@@ -19,6 +22,8 @@ void interp_mem_free(interp_mem *m)
     ir_free(a->data, a->nbytes);
     if (a->name) ir_free(a->name, strlen(a->name) + 1);
     ir_free(a->owner, sizeof(uint32_t) * (a->nbytes + 1));
+    ir_free(a->pv, sizeof(double) * (size_t)a->pn);
+    ir_free(a->pb, sizeof(double) * (size_t)a->pn);
   }
   ir_free(m->allocs, sizeof(interp_alloc) * (size_t)m->cap);
   ir_free(m, sizeof *m);
@@ -52,5 +57,38 @@ ttref_status interp_mem_add_take(interp_mem *m, const char *name, void *data_tak
   return TTREF_OK;
 fail:
   ir_free(data_take, nbytes);
+  return st;
+}
+
+ttref_status interp_mem_make_precise(interp_mem *m, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  ttref_loc none = {0};
+  for (int k = 0; k < m->n; k++) {
+    interp_alloc *a = &m->allocs[k];
+    if (!ir_scalar_is_float(a->elem) || a->pv) continue;
+    const int esz = ir_scalar_bytes(a->elem);
+    const int64_t n = (int64_t)(a->nbytes / (size_t)esz);
+    a->pv = ir_calloc((size_t)n + 1, sizeof(double));
+    a->pb = ir_calloc((size_t)n + 1, sizeof(double));
+    a->pn = n + 1;
+    if (!a->pv || !a->pb) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory for precise mode"));
+    for (int64_t i = 0; i < n; i++) {
+      const uint8_t *p = a->data + (size_t)i * (size_t)esz;
+      double v;
+      switch (a->elem) {
+      case IR_S_F32: { float f; memcpy(&f, p, 4); v = (double)f; break; }
+      case IR_S_F64: memcpy(&v, p, 8); break;
+      case IR_S_F16: case IR_S_BF16: { uint16_t u; memcpy(&u, p, 2); v = fp_decode(a->elem == IR_S_F16 ? FP_F16 : FP_BF16, u); break; }
+      case IR_S_F8E4M3FN: v = fp_decode(FP_F8E4M3FN, p[0]); break;
+      case IR_S_F8E5M2: v = fp_decode(FP_F8E5M2, p[0]); break;
+      case IR_S_F8E4M3FNUZ: v = fp_decode(FP_F8E4M3FNUZ, p[0]); break;
+      default: v = fp_decode(FP_F8E5M2FNUZ, p[0]); break;
+      }
+      a->pv[i] = v;
+      a->pb[i] = fabs(v);
+    }
+  }
+fail:
   return st;
 }

@@ -50,6 +50,9 @@ static const char *const usage_run =
     "  --ftz flushes float subnormal results to zero (to compare with FTZ hardware).\n"
     "  --contract fuses a mulf whose only use is an addf/subf into one FMA, as LLVM does\n"
     "        by default for Triton GPU backends (the exact semantics keep them separate).\n"
+    "  --precise also runs the launch in binary64 without rounding and writes, per float\n"
+    "        buffer, DIR/NAME.precise.npy (the values) and DIR/NAME.bound.npy (the magnitude\n"
+    "        bound: the same computation on |operands|, e.g. sum |a_i*b_i| for a dot).\n"
     "  --stats prints counts of undefined-behaviour cases met (x/0, shifts >= width, ...).\n"
     "  Exit: 0 ran, 1 the kernel faulted (out-of-bounds access, failed assert), 2 bad input.\n";
 
@@ -147,7 +150,7 @@ static int cmd_run(int argc, char **argv)
   if (wants_help(argc, argv)) return fputs(usage_run, stdout), EXIT_OK;
   const char *kernel = NULL, *outdir = NULL, *fname = NULL;
   int64_t grid[3] = {1, 1, 1};
-  int threads = 0, stats = 0, ftz = 0, contract = 0, rc = EXIT_BAD;
+  int threads = 0, stats = 0, ftz = 0, contract = 0, precise = 0, rc = EXIT_BAD;
   const char **specs = calloc((size_t)argc + 1, sizeof *specs);
   int nspecs = 0;
   ttref_error err = {0};
@@ -179,6 +182,8 @@ static int cmd_run(int argc, char **argv)
       ftz = 1;
     } else if (strcmp(a, "--contract") == 0) {
       contract = 1;
+    } else if (strcmp(a, "--precise") == 0) {
+      precise = 1;
     } else if (strcmp(a, "--stats") == 0) {
       stats = 1;
     } else if (a[0] == '-' ) {
@@ -231,6 +236,32 @@ static int cmd_run(int argc, char **argv)
       report(&werr);
       rc = EXIT_BAD;
     }
+  }
+  if (precise && rc == EXIT_OK && outdir) {
+    /* a second launch on fresh inputs, every float op in binary64 with bounds */
+    interp_bound pb;
+    ttref_error perr = {0};
+    st = interp_bind(m, fn, specs, nspecs, &pb, &perr);
+    if (st == TTREF_OK) st = interp_mem_make_precise(pb.mem, &perr);
+    if (st == TTREF_OK) {
+      pb.L.grid[0] = grid[0];
+      pb.L.grid[1] = grid[1];
+      pb.L.grid[2] = grid[2];
+      pb.L.threads = threads;
+      pb.L.precise = true;
+      pb.L.print_out = fopen("/dev/null", "w"); /* prints were shown by the first run */
+      st = interp_run(&pb.L, &perr);
+      if (pb.L.print_out) fclose(pb.L.print_out);
+      if (st == TTREF_OK) st = interp_write_precise(&pb, outdir, &perr);
+    }
+    if (st != TTREF_OK) {
+      report(&perr);
+      rc = exit_of(st);
+    }
+    interp_bound_free(&pb);
+  } else if (precise && !outdir) {
+    fprintf(stderr, "error: --precise needs --out DIR\n");
+    rc = EXIT_BAD;
   }
   if (stats) {
     const interp_stats *s = &b.L.stats;

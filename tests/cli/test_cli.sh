@@ -58,6 +58,21 @@ expect 2 "garbage.npy" "binary garbage .npy" -- "$T" run "$K" --grid 98 --arg "x
 expect 1 "out-of-bounds access" "too-small buffer faults with exit 1" -- "$T" run "$K" --grid 98 --arg "x_ptr=@$tmp/small.npy" --arg "$Y" --arg "$O" --arg n=100003
 expect 1 "allocation 'x_ptr' has 40 bytes" "fault names the allocation and its size" -- "$T" run "$K" --grid 98 --arg "x_ptr=@$tmp/small.npy" --arg "$Y" --arg "$O" --arg n=100003
 expect 1 "note: in kernel source" "fault names the kernel source" -- "$T" run "$K" --grid 98 --arg "x_ptr=@$tmp/small.npy" --arg "$Y" --arg "$O" --arg n=100003
+M=${TTREF_TEST_DATA:-tests/data}/corpus/triton-3.6-h100/matmul_f32_ieee
+expect 0 "" "run --precise writes precise and bound files" -- "$T" run "$M/kernel.ttir" --grid 3,4 --arg "a_ptr=@$M/a_ptr.in.npy" --arg "b_ptr=@$M/b_ptr.in.npy" --arg "c_ptr=@$M/c_ptr.in.npy" --arg M=130 --arg N=97 --arg K=200 --arg sam=200 --arg sbk=97 --arg scm=97 --out "$tmp/pr" --precise
+if "$PY" - "$M" "$tmp/pr" >"$tmp/err" 2>&1 <<'PY'
+import numpy as np, sys
+m, o = sys.argv[1], sys.argv[2]
+a = np.load(f"{m}/a_ptr.in.npy").astype(np.float64); b = np.load(f"{m}/b_ptr.in.npy").astype(np.float64)
+p = np.load(f"{o}/c_ptr.precise.npy"); bd = np.load(f"{o}/c_ptr.bound.npy"); c = np.load(f"{o}/c_ptr.npy")
+assert p.dtype == np.float64 and p.shape == c.shape, (p.dtype, p.shape)
+# binary64 dot of 200 f32 products: within 200 * 2^-53 * sum|a b| of the exact value
+assert np.all(np.abs(p - a @ b) <= 200 * 2.0**-53 * (np.abs(a) @ np.abs(b))), "precise values"
+assert np.allclose(bd, np.abs(a) @ np.abs(b), rtol=1e-13, atol=0), "bound = sum |a_i b_i|"
+assert np.all(np.abs(c.astype(np.float64) - p) <= 200 * 2.0**-23 * bd), "f32 result within the dot bound"
+PY
+then ok "precise values and bounds of a matmul equal binary64 a@b and |a|@|b|"; else no "precise values and bounds of a matmul equal binary64 a@b and |a|@|b|"; fi
+expect 2 "needs --out" "--precise without --out" -- "$T" run "$M/kernel.ttir" --grid 1 --arg "a_ptr=@$M/a_ptr.in.npy" --arg "b_ptr=@$M/b_ptr.in.npy" --arg "c_ptr=@$M/c_ptr.in.npy" --arg M=130 --arg N=97 --arg K=200 --arg sam=200 --arg sbk=97 --arg scm=97 --precise
 printf 'module {\n  tt.func public @k() {\n    %%0 = tt.bogus_op : i32\n    tt.return\n  }\n}\n' >"$tmp/bad.ttir"
 expect 2 "bad.ttir:3:" "unknown op is a located error" -- "$T" check "$tmp/bad.ttir"
 head -c 2000 /dev/urandom >"$tmp/rand.ttir"
