@@ -1992,7 +1992,8 @@ static void print_elem(FILE *out, const ir_value *v, interp_elem e, bool hex, bo
   }
 }
 
-/* GPU format: "pid (x, y, z) idx (i, j)PREFIX (operand n) VALUE", one line per element. */
+/* GPU format: "pid (x, y, z) idx (i, j)PREFIX(operand n) VALUE", one line per element
+ * (the operand part only with several operands; PREFIX keeps Triton's spaces). */
 static ttref_status op_print(ctx *c, const ir_op *op)
 {
   FILE *out = c->L->print_out ? c->L->print_out : stdout;
@@ -2020,8 +2021,7 @@ static ttref_status op_print(ctx *c, const ir_op *op)
         snprintf(idx, sizeof idx, "()");
       }
       fprintf(out, "pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") idx %s%.*s", c->pid[0], c->pid[1], c->pid[2], idx, plen, prefix);
-      if (op->nopnds > 1) fprintf(out, " (operand %d)", k);
-      fputc(' ', out);
+      if (op->nopnds > 1) fprintf(out, "(operand %d) ", k); /* the prefix carries its own spacing */
       print_elem(out, v, s->d[i], hex, is_signed);
       fputc('\n', out);
     }

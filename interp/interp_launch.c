@@ -257,3 +257,192 @@ ttref_status interp_write_precise(const interp_bound *b, const char *dir, ttref_
 fail:
   return st;
 }
+
+/* ---- launch files ---------------------------------------------------------------------------- */
+#include <yaml.h>
+
+#define LAUNCH_KEYS(X)                                                                           \
+  X(KERNEL, "kernel") X(FUNCTION, "function") X(GRID, "grid") X(ARGS, "args") X(OUT, "out")      \
+  X(THREADS, "threads") X(FTZ, "ftz") X(CONTRACT, "contract") X(PRECISE, "precise")
+
+enum launch_key {
+#define X(id, name) LK_##id,
+  LAUNCH_KEYS(X)
+#undef X
+  LK_COUNT
+};
+static const char *const launch_key_names[] = {
+#define X(id, name) name,
+    LAUNCH_KEYS(X)
+#undef X
+};
+
+static ttref_status yerr(ttref_error *err, const char *path, const yaml_node_t *n, const char *msg, const char *what)
+{
+  ttref_loc l = {path, n ? (int)n->start_mark.line + 1 : 0, n ? (int)n->start_mark.column + 1 : 0};
+  return ir_error_set(err, TTREF_E_INPUT, l, "%s%s%s", msg, what ? ": " : "", what ? what : "");
+}
+
+static const char *scalar_of(const yaml_node_t *n)
+{
+  return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+/* dir of path + rel, unless rel is absolute */
+static char *resolve(const char *path, const char *rel)
+{
+  const char *slash = strrchr(path, '/');
+  size_t dl = (rel[0] == '/' || !slash) ? 0 : (size_t)(slash - path + 1);
+  size_t n = dl + strlen(rel) + 1;
+  char *s = ir_alloc(n);
+  if (!s) return NULL;
+  memcpy(s, path, dl);
+  memcpy(s + dl, rel, strlen(rel) + 1);
+  return s;
+}
+
+static int parse_bool(const char *s)
+{
+  if (!s) return -1;
+  if (!strcmp(s, "true") || !strcmp(s, "yes") || !strcmp(s, "1")) return 1;
+  if (!strcmp(s, "false") || !strcmp(s, "no") || !strcmp(s, "0")) return 0;
+  return -1;
+}
+
+static bool parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
+{
+  if (!s || !*s) return false;
+  char *end;
+  errno = 0;
+  long long v = strtoll(s, &end, 10);
+  if (*end || errno || v < lo || v > hi) return false;
+  *out = v;
+  return true;
+}
+
+void interp_launch_file_free(interp_launch_file *lf)
+{
+  if (!lf) return;
+  if (lf->kernel) ir_free(lf->kernel, strlen(lf->kernel) + 1);
+  if (lf->function) ir_free(lf->function, strlen(lf->function) + 1);
+  if (lf->out) ir_free(lf->out, strlen(lf->out) + 1);
+  for (int i = 0; i < lf->nspecs; i++) ir_free(lf->specs[i], strlen(lf->specs[i]) + 1);
+  ir_free(lf->specs, sizeof(char *) * (size_t)(lf->specs_cap + 1));
+  memset(lf, 0, sizeof *lf);
+}
+
+ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  ttref_loc none = {0};
+  FILE *f = NULL;
+  yaml_parser_t parser;
+  yaml_document_t doc;
+  bool parser_ok = false, doc_ok = false;
+  memset(lf, 0, sizeof *lf);
+  lf->ftz = lf->contract = lf->precise = -1;
+  f = fopen(path, "rb");
+  if (!f) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot open launch file '%s': %s", path, strerror(errno)));
+  if (!yaml_parser_initialize(&parser)) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
+  parser_ok = true;
+  yaml_parser_set_input_file(&parser, f);
+  if (!yaml_parser_load(&parser, &doc)) {
+    ttref_loc l = {path, (int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1};
+    FAIL(ir_error_set(err, TTREF_E_INPUT, l, "bad YAML: %s", parser.problem ? parser.problem : "parse error"));
+  }
+  doc_ok = true;
+  yaml_node_t *root = yaml_document_get_root_node(&doc);
+  if (!root || root->type != YAML_MAPPING_NODE) FAIL(yerr(err, path, root, "a launch file is a mapping (kernel:, grid:, args:, ...)", NULL));
+  for (yaml_node_pair_t *pr = root->data.mapping.pairs.start; pr < root->data.mapping.pairs.top; pr++) {
+    yaml_node_t *k = yaml_document_get_node(&doc, pr->key), *v = yaml_document_get_node(&doc, pr->value);
+    const char *ks = scalar_of(k);
+    int key = LK_COUNT;
+    for (int i = 0; ks && i < LK_COUNT; i++)
+      if (!strcmp(ks, launch_key_names[i])) key = i;
+    const char *vs = scalar_of(v);
+    switch (key) {
+    case LK_KERNEL:
+      if (!vs) FAIL(yerr(err, path, v, "kernel must be a path", NULL));
+      if (!(lf->kernel = resolve(path, vs))) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
+      break;
+    case LK_FUNCTION:
+      if (!vs) FAIL(yerr(err, path, v, "function must be a name", NULL));
+      if (!(lf->function = ir_strdup(vs[0] == '@' ? vs + 1 : vs))) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
+      break;
+    case LK_OUT:
+      if (!vs) FAIL(yerr(err, path, v, "out must be a directory", NULL));
+      if (!(lf->out = resolve(path, vs))) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
+      break;
+    case LK_THREADS: {
+      int64_t t;
+      if (!parse_i64(vs, 1, 4096, &t)) FAIL(yerr(err, path, v, "threads must be an integer in [1, 4096]", NULL));
+      lf->threads = (int)t;
+      break;
+    }
+    case LK_FTZ:
+    case LK_CONTRACT:
+    case LK_PRECISE: {
+      int b = parse_bool(vs);
+      if (b < 0) FAIL(yerr(err, path, v, "expected true or false", NULL));
+      if (key == LK_FTZ) lf->ftz = b;
+      else if (key == LK_CONTRACT) lf->contract = b;
+      else lf->precise = b;
+      break;
+    }
+    case LK_GRID: {
+      lf->grid[0] = lf->grid[1] = lf->grid[2] = 1;
+      lf->has_grid = true;
+      if (vs) {
+        if (!parse_i64(vs, 0, INT32_MAX, &lf->grid[0])) FAIL(yerr(err, path, v, "grid must be an integer or a list of up to 3", NULL));
+        break;
+      }
+      if (v->type != YAML_SEQUENCE_NODE) FAIL(yerr(err, path, v, "grid must be an integer or a list of up to 3", NULL));
+      int d = 0;
+      for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, d++) {
+        yaml_node_t *e = yaml_document_get_node(&doc, *it);
+        if (d >= 3 || !parse_i64(scalar_of(e), 0, INT32_MAX, &lf->grid[d]))
+          FAIL(yerr(err, path, e, "grid entries are up to 3 integers in [0, 2^31)", NULL));
+      }
+      break;
+    }
+    case LK_ARGS: {
+      if (v->type != YAML_MAPPING_NODE) FAIL(yerr(err, path, v, "args must be a mapping NAME: VALUE", NULL));
+      int n = (int)(v->data.mapping.pairs.top - v->data.mapping.pairs.start);
+      if (lf->specs) FAIL(yerr(err, path, k, "duplicate key", "args"));
+      lf->specs = ir_calloc((size_t)n + 1, sizeof(char *));
+      if (!lf->specs) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
+      lf->specs_cap = n;
+      for (yaml_node_pair_t *ap = v->data.mapping.pairs.start; ap < v->data.mapping.pairs.top; ap++) {
+        yaml_node_t *an = yaml_document_get_node(&doc, ap->key), *av = yaml_document_get_node(&doc, ap->value);
+        const char *name = scalar_of(an), *val = scalar_of(av);
+        if (!name || !val) FAIL(yerr(err, path, av, "each argument is NAME: VALUE (pointers: \"@FILE.npy\")", NULL));
+        char *file = NULL;
+        if (val[0] == '@' && !(file = resolve(path, val + 1))) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
+        size_t len = strlen(name) + 2 + strlen(file ? file : val) + 1;
+        char *spec = ir_alloc(len);
+        if (!spec) {
+          if (file) ir_free(file, strlen(file) + 1);
+          FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
+        }
+        snprintf(spec, len, "%s=%s%s", name, file ? "@" : "", file ? file : val);
+        if (file) ir_free(file, strlen(file) + 1);
+        lf->specs[lf->nspecs++] = spec;
+      }
+      break;
+    }
+    default:
+      FAIL(yerr(err, path, k, "unknown key in launch file", ks ? ks : "(not a string)"));
+    }
+  }
+  if (!lf->kernel) FAIL(yerr(err, path, root, "launch file has no 'kernel'", NULL));
+fail:
+  if (doc_ok) yaml_document_delete(&doc);
+  if (parser_ok) yaml_parser_delete(&parser);
+  if (f) fclose(f);
+  if (st != TTREF_OK) {
+    ttref_error keep = err ? *err : (ttref_error){0};
+    interp_launch_file_free(lf);
+    if (err) *err = keep;
+  }
+  return st;
+}

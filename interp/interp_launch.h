@@ -44,3 +44,26 @@ ttref_status interp_write_precise(const interp_bound *b, const char *dir, ttref_
 void interp_signature(const ir_func *fn, char *buf, size_t n);
 
 #endif
+
+/* ---- launch files (`ttref run --launch FILE.yaml`) ---------------------------------------- */
+/* Ownership: interp_launch_file_free releases everything an interp_launch_file holds. */
+typedef struct interp_launch_file {
+  char *kernel;        /* path, resolved against the YAML file's directory; NULL if absent */
+  char *function;      /* NULL = the entry kernel */
+  int64_t grid[3];
+  bool has_grid;
+  char **specs;        /* "NAME=VALUE" strings; "@FILE" paths resolved like kernel */
+  int nspecs, specs_cap;
+  char *out;           /* NULL if absent */
+  int threads;         /* 0 if absent */
+  int ftz, contract, precise; /* -1 if absent, else 0/1 */
+} interp_launch_file;
+
+/*
+ * Read a launch file: a YAML mapping with keys kernel, function, grid (int or
+ * list of up to 3), args (mapping NAME: VALUE, pointers as "@FILE.npy"), out,
+ * threads, ftz, contract, precise. Unknown keys and bad values give
+ * TTREF_E_INPUT with FILE:LINE:COL.
+ */
+ttref_status interp_launch_file_read(const char *path, interp_launch_file *out, ttref_error *err);
+void interp_launch_file_free(interp_launch_file *lf);

@@ -40,11 +40,15 @@ static int wants_help(int argc, char **argv)
 
 static const char *const usage_run =
     "usage: ttref run KERNEL.ttir --grid X[,Y[,Z]] --arg NAME=@FILE.npy --arg NAME=VALUE ... [--out DIR]\n"
+    "       ttref run --launch LAUNCH.yaml [options]\n"
     "                 [--kernel NAME] [--threads N] [--ftz] [--contract] [--stats]\n"
     "  Runs one launch of KERNEL on the CPU with ttref's documented semantics.\n"
     "  --arg binds a kernel argument by its TTIR name (x_ptr or %x_ptr) or 0-based position:\n"
     "        pointers take @FILE.npy (its raw elements are the buffer; bf16/fp8 as <u2/|u1 bits),\n"
     "        scalars take a literal typed by the signature (42, -1, 0xff, 1.5, inf, nan, true).\n"
+    "  --launch FILE.yaml gives the same as a YAML mapping (kernel, function, grid, args,\n"
+    "        out, threads, ftz, contract, precise; paths relative to the file); options on\n"
+    "        the command line take precedence.\n"
     "  --out DIR writes every pointer argument's buffer after the launch to DIR/NAME.npy.\n"
     "  --threads N runs programs on N threads (outputs are identical for any N).\n"
     "  --ftz flushes float subnormal results to zero (to compare with FTZ hardware).\n"
@@ -150,6 +154,9 @@ static int cmd_run(int argc, char **argv)
   if (wants_help(argc, argv)) return fputs(usage_run, stdout), EXIT_OK;
   const char *kernel = NULL, *outdir = NULL, *fname = NULL;
   int64_t grid[3] = {1, 1, 1};
+  int grid_given = 0, have_lf = 0;
+  interp_launch_file lf;
+  memset(&lf, 0, sizeof lf);
   int threads = 0, stats = 0, ftz = 0, contract = 0, precise = 0, rc = EXIT_BAD;
   const char **specs = calloc((size_t)argc + 1, sizeof *specs);
   int nspecs = 0;
@@ -162,6 +169,7 @@ static int cmd_run(int argc, char **argv)
     const char *a = argv[i];
     int has = i + 1 < argc;
     if (strcmp(a, "--grid") == 0 && has) {
+      grid_given = 1;
       if (parse_grid(argv[++i], grid) != 0) {
         fprintf(stderr, "error: bad --grid '%s' (want X[,Y[,Z]] with 0 <= X, Y, Z < 2^31)\n", argv[i]);
         goto done;
@@ -170,6 +178,18 @@ static int cmd_run(int argc, char **argv)
       specs[nspecs++] = argv[++i];
     } else if (strcmp(a, "--out") == 0 && has) {
       outdir = argv[++i];
+    } else if (strcmp(a, "--launch") == 0 && has) {
+      if (have_lf) {
+        fprintf(stderr, "error: --launch given twice\n");
+        goto done;
+      }
+      ttref_status lst = interp_launch_file_read(argv[++i], &lf, &err);
+      if (lst != TTREF_OK) {
+        report(&err);
+        rc = exit_of(lst);
+        goto done;
+      }
+      have_lf = 1;
     } else if (strcmp(a, "--kernel") == 0 && has) {
       fname = argv[++i];
     } else if (strcmp(a, "--threads") == 0 && has) {
@@ -196,6 +216,20 @@ static int cmd_run(int argc, char **argv)
       fprintf(stderr, "error: unexpected argument '%s'\n", a);
       goto done;
     }
+  }
+  if (have_lf) { /* the launch file fills in what the command line did not say */
+    if (!kernel) kernel = lf.kernel;
+    if (!fname) fname = lf.function;
+    if (!outdir) outdir = lf.out;
+    if (!grid_given && lf.has_grid) memcpy(grid, lf.grid, sizeof grid);
+    if (!threads) threads = lf.threads;
+    if (lf.ftz == 1) ftz = 1;
+    if (lf.contract == 1) contract = 1;
+    if (lf.precise == 1) precise = 1;
+    const char **ns = realloc(specs, sizeof *specs * (size_t)(nspecs + lf.nspecs + 1));
+    if (!ns) goto done;
+    specs = ns;
+    for (int k = 0; k < lf.nspecs; k++) specs[nspecs++] = lf.specs[k];
   }
   if (!kernel) {
     fputs(usage_run, stderr);
@@ -274,6 +308,7 @@ static int cmd_run(int argc, char **argv)
   }
 done:
   if (bound) interp_bound_free(&b);
+  interp_launch_file_free(&lf);
   ir_module_free(m);
   free(specs);
   return rc;

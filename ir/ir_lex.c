@@ -63,11 +63,40 @@ ttref_status ir_lex_error(const ir_lexer *lx, ttref_status code, int line, int c
   return code;
 }
 
-static bool is_id_start(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-static bool is_digit(int c) { return c >= '0' && c <= '9'; }
-static bool is_hex(int c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-static bool is_id_char(int c) { return is_id_start(c) || is_digit(c) || c == '$' || c == '.'; }
-static bool is_suffix_char(int c) { return is_id_char(c) || c == '-'; }
+/* character classes: one table lookup per byte in the token loops */
+enum { C_START = 1, C_DIGIT = 2, C_HEX = 4, C_ID = 8, C_SUFFIX = 16 };
+static const unsigned char cclass[256] = {
+  ['$'] = C_ID | C_SUFFIX, ['-'] = C_SUFFIX, ['.'] = C_ID | C_SUFFIX, ['0'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX,
+  ['1'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX, ['2'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX,
+  ['3'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX, ['4'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX,
+  ['5'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX, ['6'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX,
+  ['7'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX, ['8'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX,
+  ['9'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX, ['A'] = C_START | C_HEX | C_ID | C_SUFFIX,
+  ['B'] = C_START | C_HEX | C_ID | C_SUFFIX, ['C'] = C_START | C_HEX | C_ID | C_SUFFIX,
+  ['D'] = C_START | C_HEX | C_ID | C_SUFFIX, ['E'] = C_START | C_HEX | C_ID | C_SUFFIX,
+  ['F'] = C_START | C_HEX | C_ID | C_SUFFIX, ['G'] = C_START | C_ID | C_SUFFIX, ['H'] = C_START | C_ID | C_SUFFIX,
+  ['I'] = C_START | C_ID | C_SUFFIX, ['J'] = C_START | C_ID | C_SUFFIX, ['K'] = C_START | C_ID | C_SUFFIX,
+  ['L'] = C_START | C_ID | C_SUFFIX, ['M'] = C_START | C_ID | C_SUFFIX, ['N'] = C_START | C_ID | C_SUFFIX,
+  ['O'] = C_START | C_ID | C_SUFFIX, ['P'] = C_START | C_ID | C_SUFFIX, ['Q'] = C_START | C_ID | C_SUFFIX,
+  ['R'] = C_START | C_ID | C_SUFFIX, ['S'] = C_START | C_ID | C_SUFFIX, ['T'] = C_START | C_ID | C_SUFFIX,
+  ['U'] = C_START | C_ID | C_SUFFIX, ['V'] = C_START | C_ID | C_SUFFIX, ['W'] = C_START | C_ID | C_SUFFIX,
+  ['X'] = C_START | C_ID | C_SUFFIX, ['Y'] = C_START | C_ID | C_SUFFIX, ['Z'] = C_START | C_ID | C_SUFFIX,
+  ['_'] = C_START | C_ID | C_SUFFIX, ['a'] = C_START | C_HEX | C_ID | C_SUFFIX,
+  ['b'] = C_START | C_HEX | C_ID | C_SUFFIX, ['c'] = C_START | C_HEX | C_ID | C_SUFFIX,
+  ['d'] = C_START | C_HEX | C_ID | C_SUFFIX, ['e'] = C_START | C_HEX | C_ID | C_SUFFIX,
+  ['f'] = C_START | C_HEX | C_ID | C_SUFFIX, ['g'] = C_START | C_ID | C_SUFFIX, ['h'] = C_START | C_ID | C_SUFFIX,
+  ['i'] = C_START | C_ID | C_SUFFIX, ['j'] = C_START | C_ID | C_SUFFIX, ['k'] = C_START | C_ID | C_SUFFIX,
+  ['l'] = C_START | C_ID | C_SUFFIX, ['m'] = C_START | C_ID | C_SUFFIX, ['n'] = C_START | C_ID | C_SUFFIX,
+  ['o'] = C_START | C_ID | C_SUFFIX, ['p'] = C_START | C_ID | C_SUFFIX, ['q'] = C_START | C_ID | C_SUFFIX,
+  ['r'] = C_START | C_ID | C_SUFFIX, ['s'] = C_START | C_ID | C_SUFFIX, ['t'] = C_START | C_ID | C_SUFFIX,
+  ['u'] = C_START | C_ID | C_SUFFIX, ['v'] = C_START | C_ID | C_SUFFIX, ['w'] = C_START | C_ID | C_SUFFIX,
+  ['x'] = C_START | C_ID | C_SUFFIX, ['y'] = C_START | C_ID | C_SUFFIX, ['z'] = C_START | C_ID | C_SUFFIX
+};
+static bool is_id_start(int c) { return cclass[c & 0xFF] & C_START; }
+static bool is_digit(int c) { return cclass[c & 0xFF] & C_DIGIT; }
+static bool is_hex(int c) { return cclass[c & 0xFF] & C_HEX; }
+static bool is_id_char(int c) { return cclass[c & 0xFF] & C_ID; }
+static bool is_suffix_char(int c) { return cclass[c & 0xFF] & C_SUFFIX; }
 
 /* Length of the valid UTF-8 sequence at p (0 if invalid). */
 static int utf8_len(const unsigned char *p, const unsigned char *end)

@@ -69,9 +69,14 @@ typedef struct fwdref {
   int line, col;
 } fwdref;
 
-/* string -> index hash map (open addressing); keys live elsewhere */
+/* string -> index hash map (open addressing); keys live elsewhere. Each slot
+ * keeps its key's hash, so probes and rehashing rarely touch the keys. */
+typedef struct sslot {
+  int idx; /* -1: empty */
+  uint32_t hash;
+} sslot;
 typedef struct smap {
-  int *slot;
+  sslot *slot;
   size_t cap;
   size_t n;
 } smap;
@@ -79,12 +84,19 @@ typedef struct smap {
 typedef struct alias_ent {
   const char *name; /* without '#' */
   size_t len;
-  ir_loc *node;     /* IR_L_ALIAS node shared by all references */
+  ir_loc *node;     /* IR_L_ALIAS node shared by all references (an alias_node) */
   int defined, is_loc;
   int ref_line, ref_col; /* first reference */
   int def_line, def_col;
   int used_as_loc;
 } alias_ent;
+
+/* the IR_L_ALIAS node of an alias: its index in aents rides along, so the
+ * cycle check needs no hash lookups */
+typedef struct alias_node {
+  ir_loc loc; /* must be first */
+  int idx;
+} alias_node;
 
 typedef struct attr_ref {
   const char *name;
@@ -166,7 +178,7 @@ static const char *tokdesc(P *p, char *buf, size_t n)
 /* ---- tokens ------------------------------------------------------------------------ */
 static ttref_status next(P *p)
 {
-  p->last_end = p->tok.p + p->tok.n;
+  if (p->tok.p) p->last_end = p->tok.p + p->tok.n; /* no token before the first */
   return ir_lex_next(&p->lx, &p->tok, p->err);
 }
 static bool is(P *p, ir_tok_kind k) { return p->tok.kind == k; }
@@ -216,33 +228,41 @@ static uint32_t hash_bytes(const char *s, size_t n)
 typedef const char *(*smap_key_fn)(P *p, int idx, size_t *len);
 static size_t smap_probe(P *p, smap *m, const char *k, size_t n, smap_key_fn kf)
 {
-  size_t mask = m->cap - 1, i = hash_bytes(k, n) & mask;
+  uint32_t h = hash_bytes(k, n);
+  size_t mask = m->cap - 1, i = h & mask;
   for (;;) {
-    int e = m->slot[i];
-    if (e < 0) return i;
-    size_t kl;
-    const char *ks = kf(p, e, &kl);
-    if (kl == n && memcmp(ks, k, n) == 0) return i;
+    const sslot *e = &m->slot[i];
+    if (e->idx < 0) {
+      m->slot[i].hash = h; /* ready for an insert at i */
+      return i;
+    }
+    if (e->hash == h) {
+      size_t kl;
+      const char *ks = kf(p, e->idx, &kl);
+      if (kl == n && memcmp(ks, k, n) == 0) return i;
+    }
     i = (i + 1) & mask;
   }
 }
 static ttref_status smap_grow(P *p, smap *m, smap_key_fn kf)
 {
+  (void)p;
+  (void)kf;
   if ((m->n + 1) * 2 <= m->cap) return TTREF_OK;
   size_t nc = m->cap ? m->cap * 2 : 64;
-  int *ns = ir_alloc(nc * sizeof(int));
+  sslot *ns = ir_alloc(nc * sizeof *ns);
   if (!ns) return TTREF_E_NOMEM;
-  for (size_t i = 0; i < nc; i++) ns[i] = -1;
+  for (size_t i = 0; i < nc; i++) ns[i].idx = -1;
   smap old = *m;
   m->slot = ns;
   m->cap = nc;
   for (size_t i = 0; i < old.cap; i++)
-    if (old.slot[i] >= 0) {
-      size_t kl;
-      const char *ks = kf(p, old.slot[i], &kl);
-      m->slot[smap_probe(p, m, ks, kl, kf)] = old.slot[i];
+    if (old.slot[i].idx >= 0) {
+      size_t j = old.slot[i].hash & (nc - 1);
+      while (ns[j].idx >= 0) j = (j + 1) & (nc - 1);
+      ns[j] = old.slot[i];
     }
-  ir_free(old.slot, old.cap * sizeof(int));
+  ir_free(old.slot, old.cap * sizeof *old.slot);
   return TTREF_OK;
 }
 static const char *akey(P *p, int i, size_t *len)
@@ -730,20 +750,23 @@ static ttref_status alias_lookup(P *p, const char *name, size_t n, int line, int
   ttref_status st = TTREF_OK;
   if (smap_grow(p, &p->amap, akey)) FAIL(nomem(p));
   size_t s = smap_probe(p, &p->amap, name, n, akey);
-  if (p->amap.slot[s] >= 0) {
-    *out = &VAT(p->aents, alias_ent, p->amap.slot[s]);
+  if (p->amap.slot[s].idx >= 0) {
+    *out = &VAT(p->aents, alias_ent, p->amap.slot[s].idx);
   } else {
     alias_ent e = {0};
+    alias_node *an;
     e.name = astr(p, name, n);
     e.len = n;
     e.ref_line = line;
     e.ref_col = col;
-    NEW(e.node, sizeof(ir_loc));
+    NEW(an, sizeof *an);
     if (!e.name) FAIL(nomem(p));
+    an->idx = (int)p->aents.n;
+    e.node = &an->loc;
     e.node->kind = IR_L_ALIAS;
     e.node->str = e.name;
     PUSH(p->aents, alias_ent, e);
-    p->amap.slot[s] = (int)p->aents.n - 1;
+    p->amap.slot[s].idx = (int)p->aents.n - 1;
     p->amap.n++;
     *out = &VAT(p->aents, alias_ent, p->aents.n - 1);
   }
@@ -2954,9 +2977,9 @@ static ttref_status parse_func(P *p)
   /* register */
   if (smap_grow(p, &p->fmap, fkey)) FAIL(nomem(p));
   size_t s = smap_probe(p, &p->fmap, f->name, strlen(f->name), fkey);
-  if (p->fmap.slot[s] >= 0) FAIL(perr(p, nl, nc, "redefinition of function '@%s'", f->name));
+  if (p->fmap.slot[s].idx >= 0) FAIL(perr(p, nl, nc, "redefinition of function '@%s'", f->name));
   PUSH(p->funcs, ir_func *, f);
-  p->fmap.slot[s] = (int)p->funcs.n - 1;
+  p->fmap.slot[s].idx = (int)p->funcs.n - 1;
   p->fmap.n++;
   p->fn = NULL;
 fail:
@@ -3034,8 +3057,7 @@ static ttref_status loc_edges(P *p, const ir_loc *l, vec *out, int depth)
   if (!l || depth > MAX_DEPTH + 8) goto fail;
   switch (l->kind) {
   case IR_L_ALIAS: {
-    size_t s = smap_probe(p, &p->amap, l->str, strlen(l->str), akey);
-    int idx = p->amap.slot[s];
+    int idx = ((const alias_node *)l)->idx; /* every IR_L_ALIAS node is an alias_node */
     if (vec_grow(out, sizeof(int), out->n + 1)) FAIL(nomem(p));
     VAT(*out, int, out->n++) = idx;
     break;
@@ -3069,7 +3091,7 @@ static ttref_status check_aliases(P *p)
   for (size_t i = 0; i < p->arefs.n; i++) {
     attr_ref *r = &VAT(p->arefs, attr_ref, i);
     size_t s = p->amap.cap ? smap_probe(p, &p->amap, r->name, r->len, akey) : 0;
-    if (!p->amap.cap || p->amap.slot[s] < 0) FAIL(perr(p, r->line, r->col, "undefined alias '#%.*s'", (int)r->len, r->name));
+    if (!p->amap.cap || p->amap.slot[s].idx < 0) FAIL(perr(p, r->line, r->col, "undefined alias '#%.*s'", (int)r->len, r->name));
   }
   if (!na) goto fail;
   if (vec_grow(&start, sizeof(size_t), na + 1)) FAIL(nomem(p));
@@ -3148,8 +3170,8 @@ static ttref_status parse_file(P *p)
   for (size_t i = 0; i < p->calls.n; i++) {
     ir_op *op = VAT(p->calls, ir_op *, i);
     size_t s = smap_probe(p, &p->fmap, op->callee, strlen(op->callee), fkey);
-    if (p->fmap.slot[s] < 0) FAIL(perr(p, op->line, op->col, "call to undefined function '@%s'", op->callee));
-    op->callee_fn = VAT(p->funcs, ir_func *, p->fmap.slot[s]);
+    if (p->fmap.slot[s].idx < 0) FAIL(perr(p, op->line, op->col, "call to undefined function '@%s'", op->callee));
+    op->callee_fn = VAT(p->funcs, ir_func *, p->fmap.slot[s].idx);
   }
   m->naliases = (int)p->aliases.n;
   if (m->naliases) {
@@ -3217,8 +3239,8 @@ fail:
     vec_free(&p->arefs, sizeof(attr_ref));
     vec_free(&p->funcs, sizeof(ir_func *));
     vec_free(&p->calls, sizeof(ir_op *));
-    ir_free(p->amap.slot, p->amap.cap * sizeof(int));
-    ir_free(p->fmap.slot, p->fmap.cap * sizeof(int));
+    ir_free(p->amap.slot, p->amap.cap * sizeof(sslot));
+    ir_free(p->fmap.slot, p->fmap.cap * sizeof(sslot));
     ir_free(p, sizeof *p);
   }
   return st;

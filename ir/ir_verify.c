@@ -1910,22 +1910,51 @@ fail:
   return st;
 }
 
+/* FNV-1a of a NUL-terminated function name */
+static uint32_t name_hash(const char *s)
+{
+  uint32_t h = 2166136261u;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+  return h;
+}
+
+/* true if a function before funcs[i] has its name: an open-addressing set of
+ * function indices (slot = -1 when empty), so the check is linear, not
+ * quadratic, in the number of functions */
+static bool name_seen(const ir_module *m, int *set, size_t mask, int i)
+{
+  const char *name = m->funcs[i]->name;
+  for (size_t k = name_hash(name) & mask;; k = (k + 1) & mask) {
+    if (set[k] < 0) {
+      set[k] = i;
+      return false;
+    }
+    if (strcmp(m->funcs[set[k]]->name, name) == 0) return true;
+  }
+}
+
 ttref_status ir_verify_module(const ir_module *m, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   vctx c;
+  int *set = NULL;
+  size_t cap = 16;
   memset(&c, 0, sizeof c);
   c.m = m;
   c.err = err;
   if (!m) FAIL(ir_error_set(err, TTREF_E_USAGE, (ttref_loc){0}, "ir_verify_module: NULL module"));
+  while (cap < 2 * (size_t)m->nfuncs) cap *= 2;
+  set = ir_alloc(cap * sizeof *set);
+  if (!set) FAIL(oom(&c));
+  for (size_t k = 0; k < cap; k++) set[k] = -1;
   for (int i = 0; i < m->nfuncs; i++) {
     const ir_func *f = m->funcs[i];
-    for (int j = 0; j < i; j++)
-      if (f->name && m->funcs[j]->name && strcmp(f->name, m->funcs[j]->name) == 0)
-        FAIL(bad_func(&c, f, "redefinition of symbol named '%s'", f->name));
+    if (f->name && name_seen(m, set, cap - 1, i))
+      FAIL(bad_func(&c, f, "redefinition of symbol named '%s'", f->name));
     TRY(verify_func(&c, f));
   }
 fail:
+  ir_free(set, cap * sizeof *set);
   ir_free(c.undo, c.capundo * sizeof *c.undo);
   return st;
 }

@@ -24,6 +24,7 @@ else
   work=$(mktemp -d /var/tmp/ttref-fuzz.XXXXXX)
   keep=0
 fi
+rm -rf "$work/artifacts"
 mkdir -p "$work/cfg" "$work/corpus" "$work/artifacts"
 echo '#define PACKAGE_VERSION "0.1.0"' > "$work/cfg/config.h"
 clang -std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \

@@ -1,7 +1,7 @@
 #!/bin/sh
 # parse_bench.sh: build a ~50 MB TTIR module by replicating the corpus kernels
-# (functions and loc aliases renamed per copy) and report parse and
-# parse+print throughput. Usage: scripts/bench/parse_bench.sh [MB] [CORPUS_DIR]
+# (functions and loc aliases renamed per copy) and report parse,
+# parse+verify and parse+print throughput (target: parse+verify >= 20 MB/s). Usage: scripts/bench/parse_bench.sh [MB] [CORPUS_DIR]
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 mb=${1:-50}
@@ -13,7 +13,7 @@ cfg="$work/cfg"
 mkdir -p "$cfg"
 echo '#define PACKAGE_VERSION "bench"' > "$cfg/config.h"
 ${CC:-gcc} -std=gnu11 -O2 -I"$cfg" -I"$top/ir" "$top/ir/ir.c" "$top/ir/ir_base.c" "$top/ir/ir_lex.c" \
-  "$top/ir/ir_parse.c" "$top/ir/ir_print.c" "$top/tests/bench_parse.c" -o "$work/bench" -lm
+  "$top/ir/ir_parse.c" "$top/ir/ir_print.c" "$top/ir/ir_verify.c" "$top/tests/bench_parse.c" -o "$work/bench" -lm
 # one copy of every corpus kernel: aliases in a.txt, functions in f.txt
 cat "$corpus"/*.ttir > "$work/all.ttir"
 size=$(wc -c < "$work/all.ttir")

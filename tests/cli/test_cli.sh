@@ -58,6 +58,26 @@ expect 2 "garbage.npy" "binary garbage .npy" -- "$T" run "$K" --grid 98 --arg "x
 expect 1 "out-of-bounds access" "too-small buffer faults with exit 1" -- "$T" run "$K" --grid 98 --arg "x_ptr=@$tmp/small.npy" --arg "$Y" --arg "$O" --arg n=100003
 expect 1 "allocation 'x_ptr' has 40 bytes" "fault names the allocation and its size" -- "$T" run "$K" --grid 98 --arg "x_ptr=@$tmp/small.npy" --arg "$Y" --arg "$O" --arg n=100003
 expect 1 "note: in kernel source" "fault names the kernel source" -- "$T" run "$K" --grid 98 --arg "x_ptr=@$tmp/small.npy" --arg "$Y" --arg "$O" --arg n=100003
+absD=$(cd "$D" && pwd)
+cat >"$tmp/launch.yaml" <<LAUNCH
+kernel: $absD/kernel.ttir
+grid: [98]
+args:
+  x_ptr: "@$absD/x_ptr.in.npy"
+  y_ptr: "@$absD/y_ptr.in.npy"
+  o_ptr: "@$absD/o_ptr.in.npy"
+  n: 100003
+out: lout
+LAUNCH
+expect 0 "" "run --launch FILE.yaml" -- "$T" run --launch "$tmp/launch.yaml"
+if cmp -s "$tmp/lout/o_ptr.npy" "$D/o_ptr.gpu.npy"; then ok "--launch output (out: relative to the file) equals the GPU"; else echo differs >"$tmp/err"; no "--launch output (out: relative to the file) equals the GPU"; fi
+printf 'kernel: k.ttir\ngrid: [1, 2, 3, 4]\n' >"$tmp/l2.yaml"
+expect 2 "l2.yaml:2:" "launch file: grid with 4 entries is a located error" -- "$T" run --launch "$tmp/l2.yaml"
+printf 'kernel: k.ttir\nbogus: 1\n' >"$tmp/l3.yaml"
+expect 2 "l3.yaml:2:1: error: unknown key" "launch file: unknown key is a located error" -- "$T" run --launch "$tmp/l3.yaml"
+printf 'kernel: [k\n' >"$tmp/l4.yaml"
+expect 2 "l4.yaml:2:1: error: bad YAML" "launch file: malformed YAML is a located error" -- "$T" run --launch "$tmp/l4.yaml"
+expect 2 "" "launch file: missing file" -- "$T" run --launch "$tmp/nope.yaml"
 M=${TTREF_TEST_DATA:-tests/data}/corpus/triton-3.6-h100/matmul_f32_ieee
 expect 0 "" "run --precise writes precise and bound files" -- "$T" run "$M/kernel.ttir" --grid 3,4 --arg "a_ptr=@$M/a_ptr.in.npy" --arg "b_ptr=@$M/b_ptr.in.npy" --arg "c_ptr=@$M/c_ptr.in.npy" --arg M=130 --arg N=97 --arg K=200 --arg sam=200 --arg sbk=97 --arg scm=97 --out "$tmp/pr" --precise
 if "$PY" - "$M" "$tmp/pr" >"$tmp/err" 2>&1 <<'PY'

@@ -129,6 +129,12 @@ def run_case(ttref, d, tmp):
         p = subprocess.run(cmd + extra + ["--out", out], capture_output=True, text=True, timeout=600)
         if p.returncode != 0:
             return f"ttref {' '.join(extra)} exited {p.returncode}: {(p.stderr or p.stdout).strip().splitlines()[:3]}"
+        gpu_out = os.path.join(d, "stdout.txt")
+        if k == 0 and os.path.exists(gpu_out):
+            # tt.print: the GPU prints each element once per thread holding it; compare the sets
+            want, got = set(open(gpu_out).read().splitlines()), set(p.stdout.splitlines())
+            if want != got:
+                return f"tt.print output differs: gpu-only {sorted(want - got)[:2]}, ttref-only {sorted(got - want)[:2]}"
         for a in ptrs:
             name, dt = a["name"], a["dtype"]
             ref, g = np.load(os.path.join(out, name + ".npy")), gpu[name]

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,13 +48,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   size_t l1 = 0, l2 = 0;
   char *p1 = print_str(m1, &l1, &e);
   if (!p1) {
-    fprintf(stderr, "print failed: %s\n", e.msg);
-    abort(); /* a parsed module must print */
+    /* the printer may refuse IR that does not fit an op's syntax (ir_print.h),
+     * which the verifier must then have rejected */
+    if (vst == TTREF_OK || e.code != TTREF_E_INTERNAL) {
+      fprintf(stderr, "print failed: %s\n", e.msg);
+      abort();
+    }
+    ir_module_free(m1);
+    return 0;
   }
+  /* Ill-typed IR (rejected by the verifier) may print in a custom syntax
+   * that does not re-parse (e.g. arith.select with an i32 condition prints
+   * no condition type): there the round trip need only not crash, and when
+   * it does re-parse, print the same bytes. Verified IR must round trip. */
+  bool strict = vst == TTREF_OK;
   memset(&e, 0, sizeof e);
   if (ir_parse_string("printed.ttir", p1, l1, &m2, &e) != TTREF_OK) {
-    fprintf(stderr, "printed text does not parse: %s\n%s\n--- printed ---\n%.*s\n", e.msg, e.note, (int)l1, p1);
-    abort();
+    if (strict) {
+      fprintf(stderr, "printed text does not parse: %s\n%s\n--- printed ---\n%.*s\n", e.msg, e.note, (int)l1, p1);
+      abort();
+    }
+    free(p1);
+    ir_module_free(m1);
+    return 0;
   }
   char *p2 = print_str(m2, &l2, &e);
   if (!p2) {
@@ -67,8 +84,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   }
   /* verification must not depend on the round trip */
   ttref_error ve2 = {0};
-  if (ir_verify_module(m2, &ve2) != vst) {
-    fprintf(stderr, "verify differs after round trip: '%s' vs '%s'\n", ve.msg, ve2.msg);
+  if (strict && ir_verify_module(m2, &ve2) != TTREF_OK) {
+    fprintf(stderr, "verify fails after round trip: %s\n", ve2.msg);
     abort();
   }
   free(p1);

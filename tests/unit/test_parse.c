@@ -22,6 +22,7 @@
 #include "ir_lex.h"
 #include "ir_parse.h"
 #include "ir_print.h"
+#include "ir_verify.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
 static const char *data_dir(void)
@@ -309,6 +310,89 @@ static int for_each_ttir(const char *dir, void (*fn)(const char *))
   return n;
 }
 
+/* print without cmocka asserts (the corpus test reports every failing file) */
+static char *print_soft(const ir_module *m, size_t *len, ttref_error *e)
+{
+  char *buf = NULL;
+  size_t n = 0;
+  FILE *f = open_memstream(&buf, &n);
+  if (!f) return NULL;
+  ttref_status st = ir_print_module(m, f, e);
+  fclose(f);
+  if (st) {
+    free(buf);
+    return NULL;
+  }
+  *len = n;
+  return buf;
+}
+
+/* parse, verify, print, reparse, reprint one file; "" on success, else why */
+static void corpus_check(const char *path, char *why, size_t n)
+{
+  size_t len = 0, l1 = 0, l2 = 0;
+  ir_module *m1 = NULL, *m2 = NULL;
+  char *p1 = NULL, *p2 = NULL;
+  ttref_error e = {0};
+  char *text = read_all(path, &len);
+  why[0] = 0;
+  if (!text) snprintf(why, n, "unreadable");
+  else if (ir_parse_string(path, text, len, &m1, &e)) snprintf(why, n, "parse: %s", e.msg);
+  else if (ir_verify_module(m1, &e)) snprintf(why, n, "verify: %s", e.msg);
+  else if (!(p1 = print_soft(m1, &l1, &e))) snprintf(why, n, "print: %s", e.msg);
+  else if (ir_parse_string("<printed>", p1, l1, &m2, &e)) snprintf(why, n, "reparse: %s", e.msg);
+  else if (!(p2 = print_soft(m2, &l2, &e))) snprintf(why, n, "reprint: %s", e.msg);
+  else if (l1 != l2 || memcmp(p1, p2, l1) != 0) snprintf(why, n, "fmt(fmt(x)) != fmt(x)");
+  else if (!module_equal(m1, m2)) snprintf(why, n, "parse(fmt(x)) differs from parse(x)");
+  ir_module_free(m1);
+  ir_module_free(m2);
+  free(text);
+  free(p1);
+  free(p2);
+}
+
+/* $TTREF_TEST_DATA/corpus/SET/KERNEL/kernel.ttir, sorted; returns the count */
+static int list_corpus(char ***out)
+{
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/corpus", data_dir());
+  int n = 0, cap = 0;
+  char **v = NULL;
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  struct dirent *s;
+  while ((s = readdir(d))) {
+    if (s->d_name[0] == '.') continue;
+    char sub[4352];
+    snprintf(sub, sizeof sub, "%s/%s", dir, s->d_name);
+    DIR *k = opendir(sub);
+    if (!k) continue; /* README.md */
+    struct dirent *e;
+    while ((e = readdir(k))) {
+      if (e->d_name[0] == '.') continue;
+      char path[4700];
+      snprintf(path, sizeof path, "%s/%s/kernel.ttir", sub, e->d_name);
+      if (access(path, R_OK) != 0) continue;
+      if (n == cap) {
+        cap = cap ? cap * 2 : 512;
+        v = realloc(v, sizeof *v * (size_t)cap);
+        assert_non_null(v);
+      }
+      v[n++] = strdup(path);
+    }
+    closedir(k);
+  }
+  closedir(d);
+  for (int i = 1; i < n; i++) /* insertion sort: stable report order */
+    for (int j = i; j > 0 && strcmp(v[j - 1], v[j]) > 0; j--) {
+      char *t = v[j];
+      v[j] = v[j - 1];
+      v[j - 1] = t;
+    }
+  *out = v;
+  return n;
+}
+
 /* ---- tests --------------------------------------------------------------------- */
 static void test_parse_corpus_roundtrips(void **state)
 {
@@ -317,6 +401,25 @@ static void test_parse_corpus_roundtrips(void **state)
   snprintf(dir, sizeof dir, "%s/ttir", data_dir());
   int n = for_each_ttir(dir, roundtrip_file);
   assert_true(n >= 25); /* the Triton 3.6 corpus */
+}
+
+/* every Triton 3.6 kernel of the regression corpus: parse, verify, print,
+ * reparse and reprint give byte-identical prints and equal IR */
+static void test_parse_regression_corpus_roundtrips(void **state)
+{
+  (void)state;
+  char **files = NULL;
+  int n = list_corpus(&files), bad = 0;
+  for (int i = 0; i < n; i++) {
+    char why[600];
+    corpus_check(files[i], why, sizeof why);
+    if (why[0] && bad++ < 50) print_error("%s: %s\n", files[i], why);
+    free(files[i]);
+  }
+  free(files);
+  print_message("%d corpus files, %d failing\n", n, bad);
+  assert_int_equal(bad, 0);
+  assert_true(n >= 500); /* triton-3.6-h100 plus triton-3.6-h100-gen */
 }
 
 static void test_parse_every_op_format_roundtrips(void **state)
@@ -619,6 +722,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_parse_corpus_roundtrips),
+      cmocka_unit_test(test_parse_regression_corpus_roundtrips),
       cmocka_unit_test(test_parse_every_op_format_roundtrips),
       cmocka_unit_test(test_parse_ops_cover_op_list),
       cmocka_unit_test(test_parse_bad_inputs_give_located_errors),

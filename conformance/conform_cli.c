@@ -1,0 +1,191 @@
+/*
+ * conform_cli.c: argument parsing and exit codes of `ttref conform`,
+ * `ttref golden` and `ttref report`; the work is in conform_run.c,
+ * conform_golden.c and conform_report.c.
+ */
+#include "config.h"
+#include "conform_cli.h"
+#include "conform_backend.h"
+#include "conform_golden.h"
+#include "conform_report.h"
+#include "conform_run.h"
+#include "ir_base.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BAD = 2 };
+
+static const char *const usage_conform =
+    "usage: ttref conform SUITE --backend NAME|ADAPTER [--config BACKEND.yaml] [--report-dir DIR]\n"
+    "                     [--golden DIR] [-j N] [--shard I/N] [--filter REGEX] [--resume]\n"
+    "                     [--timeout SECONDS] [--keep-work] [--progress|--no-progress]\n"
+    "       ttref conform --list-backends\n"
+    "  Runs every case x specialization of SUITE (a directory of *.yaml cases, docs/suite-format.md)\n"
+    "  on a backend and judges each output against ttref's reference with its compliance mode.\n"
+    "  --backend     reference, fault:KIND, an adapter PATH, or batch:PATH (docs/adapter-protocol.md)\n"
+    "  --config      capabilities, expected failures and skips of the backend\n"
+    "  --report-dir  journal.jsonl, results.json, junit.xml, results.tap, report.md, report.html\n"
+    "                (default conform-report); case directories of failures stay in DIR/work\n"
+    "  --golden      judge against stored goldens (`ttref golden --out`) instead of running the reference\n"
+    "  -j N          parallel workers (default: the number of CPUs)\n"
+    "  --shard I/N   run only items with index % N == I (0 <= I < N); combine with `ttref report merge`\n"
+    "  --filter RE   run only items whose id \"case[variant]\" matches the POSIX extended regex\n"
+    "  --resume      keep DIR/journal.jsonl and run only the items it lacks\n"
+    "  --timeout S   time limit of one backend run (default 60; the case and the config may override)\n"
+    "  Exit: 0 no unexpected verdict (FAIL, XPASS, ERROR, CRASH, TIMEOUT), 1 some, 2 bad input.\n";
+
+static const char *const usage_golden =
+    "usage: ttref golden SUITE --out DIR [--filter REGEX]\n"
+    "       ttref golden SUITE --verify DIR [--filter REGEX]\n"
+    "  --out writes the reference's outputs of every case x specialization (with .precise/.bound\n"
+    "  tensors where a compliance mode needs them) to DIR/CASE/VARIANT/ and DIR/MANIFEST (sha256 of\n"
+    "  each file and generated input, ttref version, semantics version).\n"
+    "  --verify recomputes and names every file that drifted.\n"
+    "  Exit: 0 ok, 1 drift or a failed reference run, 2 bad input.\n";
+
+static const char *const usage_report =
+    "usage: ttref report merge DIR... --out DIR\n"
+    "  Combines the journals of shard report directories and writes every report into --out.\n"
+    "  Exit: 0 no unexpected verdict, 1 some, 2 bad input.\n";
+
+static int wants_help(int argc, char **argv)
+{
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return 1;
+  return 0;
+}
+
+static void report_err(const ttref_error *e)
+{
+  fprintf(stderr, "%s\n", e->msg[0] ? e->msg : "error: unknown failure");
+  if (e->note[0]) fprintf(stderr, "%s\n", e->note);
+}
+
+static int exit_of(ttref_status st)
+{
+  if (st == TTREF_OK) return EXIT_OK;
+  return st == TTREF_E_FAULT ? EXIT_FAIL : EXIT_BAD;
+}
+
+int conform_cmd_conform(int argc, char **argv)
+{
+  conform_run_opts o = {0};
+  ttref_error err = {0};
+  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  o.report_dir = "conform-report";
+  o.jobs = ncpu > 0 ? (int)ncpu : 1;
+  o.shard_n = 1;
+  o.progress = -1;
+  o.timeout = 60;
+  if (wants_help(argc, argv)) return fputs(usage_conform, stdout), EXIT_OK;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const bool has = i + 1 < argc;
+    if (strcmp(a, "--list-backends") == 0) {
+      conform_backend_list(stdout);
+      return EXIT_OK;
+    } else if (strcmp(a, "--backend") == 0 && has) o.backend = argv[++i];
+    else if (strcmp(a, "--config") == 0 && has) o.config = argv[++i];
+    else if (strcmp(a, "--report-dir") == 0 && has) o.report_dir = argv[++i];
+    else if (strcmp(a, "--golden") == 0 && has) o.golden_dir = argv[++i];
+    else if (strcmp(a, "--filter") == 0 && has) o.filter = argv[++i];
+    else if (strcmp(a, "--resume") == 0) o.resume = true;
+    else if (strcmp(a, "--keep-work") == 0) o.keep_work = true;
+    else if (strcmp(a, "--progress") == 0) o.progress = 1;
+    else if (strcmp(a, "--no-progress") == 0) o.progress = 0;
+    else if ((strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0) && has) {
+      o.jobs = atoi(argv[++i]);
+      if (o.jobs < 1 || o.jobs > 256) return fprintf(stderr, "error: -j needs 1..256\n"), EXIT_BAD;
+    } else if (strncmp(a, "-j", 2) == 0 && a[2]) {
+      o.jobs = atoi(a + 2);
+      if (o.jobs < 1 || o.jobs > 256) return fprintf(stderr, "error: -j needs 1..256\n"), EXIT_BAD;
+    } else if (strcmp(a, "--timeout") == 0 && has) {
+      char *end;
+      o.timeout = strtod(argv[++i], &end);
+      if (*end || !(o.timeout > 0)) return fprintf(stderr, "error: --timeout needs a positive number of seconds\n"), EXIT_BAD;
+    } else if (strcmp(a, "--shard") == 0 && has) {
+      if (sscanf(argv[++i], "%d/%d", &o.shard_i, &o.shard_n) != 2 || o.shard_n < 1 || o.shard_i < 0 || o.shard_i >= o.shard_n)
+        return fprintf(stderr, "error: --shard needs I/N with 0 <= I < N\n"), EXIT_BAD;
+    } else if (a[0] == '-') {
+      fprintf(stderr, "error: unknown or incomplete option '%s'\n", a);
+      return fputs(usage_conform, stderr), EXIT_BAD;
+    } else if (!o.suite) o.suite = a;
+    else return fprintf(stderr, "error: unexpected argument '%s'\n", a), EXIT_BAD;
+  }
+  if (!o.suite || !o.backend) return fputs(usage_conform, stderr), EXIT_BAD;
+  int unexpected = 0;
+  ttref_status st = conform_run(&o, &unexpected, &err);
+  if (st != TTREF_OK) {
+    report_err(&err);
+    return EXIT_BAD;
+  }
+  return unexpected ? EXIT_FAIL : EXIT_OK;
+}
+
+int conform_cmd_golden(int argc, char **argv)
+{
+  const char *suite = NULL, *out = NULL, *verify = NULL, *filter = NULL;
+  ttref_error err = {0};
+  if (wants_help(argc, argv)) return fputs(usage_golden, stdout), EXIT_OK;
+  for (int i = 1; i < argc; i++) {
+    const bool has = i + 1 < argc;
+    if (strcmp(argv[i], "--out") == 0 && has) out = argv[++i];
+    else if (strcmp(argv[i], "--verify") == 0 && has) verify = argv[++i];
+    else if (strcmp(argv[i], "--filter") == 0 && has) filter = argv[++i];
+    else if (argv[i][0] == '-') return fprintf(stderr, "error: unknown or incomplete option '%s'\n", argv[i]), fputs(usage_golden, stderr), EXIT_BAD;
+    else if (!suite) suite = argv[i];
+    else return fprintf(stderr, "error: unexpected argument '%s'\n", argv[i]), EXIT_BAD;
+  }
+  if (!suite || (!out == !verify)) return fputs(usage_golden, stderr), EXIT_BAD;
+  if (out) {
+    ttref_status st = conform_golden_write(suite, out, filter, &err);
+    if (st != TTREF_OK) report_err(&err);
+    else printf("goldens written to %s (see %s/MANIFEST)\n", out, out);
+    return exit_of(st);
+  }
+  int drift = 0;
+  ttref_status st = conform_golden_verify(suite, verify, filter, &drift, &err);
+  if (st != TTREF_OK) {
+    report_err(&err);
+    return exit_of(st);
+  }
+  if (drift) fprintf(stderr, "%d golden file(s) drifted\n", drift);
+  else printf("goldens in %s match\n", verify);
+  return drift ? EXIT_FAIL : EXIT_OK;
+}
+
+int conform_cmd_report(int argc, char **argv)
+{
+  const char *out = NULL;
+  const char **dirs = NULL;
+  int ndirs = 0, rc = EXIT_BAD;
+  ttref_error err = {0};
+  if (wants_help(argc, argv)) return fputs(usage_report, stdout), EXIT_OK;
+  if (argc < 2 || strcmp(argv[1], "merge") != 0) return fputs(usage_report, stderr), EXIT_BAD;
+  dirs = ir_calloc((size_t)argc, sizeof *dirs);
+  if (!dirs) return EXIT_BAD;
+  for (int i = 2; i < argc; i++) {
+    if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) out = argv[++i];
+    else if (argv[i][0] == '-') {
+      fprintf(stderr, "error: unknown or incomplete option '%s'\n", argv[i]);
+      goto done;
+    } else dirs[ndirs++] = argv[i];
+  }
+  if (!out || ndirs == 0) {
+    fputs(usage_report, stderr);
+    goto done;
+  }
+  int unexpected = 0;
+  if (conform_report_merge(dirs, ndirs, out, &unexpected, &err) != TTREF_OK) {
+    report_err(&err);
+    goto done;
+  }
+  printf("merged %d report directories into %s: %d unexpected\n", ndirs, out, unexpected);
+  rc = unexpected ? EXIT_FAIL : EXIT_OK;
+done:
+  ir_free(dirs, sizeof *dirs * (size_t)argc);
+  return rc;
+}

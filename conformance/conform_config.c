@@ -1,0 +1,186 @@
+/*
+ * conform_config.c: reads backend config files with conform_yaml and answers
+ * the runner's questions: may this case run, is its failure expected.
+ */
+#include "config.h"
+#include "conform_config.h"
+#include "conform_verdict.h"
+#include "conform_yaml.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+
+#define K(x) CONFORM_KEYBIT(x)
+
+ttref_status conform_config_default(conform_config **out, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  ttref_loc none = {0};
+  conform_config *c = ir_calloc(1, sizeof *c);
+  *out = NULL;
+  if (!c || !(c->arena = ir_arena_new())) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
+  c->backend = "";
+  c->version = "";
+  c->device = "";
+  c->features = (1u << CONFORM_FEATURE_COUNT) - 1;
+  c->dtypes = (1u << CONFORM_DTYPE_COUNT) - 1;
+  *out = c;
+  c = NULL;
+fail:
+  conform_config_free(c);
+  return st;
+}
+
+void conform_config_free(conform_config *c)
+{
+  if (!c) return;
+  ir_arena_free(c->arena);
+  ir_free(c, sizeof *c);
+}
+
+static ttref_status parse_list(conform_yaml *y, yaml_node_t *n, const char *what, conform_expect **out, int *nout)
+{
+  ttref_status st = TTREF_OK;
+  yaml_node_t **it;
+  int ni;
+  TRY(conform_yaml_seq(y, n, what, &it, &ni));
+  *out = ir_arena_alloc(y->arena, sizeof **out * (size_t)(ni + 1));
+  if (!*out) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, n), "out of memory"));
+  *nout = ni;
+  for (int i = 0; i < ni; i++) {
+    conform_yaml_pair *pr;
+    int np;
+    conform_expect *e = &(*out)[i];
+    e->verdict = -1;
+    TRY(conform_yaml_map(y, it[i], what, K(CASE) | K(REASON) | K(VERDICT), &pr, &np));
+    for (int k = 0; k < np; k++) {
+      if (pr[k].key == CONFORM_KEY_CASE) TRY(conform_yaml_str(y, pr[k].value, "case", &e->pattern));
+      else if (pr[k].key == CONFORM_KEY_REASON) TRY(conform_yaml_str(y, pr[k].value, "reason", &e->reason));
+      else {
+        const char *s;
+        conform_verdict v;
+        TRY(conform_yaml_str(y, pr[k].value, "verdict", &s));
+        if (!conform_verdict_lookup(s, &v) || !(v == CONFORM_V_FAIL || v == CONFORM_V_ERROR || v == CONFORM_V_CRASH ||
+                                                v == CONFORM_V_TIMEOUT))
+          FAIL(conform_yaml_fail(y, pr[k].value, "verdict must be FAIL, ERROR, CRASH or TIMEOUT, not '%s'", s));
+        e->verdict = (int)v;
+      }
+    }
+    if (!e->pattern) FAIL(conform_yaml_fail(y, it[i], "an entry of %s needs a 'case'", what));
+    if (!e->reason || !*e->reason) FAIL(conform_yaml_fail(y, it[i], "an entry of %s needs a 'reason' (an issue URL)", what));
+  }
+fail:
+  return st;
+}
+
+static ttref_status parse_caps(conform_yaml *y, yaml_node_t *n, conform_config *c)
+{
+  ttref_status st = TTREF_OK;
+  conform_yaml_pair *pr;
+  int np;
+  TRY(conform_yaml_map(y, n, "capabilities", 0, &pr, &np));
+  for (int i = 0; i < np; i++) {
+    conform_feature f;
+    bool b;
+    yaml_node_t *v = pr[i].value;
+    if (strcmp(pr[i].name, conform_key_name(CONFORM_KEY_FTZ)) == 0) {
+      TRY(conform_yaml_bool(y, v, "ftz", &c->ftz));
+    } else if (strcmp(pr[i].name, conform_key_name(CONFORM_KEY_DTYPES)) == 0) {
+      yaml_node_t **it;
+      int ni;
+      TRY(conform_yaml_seq(y, v, "dtypes", &it, &ni));
+      c->dtypes = 0;
+      for (int k = 0; k < ni; k++) {
+        const char *s;
+        conform_dtype d;
+        TRY(conform_yaml_str(y, it[k], "dtype", &s));
+        if (!conform_dtype_lookup(s, &d)) FAIL(conform_yaml_fail(y, it[k], "unknown dtype '%s'", s));
+        c->dtypes |= 1u << d;
+      }
+    } else if (conform_feature_lookup(pr[i].name, &f)) {
+      if (f == CONFORM_FEAT_FP8 && conform_yaml_is_seq(v)) { /* fp8: [f8E4M3FN, f8E5M2] */
+        yaml_node_t **it;
+        int ni;
+        TRY(conform_yaml_seq(y, v, "fp8", &it, &ni));
+        for (int d = 0; d < CONFORM_DTYPE_COUNT; d++)
+          if (conform_dtype_bytes((conform_dtype)d) == 1 && conform_dtype_fp((conform_dtype)d) >= 0) c->dtypes &= ~(1u << d);
+        for (int k = 0; k < ni; k++) {
+          const char *s;
+          conform_dtype d;
+          TRY(conform_yaml_str(y, it[k], "fp8 format", &s));
+          if (!conform_dtype_lookup(s, &d) || conform_dtype_bytes(d) != 1 || conform_dtype_fp(d) < 0)
+            FAIL(conform_yaml_fail(y, it[k], "'%s' is not an fp8 format", s));
+          c->dtypes |= 1u << d;
+        }
+        b = ni > 0;
+      } else {
+        TRY(conform_yaml_bool(y, v, pr[i].name, &b));
+      }
+      if (b) c->features |= 1u << f;
+      else c->features &= ~(1u << f);
+    } else {
+      FAIL(conform_yaml_fail(y, pr[i].knode, "unknown capability '%s'", pr[i].name));
+    }
+  }
+fail:
+  return st;
+}
+
+ttref_status conform_config_load(const char *path, conform_config **out, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  conform_config *c = NULL;
+  conform_yaml y = {0};
+  *out = NULL;
+  TRY(conform_config_default(&c, err));
+  TRY(conform_yaml_load(&y, path, c->arena, err));
+  yaml_node_t *root = conform_yaml_root(&y);
+  if (!root) FAIL(ir_error_set(err, TTREF_E_INPUT, (ttref_loc){path, 1, 1}, "empty config file"));
+  conform_yaml_pair *pr;
+  int np;
+  TRY(conform_yaml_map(&y, root, "a backend config",
+                       K(BACKEND) | K(BACKEND_VERSION) | K(DEVICE) | K(CAPABILITIES) | K(EXPECTED_FAILURES) | K(SKIP) | K(TIMEOUT),
+                       &pr, &np));
+  for (int i = 0; i < np; i++) {
+    yaml_node_t *v = pr[i].value;
+    switch (pr[i].key) {
+    case CONFORM_KEY_BACKEND: TRY(conform_yaml_str(&y, v, "backend", &c->backend)); break;
+    case CONFORM_KEY_BACKEND_VERSION: TRY(conform_yaml_str(&y, v, "version", &c->version)); break;
+    case CONFORM_KEY_DEVICE: TRY(conform_yaml_str(&y, v, "device", &c->device)); break;
+    case CONFORM_KEY_CAPABILITIES: TRY(parse_caps(&y, v, c)); break;
+    case CONFORM_KEY_EXPECTED_FAILURES: TRY(parse_list(&y, v, "expected_failures", &c->xfail, &c->nxfail)); break;
+    case CONFORM_KEY_SKIP: TRY(parse_list(&y, v, "skip", &c->skip, &c->nskip)); break;
+    case CONFORM_KEY_TIMEOUT:
+      TRY(conform_yaml_num(&y, v, "timeout", &c->timeout));
+      if (!(c->timeout > 0 && c->timeout <= 86400)) FAIL(conform_yaml_fail(&y, v, "timeout must be in (0, 86400] seconds"));
+      break;
+    default: break;
+    }
+  }
+  *out = c;
+  c = NULL;
+fail:
+  conform_yaml_free(&y);
+  if (st != TTREF_OK && err) err->loc.file = NULL; /* the arena holding it is gone */
+  conform_config_free(c);
+  return st;
+}
+
+const conform_expect *conform_config_match(const conform_expect *list, int n, const char *id, const char *case_name)
+{
+  for (int i = 0; i < n; i++)
+    if (fnmatch(list[i].pattern, id, 0) == 0 || fnmatch(list[i].pattern, case_name, 0) == 0) return &list[i];
+  return NULL;
+}
+
+bool conform_config_supports(const conform_config *cfg, const conform_case *c, char *why, size_t n)
+{
+  for (int f = 0; f < CONFORM_FEATURE_COUNT; f++)
+    if ((c->features & (1u << f)) && !(cfg->features & (1u << f)))
+      return snprintf(why, n, "backend lacks feature %s", conform_feature_name((conform_feature)f)), false;
+  for (int k = 0; k < c->ndtypes; k++)
+    if (!(cfg->dtypes & (1u << c->dtypes[k])))
+      return snprintf(why, n, "backend lacks dtype %s", conform_dtype_name(c->dtypes[k])), false;
+  return true;
+}

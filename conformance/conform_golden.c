@@ -1,0 +1,260 @@
+/*
+ * conform_golden.c: golden generation and verification. Each item is staged
+ * (inputs from its recipes), run by `ttref run [--precise]`, and its judged
+ * outputs are copied to DIR/CASE/VARIANT/; MANIFEST lines are sorted so the
+ * file itself is deterministic.
+ */
+#include "config.h"
+#include "conform_golden.h"
+#include "conform_judge.h"
+#include "conform_sha256.h"
+#include "conform_stage.h"
+#include "conform_suite.h"
+#include "conform_sys.h"
+
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct lines {
+  char **v;
+  int n, cap;
+} lines;
+
+static ttref_status lines_add(lines *l, const char *s, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  if (l->n == l->cap) {
+    int ncap = l->cap ? l->cap * 2 : 128;
+    char **nv = ir_realloc(l->v, sizeof *l->v * (size_t)l->cap, sizeof *l->v * (size_t)ncap);
+    if (!nv) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
+    l->v = nv;
+    l->cap = ncap;
+  }
+  if (!(l->v[l->n] = ir_strdup(s))) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
+  l->n++;
+fail:
+  return st;
+}
+
+static void lines_free(lines *l)
+{
+  for (int i = 0; i < l->n; i++) ir_free(l->v[i], strlen(l->v[i]) + 1);
+  ir_free(l->v, sizeof *l->v * (size_t)l->cap);
+  memset(l, 0, sizeof *l);
+}
+
+static int cmp_line(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Hash @p path and add "KIND SHA  REL" to @p l. */
+static ttref_status manifest_add(lines *l, const char *kind, const char *path, const char *rel, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  char hex[65], line[4400];
+  TRY(conform_sha256_file(path, hex, err));
+  snprintf(line, sizeof line, "%s %s  %s", kind, hex, rel);
+  TRY(lines_add(l, line, err));
+fail:
+  return st;
+}
+
+/* Generate into @p out; count reference failures in *nfail. */
+static ttref_status generate(const char *suite_path, const char *out, const char *filter, int *nfail, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  conform_suite *s = NULL;
+  regex_t re;
+  bool have_re = false;
+  lines man = {0};
+  char stage[4200], dst[9000], src[9000], rel[9000], line[512];
+  FILE *f = NULL;
+  *nfail = 0;
+  TRY(conform_suite_load(suite_path, &s, err));
+  if (filter) {
+    if (regcomp(&re, filter, REG_EXTENDED | REG_NOSUB) != 0)
+      FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "bad --filter regex '%s'", filter));
+    have_re = true;
+  }
+  TRY(conform_sys_mkdirs(out, err));
+  snprintf(stage, sizeof stage, "%s/.stage", out);
+  conform_sys_rmtree(stage);
+  for (int i = 0; i < s->ncases; i++) {
+    const conform_case *c = &s->cases[i];
+    for (int k = 0; k < c->nspecs; k++) {
+      const conform_spec *sp = &c->specs[k];
+      char id[300], dir[4300], refdir[4400];
+      conform_exit ex;
+      conform_case_id(c, sp, id, sizeof id);
+      if (have_re && regexec(&re, id, 0, NULL, 0) != 0) continue;
+      snprintf(dir, sizeof dir, "%s/%s/%s", stage, c->name, sp->variant_key);
+      snprintf(refdir, sizeof refdir, "%s/ref", dir);
+      TRY(conform_sys_mkdirs(dir, err));
+      TRY(conform_stage_case(c, sp, dir, err));
+      const bool precise = conform_judge_case_wants_precise(c);
+      TRY(conform_stage_reference(sp, dir, refdir, precise, false, 600, &ex, err));
+      if (ex.kind != CONFORM_EXITED || ex.code != 0) {
+        fprintf(stderr, "error: %s: the reference run failed; see %s.log\n", id, refdir);
+        (*nfail)++;
+        continue;
+      }
+      snprintf(dst, sizeof dst, "%s/%s/%s", out, c->name, sp->variant_key);
+      conform_sys_rmtree(dst);
+      TRY(conform_sys_mkdirs(dst, err));
+      for (int a = 0; a < sp->nargs; a++) {
+        if (!sp->args[a].is_ptr) continue;
+        snprintf(src, sizeof src, "%s/inputs/%s.npy", dir, sp->args[a].name);
+        snprintf(rel, sizeof rel, "%s/%s/inputs/%s.npy", c->name, sp->variant_key, sp->args[a].name);
+        TRY(manifest_add(&man, "input", src, rel, err));
+      }
+      for (int o = 0; o < c->noutputs; o++) {
+        static const char *const sfx[] = {"", ".precise", ".bound"};
+        for (int q = 0; q < (precise ? 3 : 1); q++) {
+          snprintf(src, sizeof src, "%s/%s%s.npy", refdir, c->outputs[o].name, sfx[q]);
+          if (q && !conform_sys_exists(src)) continue; /* integer outputs have no precise values */
+          snprintf(dst, sizeof dst, "%s/%s/%s/%s%s.npy", out, c->name, sp->variant_key, c->outputs[o].name, sfx[q]);
+          snprintf(rel, sizeof rel, "%s/%s/%s%s.npy", c->name, sp->variant_key, c->outputs[o].name, sfx[q]);
+          TRY(conform_sys_copy_file(src, dst, err));
+          TRY(manifest_add(&man, "file", dst, rel, err));
+        }
+      }
+    }
+  }
+  conform_sys_rmtree(stage);
+  qsort(man.v, (size_t)man.n, sizeof *man.v, cmp_line);
+  snprintf(dst, sizeof dst, "%s/MANIFEST", out);
+  f = fopen(dst, "w");
+  if (!f) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", dst));
+  fprintf(f, "# ttref golden manifest: sha256 of every golden file and generated input.\n"
+             "# Regenerate with `ttref golden SUITE --out DIR`; check with `ttref golden SUITE --verify DIR`.\n");
+  fprintf(f, "ttref-version %s\nsemantics-version %d\n", ttref_version(), CONFORM_SEMANTICS_VERSION);
+  snprintf(line, sizeof line, "suite %s", s->name);
+  fprintf(f, "%s\n", line);
+  for (int i = 0; i < man.n; i++) fprintf(f, "%s\n", man.v[i]);
+  if (fclose(f) != 0) {
+    f = NULL;
+    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", dst));
+  }
+  f = NULL;
+fail:
+  if (f) fclose(f);
+  if (have_re) regfree(&re);
+  lines_free(&man);
+  conform_suite_free(s);
+  return st;
+}
+
+ttref_status conform_golden_write(const char *suite, const char *out, const char *filter, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  int nfail = 0;
+  TRY(generate(suite, out, filter, &nfail, err));
+  if (nfail) FAIL(IR_ERR(err, TTREF_E_FAULT, (ttref_loc){0}, "%d reference run(s) failed", nfail));
+fail:
+  return st;
+}
+
+/* MANIFEST lines "KIND SHA  REL" (and header lines) of @p path. */
+static ttref_status read_manifest(const char *path, lines *out, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  char *buf = NULL;
+  size_t len = 0;
+  TRY(conform_sys_read_file(path, &buf, &len, err));
+  for (char *p = buf, *nl; p < buf + len; p = nl + 1) {
+    nl = strchr(p, '\n');
+    if (!nl) nl = buf + len;
+    *nl = 0;
+    if (*p && *p != '#') TRY(lines_add(out, p, err));
+  }
+fail:
+  if (buf) ir_free(buf, len + 1);
+  return st;
+}
+
+static const char *find_rel(const lines *l, const char *rel)
+{
+  for (int i = 0; i < l->n; i++) {
+    const char *sep = strstr(l->v[i], "  ");
+    if (sep && strcmp(sep + 2, rel) == 0) return l->v[i];
+  }
+  return NULL;
+}
+
+ttref_status conform_golden_verify(const char *suite, const char *dir, const char *filter, int *out_drift,
+                                   ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  lines old = {0}, now = {0};
+  char scratch[4200], path[4400];
+  int nfail = 0;
+  *out_drift = 0;
+  snprintf(path, sizeof path, "%s/MANIFEST", dir);
+  TRY(read_manifest(path, &old, err));
+  snprintf(scratch, sizeof scratch, "%s/.verify.%d", dir, (int)getpid());
+  conform_sys_rmtree(scratch);
+  TRY(generate(suite, scratch, filter, &nfail, err));
+  *out_drift += nfail;
+  snprintf(path, sizeof path, "%s/MANIFEST", scratch);
+  TRY(read_manifest(path, &now, err));
+  for (int i = 0; i < now.n; i++) {
+    const char *sep = strstr(now.v[i], "  ");
+    if (!sep) { /* header: versions and suite */
+      bool same = false;
+      for (int k = 0; k < old.n; k++) same |= strcmp(old.v[k], now.v[i]) == 0;
+      if (!same && strncmp(now.v[i], "ttref-version", 13) != 0) {
+        fprintf(stderr, "drift: MANIFEST header '%s' differs\n", now.v[i]);
+        (*out_drift)++;
+      }
+      continue;
+    }
+    const char *o = find_rel(&old, sep + 2);
+    if (!o) {
+      fprintf(stderr, "drift: %s is new (not in %s/MANIFEST)\n", sep + 2, dir);
+      (*out_drift)++;
+    } else if (strcmp(o, now.v[i]) != 0) {
+      fprintf(stderr, "drift: %s changed (%.*s -> %.*s)\n", sep + 2, 16, strchr(o, ' ') + 1, 16, strchr(now.v[i], ' ') + 1);
+      (*out_drift)++;
+    }
+  }
+  for (int i = 0; i < old.n; i++) {
+    const char *sep = strstr(old.v[i], "  ");
+    if (!sep) continue;
+    char idbuf[4400];
+    snprintf(idbuf, sizeof idbuf, "%s", sep + 2);
+    if (filter) { /* only judge entries of items that were regenerated */
+      bool regenerated = false;
+      char *slash = strchr(idbuf, '/');
+      if (slash) {
+        size_t pre = (size_t)(strchr(slash + 1, '/') ? strchr(slash + 1, '/') - idbuf : 0);
+        for (int k = 0; k < now.n && pre; k++) {
+          const char *s2 = strstr(now.v[k], "  ");
+          regenerated |= s2 && strncmp(s2 + 2, idbuf, pre) == 0;
+        }
+      }
+      if (!regenerated) continue;
+    }
+    if (!find_rel(&now, sep + 2)) {
+      fprintf(stderr, "drift: %s is gone (in %s/MANIFEST, no longer generated)\n", sep + 2, dir);
+      (*out_drift)++;
+    }
+    if (strncmp(old.v[i], "file ", 5) == 0) { /* the stored file must still match its line */
+      char hex[65];
+      ttref_error ferr = {0};
+      snprintf(path, sizeof path, "%s/%s", dir, sep + 2);
+      if (conform_sha256_file(path, hex, &ferr) != TTREF_OK) {
+        fprintf(stderr, "drift: %s is missing from %s\n", sep + 2, dir);
+        (*out_drift)++;
+      } else if (strncmp(old.v[i] + 5, hex, 64) != 0) {
+        fprintf(stderr, "drift: %s/%s does not match its MANIFEST line\n", dir, sep + 2);
+        (*out_drift)++;
+      }
+    }
+  }
+fail:
+  conform_sys_rmtree(scratch);
+  lines_free(&old);
+  lines_free(&now);
+  return st;
+}

@@ -1,0 +1,570 @@
+/*
+ * conform_run.c: the runner. The parent owns the journal and the progress
+ * display; N forked workers each take item indices from a pipe, process an
+ * item end to end (stage, reference, backend, judge, expectation) and answer
+ * with one JSON record line. A worker that dies costs its item an ERROR
+ * verdict and is replaced.
+ */
+#include "config.h"
+#include "conform_run.h"
+#include "conform_backend.h"
+#include "conform_judge.h"
+#include "conform_report.h"
+#include "conform_stage.h"
+#include "conform_sys.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct item {
+  const conform_case *c;
+  const conform_spec *s;
+} item;
+
+typedef struct ctx {
+  const conform_run_opts *o;
+  conform_suite *suite;
+  conform_config *cfg;
+  conform_backend backend;
+  item *items;
+  int nitems;
+} ctx;
+
+void conform_run_describe(const conform_case *c, const conform_spec *s, conform_record *r)
+{
+  conform_case_id(c, s, r->id, sizeof r->id);
+  snprintf(r->case_name, sizeof r->case_name, "%s", c->name);
+  snprintf(r->variant, sizeof r->variant, "%s", s->variant_key);
+  snprintf(r->op, sizeof r->op, "%s", c->op);
+  snprintf(r->dtype, sizeof r->dtype, "%s", c->ndtypes ? conform_dtype_name(c->dtypes[0]) : "");
+  snprintf(r->kernel, sizeof r->kernel, "%s", s->kernel_rel);
+  snprintf(r->constexprs, sizeof r->constexprs, "%s", s->constexprs);
+  size_t pos = 0;
+  r->tags[0] = 0;
+  for (int t = 0; t < c->ntags && pos < sizeof r->tags; t++)
+    pos += (size_t)snprintf(r->tags + pos, sizeof r->tags - pos, "%s%s", t ? "," : "", c->tags[t]);
+}
+
+static void nd_index(const npy_array *a, int64_t i, char *buf, size_t n)
+{
+  size_t pos = (size_t)snprintf(buf, n, "[");
+  int64_t idx[NPY_MAX_RANK];
+  for (int d = a->rank - 1; d >= 0; d--) {
+    idx[d] = a->shape[d] ? i % a->shape[d] : 0;
+    i = a->shape[d] ? i / a->shape[d] : 0;
+  }
+  for (int d = 0; d < a->rank && pos < n; d++) pos += (size_t)snprintf(buf + pos, n - pos, "%s%lld", d ? "," : "", (long long)idx[d]);
+  if (pos < n) snprintf(buf + pos, n - pos, "]");
+}
+
+static bool same_layout(const npy_array *a, const npy_array *b)
+{
+  if (a->kind != b->kind || a->elsize != b->elsize || a->rank != b->rank) return false;
+  for (int d = 0; d < a->rank; d++)
+    if (a->shape[d] != b->shape[d]) return false;
+  return true;
+}
+
+static void layout_str(const npy_array *a, char *buf, size_t n)
+{
+  char d[8];
+  size_t pos = (size_t)snprintf(buf, n, "%s (", npy_descr(a, d));
+  for (int k = 0; k < a->rank && pos < n; k++) pos += (size_t)snprintf(buf + pos, n - pos, "%s%lld", k ? "," : "", (long long)a->shape[k]);
+  if (pos < n) snprintf(buf + pos, n - pos, ")");
+}
+
+/* Judge every output of a run whose backend said ok; fills the worst-element fields. */
+static conform_verdict judge_all(const ctx *x, const item *it, const char *dir, const char *refdir, conform_record *r)
+{
+  conform_verdict v = CONFORM_V_PASS;
+  double worst = -1;
+  bool worst_failed = false;
+  for (int k = 0; k < it->c->noutputs; k++) {
+    const conform_output *o = &it->c->outputs[k];
+    const conform_arg *a = NULL;
+    npy_array got = {0}, ref = {0}, pre = {0}, bnd = {0};
+    ttref_error err = {0};
+    conform_judgement j;
+    char path[4400];
+    for (int i = 0; i < it->s->nargs; i++)
+      if (strcmp(it->s->args[i].name, o->name) == 0) a = &it->s->args[i];
+    snprintf(path, sizeof path, "%s/%s.npy", refdir, o->name);
+    if (npy_read(path, &ref, &err) != TTREF_OK) {
+      snprintf(r->reason, sizeof r->reason, "reference output %s: %.300s", o->name, err.msg);
+      v = CONFORM_V_ERROR;
+      goto next;
+    }
+    snprintf(path, sizeof path, "%s/outputs/%s.npy", dir, o->name);
+    if (!conform_sys_exists(path)) {
+      snprintf(r->reason, sizeof r->reason, "the backend wrote no outputs/%s.npy", o->name);
+      v = CONFORM_V_ERROR;
+      goto next;
+    }
+    if (npy_read(path, &got, &err) != TTREF_OK) {
+      snprintf(r->reason, sizeof r->reason, "outputs/%s.npy is malformed: %.300s", o->name, err.msg);
+      v = CONFORM_V_ERROR;
+      goto next;
+    }
+    if (!same_layout(&got, &ref)) {
+      char g[96], e[96];
+      layout_str(&got, g, sizeof g);
+      layout_str(&ref, e, sizeof e);
+      snprintf(r->reason, sizeof r->reason, "outputs/%s.npy is %s, expected %s", o->name, g, e);
+      v = CONFORM_V_ERROR;
+      goto next;
+    }
+    snprintf(path, sizeof path, "%s/%s.precise.npy", refdir, o->name);
+    if (conform_sys_exists(path)) npy_read(path, &pre, &err);
+    snprintf(path, sizeof path, "%s/%s.bound.npy", refdir, o->name);
+    if (conform_sys_exists(path)) npy_read(path, &bnd, &err);
+    err = (ttref_error){0};
+    if (conform_judge_output(o, a ? a->dtype : CONFORM_DT_U8, &got, &ref, pre.data ? &pre : NULL, bnd.data ? &bnd : NULL,
+                             x->cfg->ftz, &j, &err) != TTREF_OK) {
+      snprintf(r->reason, sizeof r->reason, "judging %s: %.300s", o->name, err.msg);
+      v = CONFORM_V_ERROR;
+      goto next;
+    }
+    for (int b = 0; b < CONFORM_HIST_BINS; b++) r->hist[b] += j.hist[b];
+    {
+      double score = j.max_ratio;
+      bool failed = !j.pass;
+      if (isnan(score)) score = 0;
+      if ((failed && !worst_failed) || (failed == worst_failed && score > worst)) {
+        worst = score;
+        worst_failed = failed;
+        snprintf(r->mode, sizeof r->mode, "%s", o->mode);
+        snprintf(r->output, sizeof r->output, "%s", o->name);
+        r->worst_index = j.worst_index;
+        if (j.worst_index >= 0) nd_index(&got, j.worst_index, r->worst_at, sizeof r->worst_at);
+        else r->worst_at[0] = 0;
+        r->worst_got = j.worst_got;
+        r->worst_ref = j.worst_ref;
+        r->worst_bound = j.worst_bound;
+        r->worst_err = j.worst_err;
+        r->max_ratio = j.max_ratio;
+        r->mean_ulp = j.mean_ulp;
+        r->max_ulp = j.max_ulp;
+        r->p99_ulp = j.p99_ulp;
+        if (failed) snprintf(r->reason, sizeof r->reason, "%s: %s", o->name, j.reason);
+      }
+      if (v != CONFORM_V_ERROR) {
+        if (failed) v = CONFORM_V_FAIL;
+        else if (j.quality_warning && v == CONFORM_V_PASS) v = CONFORM_V_QUALITY_WARNING;
+      }
+    }
+  next:
+    npy_free(&got);
+    npy_free(&ref);
+    npy_free(&pre);
+    npy_free(&bnd);
+    if (v == CONFORM_V_ERROR) break;
+  }
+  if (!r->mode[0] && it->c->noutputs) {
+    snprintf(r->mode, sizeof r->mode, "%s", it->c->outputs[0].mode);
+    snprintf(r->output, sizeof r->output, "%s", it->c->outputs[0].name);
+  }
+  return v;
+}
+
+static double item_timeout(const ctx *x, const item *it)
+{
+  if (it->c->timeout > 0) return it->c->timeout;
+  if (x->cfg->timeout > 0) return x->cfg->timeout;
+  return x->o->timeout > 0 ? x->o->timeout : 60;
+}
+
+/* Process one item end to end (in a worker). */
+static void process(ctx *x, const item *it, conform_record *r)
+{
+  const double t0 = conform_sys_now();
+  char dir[4096], refdir[4200], why[256];
+  ttref_error err = {0};
+  conform_verdict raw;
+  conform_record_init(r);
+  conform_run_describe(it->c, it->s, r);
+  const conform_expect *skip = conform_config_match(x->cfg->skip, x->cfg->nskip, r->id, r->case_name);
+  if (skip) {
+    raw = CONFORM_V_SKIP;
+    snprintf(r->reason, sizeof r->reason, "skipped by the backend config: %s", skip->reason);
+    goto decide;
+  }
+  if (!conform_config_supports(x->cfg, it->c, why, sizeof why)) {
+    raw = CONFORM_V_SKIP;
+    snprintf(r->reason, sizeof r->reason, "%s", why);
+    goto decide;
+  }
+  snprintf(dir, sizeof dir, "%s/work/%s/%s", x->o->report_dir, it->c->name, it->s->variant_key);
+  conform_sys_rmtree(dir);
+  if (conform_sys_mkdirs(dir, &err) != TTREF_OK || conform_stage_case(it->c, it->s, dir, &err) != TTREF_OK) {
+    raw = CONFORM_V_ERROR;
+    snprintf(r->reason, sizeof r->reason, "staging the case: %.300s", err.msg);
+    goto decide;
+  }
+  if (x->o->golden_dir) {
+    snprintf(refdir, sizeof refdir, "%s/%s/%s", x->o->golden_dir, it->c->name, it->s->variant_key);
+  } else {
+    conform_exit ex;
+    snprintf(refdir, sizeof refdir, "%s/ref", dir);
+    double limit = item_timeout(x, it) * 4 < 120 ? 120 : item_timeout(x, it) * 4;
+    if (conform_stage_reference(it->s, dir, refdir, conform_judge_case_wants_precise(it->c), false, limit, &ex, &err) != TTREF_OK ||
+        ex.kind != CONFORM_EXITED || ex.code != 0) {
+      raw = CONFORM_V_ERROR;
+      snprintf(r->reason, sizeof r->reason, "the reference run failed (%.200s); see %.200s.log",
+               err.msg[0] ? err.msg : ex.kind == CONFORM_TIMED_OUT ? "timeout" : "nonzero exit", refdir);
+      goto decide;
+    }
+  }
+  conform_backend_result br;
+  if (conform_backend_run(&x->backend, it->c, it->s, dir, item_timeout(x, it), &br, &err) != TTREF_OK) {
+    raw = CONFORM_V_ERROR;
+    snprintf(r->reason, sizeof r->reason, "running the backend: %.300s", err.msg);
+    goto decide;
+  }
+  if (br.raw != CONFORM_V_PASS) {
+    raw = br.raw;
+    snprintf(r->reason, sizeof r->reason, "%.200s (log: %.250s/backend.log)", br.detail, dir);
+    if (it->c->noutputs) {
+      snprintf(r->mode, sizeof r->mode, "%s", it->c->outputs[0].mode);
+      snprintf(r->output, sizeof r->output, "%s", it->c->outputs[0].name);
+    }
+    goto decide;
+  }
+  raw = judge_all(x, it, dir, refdir, r);
+decide:;
+  const conform_expect *xf = conform_config_match(x->cfg->xfail, x->cfg->nxfail, r->id, r->case_name);
+  r->raw = raw;
+  r->verdict = conform_verdict_decide(raw, xf != NULL, xf ? xf->verdict : -1);
+  if (xf) snprintf(r->expected_reason, sizeof r->expected_reason, "%s", xf->reason);
+  if (r->verdict == CONFORM_V_XPASS)
+    snprintf(r->reason, sizeof r->reason, "expected to fail (%s) but passed: remove it from expected_failures", xf->reason);
+  r->seconds = conform_sys_now() - t0;
+  if (!x->o->keep_work && (r->verdict == CONFORM_V_PASS || r->verdict == CONFORM_V_SKIP) && raw != CONFORM_V_SKIP)
+    conform_sys_rmtree(dir);
+}
+
+/* ---- workers ------------------------------------------------------------------------ */
+
+typedef struct worker {
+  pid_t pid;
+  int cmd_fd, res_fd;
+  int current;          /* item index in flight, -1 idle */
+  char buf[8192];
+  size_t nbuf;
+} worker;
+
+static void worker_main(ctx *x, int cmd_fd, int res_fd)
+{
+  char line[64];
+  size_t n = 0;
+  conform_record rec;
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  FILE *out = fdopen(res_fd, "w");
+  for (;;) {
+    char ch;
+    ssize_t k = read(cmd_fd, &ch, 1);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) break;
+    if (ch != '\n') {
+      if (n < sizeof line - 1) line[n++] = ch;
+      continue;
+    }
+    line[n] = 0;
+    n = 0;
+    int idx = atoi(line);
+    if (idx < 0 || idx >= x->nitems) break;
+    process(x, &x->items[idx], &rec);
+    conform_record_write_json(out, &rec);
+    fflush(out);
+  }
+  conform_backend_close(&x->backend);
+  _exit(0);
+}
+
+static ttref_status worker_start(ctx *x, worker *w, worker *all, int nall, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  int cmd[2], res[2];
+  if (pipe(cmd) != 0) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "pipe: %s", strerror(errno)));
+  if (pipe(res) != 0) {
+    close(cmd[0]);
+    close(cmd[1]);
+    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "pipe: %s", strerror(errno)));
+  }
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "fork: %s", strerror(errno)));
+  if (pid == 0) {
+    for (int i = 0; i < nall; i++) /* other workers' pipes */
+      if (all[i].pid > 0) {
+        close(all[i].cmd_fd);
+        close(all[i].res_fd);
+      }
+    close(cmd[1]);
+    close(res[0]);
+    worker_main(x, cmd[0], res[1]);
+  }
+  close(cmd[0]);
+  close(res[1]);
+  w->pid = pid;
+  w->cmd_fd = cmd[1];
+  w->res_fd = res[0];
+  w->current = -1;
+  w->nbuf = 0;
+fail:
+  return st;
+}
+
+static void worker_stop(worker *w)
+{
+  if (w->pid <= 0) return;
+  close(w->cmd_fd);
+  close(w->res_fd);
+  int status;
+  while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {}
+  w->pid = -1;
+}
+
+/* ---- progress ------------------------------------------------------------------------ */
+
+typedef struct progress {
+  int bar, done, total;
+  int count[CONFORM_VERDICT_COUNT];
+  double t0;
+} progress;
+
+static void progress_show(progress *p, const conform_record *r)
+{
+  p->done++;
+  p->count[r->verdict]++;
+  if (!p->bar) {
+    fprintf(stderr, "[%d/%d] %-15s %s (%.2fs)%s%s\n", p->done, p->total, conform_verdict_name(r->verdict), r->id,
+            r->seconds, conform_verdict_unexpected(r->verdict) ? ": " : "",
+            conform_verdict_unexpected(r->verdict) ? r->reason : "");
+    return;
+  }
+  const int width = 30;
+  int fill = p->total ? p->done * width / p->total : width;
+  char barbuf[64];
+  for (int i = 0; i < width; i++) barbuf[i] = i < fill ? '#' : '.';
+  barbuf[width] = 0;
+  int bad = 0;
+  for (int v = 0; v < CONFORM_VERDICT_COUNT; v++)
+    if (conform_verdict_unexpected((conform_verdict)v)) bad += p->count[v];
+  fprintf(stderr, "\r\033[K[%s] %d/%d  ok %d  unexpected %d  %.0fs  %.40s", barbuf, p->done, p->total,
+          p->done - bad, bad, conform_sys_now() - p->t0, r->id);
+  if (conform_verdict_unexpected(r->verdict))
+    fprintf(stderr, "\r\033[K%s %s: %s\n", conform_verdict_name(r->verdict), r->id, r->reason);
+  if (p->done == p->total) fputc('\n', stderr);
+}
+
+/* ---- the run --------------------------------------------------------------------------- */
+
+static ttref_status write_env(const ctx *x, const char *path, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  char version[256], scratch[4200];
+  snprintf(scratch, sizeof scratch, "%s/.version.tmp", x->o->report_dir);
+  conform_backend_version(&x->backend, scratch, version, sizeof version);
+  FILE *f = fopen(path, "w");
+  if (!f) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", path));
+  time_t now = time(NULL);
+  char when[64];
+  strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+  fprintf(f, "{\"backend\": ");
+  conform_json_str(f, x->cfg->backend[0] ? x->cfg->backend : x->o->backend);
+  fprintf(f, ", \"backend_spec\": ");
+  conform_json_str(f, x->o->backend);
+  fprintf(f, ", \"backend_version\": ");
+  conform_json_str(f, x->cfg->version[0] ? x->cfg->version : version);
+  fprintf(f, ", \"device\": ");
+  conform_json_str(f, x->cfg->device);
+  fprintf(f, ", \"ttref_version\": ");
+  conform_json_str(f, ttref_version());
+  fprintf(f, ", \"semantics_version\": 1, \"suite\": ");
+  conform_json_str(f, x->suite->dir);
+  fprintf(f, ", \"config\": ");
+  conform_json_str(f, x->o->config ? x->o->config : "");
+  fprintf(f, ", \"shard\": \"%d/%d\", \"jobs\": %d, \"started\": \"%s\"}\n", x->o->shard_i, x->o->shard_n, x->o->jobs, when);
+  if (fclose(f) != 0) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", path));
+fail:
+  return st;
+}
+
+ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  ctx x = {0};
+  regex_t re;
+  bool have_re = false;
+  worker *ws = NULL;
+  int nw = 0;
+  FILE *jf = NULL;
+  conform_record_list done = {0}, all = {0};
+  int *todo = NULL, total = 0;
+  char path[4200];
+  *out_unexpected = 0;
+  x.o = o;
+  TRY(conform_suite_load(o->suite, &x.suite, err));
+  if (o->config) TRY(conform_config_load(o->config, &x.cfg, err));
+  else TRY(conform_config_default(&x.cfg, err));
+  TRY(conform_backend_open(o->backend, &x.backend, err));
+  if (o->filter) {
+    if (regcomp(&re, o->filter, REG_EXTENDED | REG_NOSUB) != 0)
+      FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "bad --filter regex '%s'", o->filter));
+    have_re = true;
+  }
+  for (int i = 0; i < x.suite->ncases; i++) total += x.suite->cases[i].nspecs;
+  x.items = ir_calloc((size_t)total + 1, sizeof *x.items);
+  todo = ir_calloc((size_t)total + 1, sizeof *todo);
+  if (!x.items || !todo) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
+  int index = 0;
+  for (int i = 0; i < x.suite->ncases; i++)
+    for (int k = 0; k < x.suite->cases[i].nspecs; k++, index++) {
+      char id[300];
+      const conform_case *c = &x.suite->cases[i];
+      conform_case_id(c, &c->specs[k], id, sizeof id);
+      if (index % o->shard_n != o->shard_i) continue;
+      if (have_re && regexec(&re, id, 0, NULL, 0) != 0) continue;
+      x.items[x.nitems].c = c;
+      x.items[x.nitems++].s = &c->specs[k];
+    }
+  TRY(conform_sys_mkdirs(o->report_dir, err));
+  snprintf(path, sizeof path, "%s/journal.jsonl", o->report_dir);
+  if (o->resume) TRY(conform_journal_read(path, true, &done, err));
+  jf = fopen(path, o->resume ? "a" : "w");
+  if (!jf) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s': %s", path, strerror(errno)));
+  snprintf(path, sizeof path, "%s/run.json", o->report_dir);
+  if (!o->resume || !conform_sys_exists(path)) TRY(write_env(&x, path, err));
+  int ntodo = 0;
+  for (int i = 0; i < x.nitems; i++) {
+    char id[300];
+    bool have = false;
+    conform_case_id(x.items[i].c, x.items[i].s, id, sizeof id);
+    for (int k = 0; k < done.n && !have; k++) have = strcmp(done.v[k].id, id) == 0;
+    if (!have) todo[ntodo++] = i;
+  }
+  progress pg = {o->progress < 0 ? isatty(2) : o->progress, 0, ntodo, {0}, conform_sys_now()};
+  if (x.nitems - ntodo > 0) fprintf(stderr, "resuming: %d of %d items already journaled\n", x.nitems - ntodo, x.nitems);
+  nw = o->jobs < ntodo ? o->jobs : ntodo;
+  ws = ir_calloc((size_t)nw + 1, sizeof *ws);
+  if (!ws) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
+  for (int i = 0; i < nw; i++) ws[i].pid = -1;
+  signal(SIGPIPE, SIG_IGN);
+  int next = 0, running = 0;
+  for (int i = 0; i < nw; i++) TRY(worker_start(&x, &ws[i], ws, nw, err));
+  conform_record rec;
+  while (next < ntodo || running > 0) {
+    for (int i = 0; i < nw; i++) { /* hand out work */
+      if (ws[i].pid > 0 && ws[i].current < 0 && next < ntodo) {
+        char line[32];
+        int l = snprintf(line, sizeof line, "%d\n", todo[next]);
+        if (write(ws[i].cmd_fd, line, (size_t)l) == l) {
+          ws[i].current = todo[next++];
+          running++;
+        }
+      }
+    }
+    struct pollfd pf[256];
+    int map[256], np = 0;
+    for (int i = 0; i < nw && np < 256; i++)
+      if (ws[i].pid > 0 && ws[i].current >= 0) {
+        pf[np].fd = ws[i].res_fd;
+        pf[np].events = POLLIN;
+        pf[np].revents = 0;
+        map[np++] = i;
+      }
+    if (np == 0) break;
+    if (poll(pf, (nfds_t)np, -1) < 0) {
+      if (errno == EINTR) continue;
+      FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "poll: %s", strerror(errno)));
+    }
+    for (int p = 0; p < np; p++) {
+      if (!pf[p].revents) continue;
+      worker *w = &ws[map[p]];
+      ssize_t got = read(w->res_fd, w->buf + w->nbuf, sizeof w->buf - w->nbuf - 1);
+      if (got > 0) {
+        w->nbuf += (size_t)got;
+        char *nl = memchr(w->buf, '\n', w->nbuf);
+        if (!nl) continue;
+        size_t l = (size_t)(nl - w->buf);
+        ttref_error perr = {0};
+        if (conform_record_parse_json(w->buf, l, &rec, &perr) != TTREF_OK) {
+          conform_record_init(&rec);
+          conform_run_describe(x.items[w->current].c, x.items[w->current].s, &rec);
+          snprintf(rec.reason, sizeof rec.reason, "harness: unreadable worker record: %.300s", perr.msg);
+        }
+        memmove(w->buf, nl + 1, w->nbuf - l - 1);
+        w->nbuf -= l + 1;
+      } else { /* the worker died mid-item */
+        int idx = w->current;
+        conform_record_init(&rec);
+        conform_run_describe(x.items[idx].c, x.items[idx].s, &rec);
+        snprintf(rec.reason, sizeof rec.reason, "harness worker died while running this item");
+        worker_stop(w);
+        if (next < ntodo || running > 1) TRY(worker_start(&x, w, ws, nw, err));
+      }
+      w->current = -1;
+      running--;
+      TRY(conform_journal_append(jf, &rec, err));
+      progress_show(&pg, &rec);
+    }
+  }
+  for (int i = 0; i < nw; i++) worker_stop(&ws[i]);
+  fclose(jf);
+  jf = NULL;
+  /* reports cover every item of this run (resumed ones too), in suite order */
+  snprintf(path, sizeof path, "%s/journal.jsonl", o->report_dir);
+  conform_record_list_free(&done);
+  TRY(conform_journal_read(path, false, &done, err));
+  for (int i = 0; i < x.nitems; i++) {
+    char id[300];
+    conform_case_id(x.items[i].c, x.items[i].s, id, sizeof id);
+    for (int k = 0; k < done.n; k++)
+      if (strcmp(done.v[k].id, id) == 0) {
+        TRY(conform_record_list_add(&all, &done.v[k], err));
+        if (conform_verdict_unexpected(done.v[k].verdict)) (*out_unexpected)++;
+        break;
+      }
+  }
+  TRY(conform_report_write(o->report_dir, &all, err));
+  {
+    int cnt[CONFORM_VERDICT_COUNT] = {0};
+    for (int i = 0; i < all.n; i++) cnt[all.v[i].verdict]++;
+    fprintf(stdout, "%d passed, %d failed", cnt[CONFORM_V_PASS] + cnt[CONFORM_V_QUALITY_WARNING] + cnt[CONFORM_V_XFAIL],
+            *out_unexpected);
+    const char *sep = " (";
+    for (int v = 0; v < CONFORM_VERDICT_COUNT; v++)
+      if (cnt[v]) {
+        fprintf(stdout, "%s%s %d", sep, conform_verdict_name((conform_verdict)v), cnt[v]);
+        sep = ", ";
+      }
+    fprintf(stdout, "%s; reports in %s\n", all.n ? ")" : "", o->report_dir);
+  }
+fail:
+  if (ws)
+    for (int i = 0; i < nw; i++) {
+      if (ws[i].pid > 0) kill(ws[i].pid, SIGKILL);
+      worker_stop(&ws[i]);
+    }
+  ir_free(ws, sizeof *ws * ((size_t)nw + 1));
+  if (jf) fclose(jf);
+  if (have_re) regfree(&re);
+  conform_record_list_free(&done);
+  conform_record_list_free(&all);
+  ir_free(todo, sizeof *todo * ((size_t)total + 1));
+  ir_free(x.items, sizeof *x.items * ((size_t)total + 1));
+  conform_backend_close(&x.backend);
+  conform_config_free(x.cfg);
+  conform_suite_free(x.suite);
+  return st;
+}

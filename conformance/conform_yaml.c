@@ -1,0 +1,214 @@
+/*
+ * conform_yaml.c: libyaml's document API wrapped with located, typed getters
+ * and key checking against conform_key_list.h.
+ */
+#include "config.h"
+#include "conform_yaml.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const key_names[] = {
+#define X(name, str) str,
+#include "conform_key_list.h"
+#undef X
+};
+
+const char *conform_key_name(conform_key k)
+{
+  return (int)k >= 0 && k < CONFORM_KEY_COUNT ? key_names[k] : "<invalid>";
+}
+
+static int key_lookup(const char *s)
+{
+  for (int k = 0; k < CONFORM_KEY_COUNT; k++)
+    if (strcmp(key_names[k], s) == 0) return k;
+  return -1;
+}
+
+ttref_loc conform_yaml_loc(const conform_yaml *y, const yaml_node_t *n)
+{
+  ttref_loc l = {y->file, 0, 0};
+  if (n) {
+    l.line = (int)n->start_mark.line + 1;
+    l.col = (int)n->start_mark.column + 1;
+  }
+  return l;
+}
+
+ttref_status conform_yaml_fail(conform_yaml *y, const yaml_node_t *n, const char *fmt, ...)
+{
+  char msg[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return ir_error_set(y->err, TTREF_E_INPUT, conform_yaml_loc(y, n), "%s", msg);
+}
+
+ttref_status conform_yaml_load(conform_yaml *y, const char *file, ir_arena *arena, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  yaml_parser_t p;
+  bool pinit = false;
+  memset(y, 0, sizeof *y);
+  y->file = file;
+  y->arena = arena;
+  y->err = err;
+  FILE *f = fopen(file, "rb");
+  if (!f) {
+    ttref_loc none = {0};
+    FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot read '%s': %s", file, strerror(errno)));
+  }
+  if (!yaml_parser_initialize(&p)) {
+    ttref_loc none = {0};
+    FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
+  }
+  pinit = true;
+  yaml_parser_set_input_file(&p, f);
+  if (!yaml_parser_load(&p, &y->doc)) {
+    ttref_loc l = {file, (int)p.problem_mark.line + 1, (int)p.problem_mark.column + 1};
+    FAIL(ir_error_set(err, TTREF_E_INPUT, l, "yaml: %s%s%s", p.problem ? p.problem : "syntax error",
+                      p.context ? " " : "", p.context ? p.context : ""));
+  }
+  y->loaded = true;
+fail:
+  if (pinit) yaml_parser_delete(&p);
+  if (f) fclose(f);
+  return st;
+}
+
+void conform_yaml_free(conform_yaml *y)
+{
+  if (y && y->loaded) yaml_document_delete(&y->doc);
+  if (y) y->loaded = false;
+}
+
+yaml_node_t *conform_yaml_root(conform_yaml *y) { return y->loaded ? yaml_document_get_root_node(&y->doc) : NULL; }
+
+bool conform_yaml_is_scalar(const yaml_node_t *n) { return n && n->type == YAML_SCALAR_NODE; }
+bool conform_yaml_is_seq(const yaml_node_t *n) { return n && n->type == YAML_SEQUENCE_NODE; }
+bool conform_yaml_is_map(const yaml_node_t *n) { return n && n->type == YAML_MAPPING_NODE; }
+
+static const char *kind_name(const yaml_node_t *n)
+{
+  if (!n) return "nothing";
+  return n->type == YAML_SCALAR_NODE ? "a scalar" : n->type == YAML_SEQUENCE_NODE ? "a list" : "a mapping";
+}
+
+ttref_status conform_yaml_map(conform_yaml *y, yaml_node_t *n, const char *what, uint64_t allowed,
+                              conform_yaml_pair **out_pairs, int *out_n)
+{
+  ttref_status st = TTREF_OK;
+  *out_pairs = NULL;
+  *out_n = 0;
+  if (!conform_yaml_is_map(n)) FAIL(conform_yaml_fail(y, n, "%s must be a mapping, not %s", what, kind_name(n)));
+  int cnt = (int)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
+  conform_yaml_pair *pairs = ir_arena_alloc(y->arena, sizeof *pairs * (size_t)(cnt + 1));
+  if (!pairs) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, n), "out of memory"));
+  for (int i = 0; i < cnt; i++) {
+    yaml_node_pair_t *pr = n->data.mapping.pairs.start + i;
+    yaml_node_t *k = yaml_document_get_node(&y->doc, pr->key);
+    yaml_node_t *v = yaml_document_get_node(&y->doc, pr->value);
+    if (!conform_yaml_is_scalar(k)) FAIL(conform_yaml_fail(y, k, "keys of %s must be scalars", what));
+    const char *name = ir_arena_strndup(y->arena, (const char *)k->data.scalar.value, k->data.scalar.length);
+    if (!name) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, k), "out of memory"));
+    int key = -1;
+    if (allowed) {
+      key = key_lookup(name);
+      if (key < 0) FAIL(conform_yaml_fail(y, k, "unknown key '%s' in %s", name, what));
+      if (!(allowed & ((uint64_t)1 << key))) FAIL(conform_yaml_fail(y, k, "key '%s' is not allowed in %s", name, what));
+    }
+    for (int j = 0; j < i; j++)
+      if (strcmp(pairs[j].name, name) == 0) FAIL(conform_yaml_fail(y, k, "duplicate key '%s' in %s", name, what));
+    pairs[i].key = key;
+    pairs[i].name = name;
+    pairs[i].knode = k;
+    pairs[i].value = v;
+  }
+  *out_pairs = pairs;
+  *out_n = cnt;
+fail:
+  return st;
+}
+
+ttref_status conform_yaml_seq(conform_yaml *y, yaml_node_t *n, const char *what, yaml_node_t ***out_items,
+                              int *out_n)
+{
+  ttref_status st = TTREF_OK;
+  *out_items = NULL;
+  *out_n = 0;
+  if (!conform_yaml_is_seq(n)) FAIL(conform_yaml_fail(y, n, "%s must be a list, not %s", what, kind_name(n)));
+  int cnt = (int)(n->data.sequence.items.top - n->data.sequence.items.start);
+  yaml_node_t **items = ir_arena_alloc(y->arena, sizeof *items * (size_t)(cnt + 1));
+  if (!items) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, n), "out of memory"));
+  for (int i = 0; i < cnt; i++) items[i] = yaml_document_get_node(&y->doc, n->data.sequence.items.start[i]);
+  *out_items = items;
+  *out_n = cnt;
+fail:
+  return st;
+}
+
+ttref_status conform_yaml_str(conform_yaml *y, yaml_node_t *n, const char *what, const char **out)
+{
+  ttref_status st = TTREF_OK;
+  if (!conform_yaml_is_scalar(n)) FAIL(conform_yaml_fail(y, n, "%s must be a scalar, not %s", what, kind_name(n)));
+  *out = ir_arena_strndup(y->arena, (const char *)n->data.scalar.value, n->data.scalar.length);
+  if (!*out) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, n), "out of memory"));
+  if (strlen(*out) != n->data.scalar.length) FAIL(conform_yaml_fail(y, n, "%s contains a NUL byte", what));
+fail:
+  return st;
+}
+
+ttref_status conform_yaml_int(conform_yaml *y, yaml_node_t *n, const char *what, int64_t lo, int64_t hi,
+                              int64_t *out)
+{
+  ttref_status st = TTREF_OK;
+  const char *s;
+  TRY(conform_yaml_str(y, n, what, &s));
+  char *end;
+  errno = 0;
+  long long v = strtoll(s, &end, 0);
+  if (end == s || *end || errno) FAIL(conform_yaml_fail(y, n, "%s must be an integer, not '%s'", what, s));
+  if (v < lo || v > hi) FAIL(conform_yaml_fail(y, n, "%s must be in [%lld, %lld], not %lld", what, (long long)lo, (long long)hi, v));
+  *out = v;
+fail:
+  return st;
+}
+
+ttref_status conform_yaml_num(conform_yaml *y, yaml_node_t *n, const char *what, double *out)
+{
+  ttref_status st = TTREF_OK;
+  const char *s;
+  TRY(conform_yaml_str(y, n, what, &s));
+  const char *t = s[0] == '+' || s[0] == '-' ? s + 1 : s;
+  double sign = s[0] == '-' ? -1.0 : 1.0;
+  if (strcasecmp(t, "inf") == 0 || strcasecmp(t, ".inf") == 0) *out = sign * (double)INFINITY;
+  else if (strcasecmp(t, "nan") == 0 || strcasecmp(t, ".nan") == 0) *out = sign < 0 ? -(double)NAN : (double)NAN;
+  else {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end) FAIL(conform_yaml_fail(y, n, "%s must be a number, not '%s'", what, s));
+    *out = v;
+  }
+fail:
+  return st;
+}
+
+ttref_status conform_yaml_bool(conform_yaml *y, yaml_node_t *n, const char *what, bool *out)
+{
+  ttref_status st = TTREF_OK;
+  const char *s;
+  TRY(conform_yaml_str(y, n, what, &s));
+  if (strcmp(s, "true") == 0) *out = true;
+  else if (strcmp(s, "false") == 0) *out = false;
+  else FAIL(conform_yaml_fail(y, n, "%s must be true or false, not '%s'", what, s));
+fail:
+  return st;
+}
