@@ -1582,6 +1582,53 @@ static ttref_status op_desc_access(ctx *c, const ir_op *op)
   return TTREF_OK;
 }
 
+/* tt.descriptor_gather / _scatter: rows xs[r] of a 2-D descriptor, columns y..y+C-1;
+ * out-of-bounds elements read the padding and are not written. */
+static ttref_status op_desc_rows(ctx *c, const ir_op *op)
+{
+  const bool scatter = op->code == IR_OP_DESC_SCATTER || op->code == IR_OP_XDESC_SCATTER;
+  const ir_value *dv = op->opnds[0];
+  if (dv->type->kind != IR_T_DESC || !dv->type->elem)
+    return fault(c, op, TTREF_E_UNSUPPORTED, "'%s' on a raw pointer descriptor cannot be interpreted", ir_op_name(op->code));
+  const interp_elem *d = SL(dv)->d;
+  if (d[1].i != 2) return fault(c, op, TTREF_E_INPUT, "'%s' needs a 2-D descriptor", ir_op_name(op->code));
+  const ir_scalar es = dv->type->elem->scalar;
+  const int esz = ir_scalar_bytes(es);
+  const int64_t rows = d[2].i, cols = d[3].i, srow = d[4].i, scol = d[5].i;
+  const int pad = (int)d[6].i;
+  const slot *xs = SL(op->opnds[1]);
+  const int xbits = elem_bits(op->opnds[1]);
+  const int64_t y = sval(elem_bits(op->opnds[2]), SL(op->opnds[2])->d[0].i);
+  const ir_type *lt = scatter ? op->opnds[3]->type : op->res[0].type;
+  const int64_t R = lt->shape[0], C = lt->shape[1];
+  const slot *src = scatter ? SL(op->opnds[3]) : NULL;
+  slot *r = scatter ? NULL : SL(&op->res[0]);
+  for (int64_t i = 0; i < R; i++) {
+    int64_t x = sval(xbits, xs->d[i].i);
+    for (int64_t j = 0; j < C; j++) {
+      int64_t col = y + j, lane = i * C + j;
+      bool in = x >= 0 && x < rows && col >= 0 && col < cols;
+      int64_t addr = d[0].i + (x * srow + col * scol) * esz;
+      if (!scatter) {
+        if (!in) {
+          if (pad == IR_PAD_NAN && ir_scalar_is_float(es)) r->d[lane].f = NAN;
+          else r->d[lane].i = 0;
+          continue;
+        }
+        const uint8_t *q = mem_at(c->L->mem, addr, esz);
+        if (!q) return fault_oob(c, op, lt, lane, addr, esz);
+        r->d[lane] = ld(c, es, q, addr);
+      } else if (in) {
+        uint8_t *q = mem_at(c->L->mem, addr, esz);
+        if (!q) return fault_oob(c, op, lt, lane, addr, esz);
+        st(c, es, q, addr, src->d[lane]);
+      }
+    }
+  }
+  if (r) r->n = R * C;
+  return TTREF_OK;
+}
+
 /* ---- combine regions (reduce, scan, map_elementwise) ------------------------------------------ */
 /* A region is run vectorised (all lanes at once) when its body is a single block of
  * elementwise ops; otherwise lane by lane. Both give identical results. */
@@ -1857,6 +1904,82 @@ static ttref_status op_dot(ctx *c, const ir_op *op)
           for (int64_t n = 0; n < N; n++) drow[n].f = fp_fma((fp_format)f, x, brow[n].f, drow[n].f);
         }
       }
+    }
+  return TTREF_OK;
+}
+
+/*
+ * tt.dot_scaled: D = (A * 2^(sa - 127)) . (B * 2^(sb - 127)) + C with e8m0
+ * scales, one per group of K / scale_shape[-1] elements (32 for MX formats),
+ * a's scale [M, K/g], b's [N, K/g]. Operands in i8 containers are decoded by
+ * a_elem_type / b_elem_type (e2m1 packed two per byte along K when *_k_pack,
+ * low nibble first). Canonical order and rounding as tt.dot (fused steps in
+ * the accumulator type, k ascending).
+ */
+static double mx_elem(int sdt, const ir_value *v, const interp_elem *d, int64_t idx, bool packed_pair_hi)
+{
+  const ir_scalar s = elem_scalar(v);
+  if (ir_scalar_is_float(s)) return d[idx].f; /* bf16 / fp16 / f8 tensors hold values */
+  uint64_t byte = (uint64_t)d[idx].i & 0xFF;
+  switch (sdt) {
+  case IR_SDT_E4M3: return fp_decode(FP_F8E4M3FN, byte);
+  case IR_SDT_E5M2: return fp_decode(FP_F8E5M2, byte);
+  case IR_SDT_E2M3: return fp_decode(FP_E2M3, byte & 0x3F);
+  case IR_SDT_E3M2: return fp_decode(FP_E3M2, byte & 0x3F);
+  case IR_SDT_E2M1: return fp_decode(FP_E2M1, packed_pair_hi ? (byte >> 4) & 0xF : byte & 0xF);
+  default: return fp_decode(FP_F16, byte);
+  }
+}
+
+static ttref_status op_dot_scaled(ctx *c, const ir_op *op)
+{
+  int ias = -1, ibs = -1;
+  const ir_attr *segs = ir_op_attr(op, "operandSegmentSizes");
+  if (segs && segs->nints == 5) {
+    if (segs->ints[3]) ias = 3;
+    if (segs->ints[4]) ibs = 3 + (int)segs->ints[3];
+  } else if (op->nopnds == 5) {
+    ias = 3;
+    ibs = 4;
+  } else if (op->nopnds == 4) {
+    return fault(c, op, TTREF_E_INPUT, "'tt.dot_scaled' with one scale needs operandSegmentSizes");
+  }
+  const ir_value *av = op->opnds[0], *bv = op->opnds[1];
+  const ir_type *ta = av->type, *tb = bv->type, *td = op->res[0].type;
+  const int r = td->rank;
+  if (r != 2 || ta->rank != 2 || tb->rank != 2) return fault(c, op, TTREF_E_UNSUPPORTED, "'tt.dot_scaled' on batched (3-D) operands is not supported");
+  const int at = (int)ir_op_attr_int(op, "a_elem_type", IR_SDT_BF16), bt = (int)ir_op_attr_int(op, "b_elem_type", IR_SDT_BF16);
+  const bool lpack = ir_op_attr_int(op, "lhs_k_pack", 1) != 0, rpack = ir_op_attr_int(op, "rhs_k_pack", 1) != 0;
+  if ((at == IR_SDT_E2M1 && !lpack) || (bt == IR_SDT_E2M1 && !rpack))
+    return fault(c, op, TTREF_E_UNSUPPORTED, "'tt.dot_scaled' with e2m1 packed along M/N is not supported");
+  const bool apk = at == IR_SDT_E2M1 && !ir_scalar_is_float(elem_scalar(av));
+  const bool bpk = bt == IR_SDT_E2M1 && !ir_scalar_is_float(elem_scalar(bv));
+  const int64_t M = td->shape[0], N = td->shape[1], K = ta->shape[1] * (apk ? 2 : 1);
+  const int64_t acols = ta->shape[1], bcols = tb->shape[1];
+  const slot *A = SL(av), *B = SL(bv), *C = SL(op->opnds[2]);
+  const slot *AS = ias >= 0 ? SL(op->opnds[ias]) : NULL, *BS = ibs >= 0 ? SL(op->opnds[ibs]) : NULL;
+  const int64_t ag = AS ? K / op->opnds[ias]->type->shape[1] : K, bg = BS ? K / op->opnds[ibs]->type->shape[1] : K;
+  slot *D = SL(&op->res[0]);
+  const int f = c->precise ? FP_F64 : fmt_of(td->elem->scalar);
+  for (int64_t i = 0; i < M * N; i++) D->d[i] = C->d[C->n > 1 ? i : 0];
+  D->n = M * N;
+  for (int64_t m = 0; m < M; m++)
+    for (int64_t n = 0; n < N; n++) {
+      double acc = D->d[m * N + n].f;
+      for (int64_t k = 0; k < K; k++) {
+        double x = mx_elem(at, av, A->d, m * acols + (apk ? k / 2 : k), apk && (k & 1));
+        double y = mx_elem(bt, bv, B->d, (bpk ? k / 2 : k) * bcols + n, bpk && (k & 1));
+        if (AS) x = ldexp(x, (int)(((uint64_t)AS->d[m * (K / ag) + k / ag].i & 0xFF)) - 127);
+        if (BS) y = ldexp(y, (int)(((uint64_t)BS->d[n * (K / bg) + k / bg].i & 0xFF)) - 127);
+        if (AS && ((uint64_t)AS->d[m * (K / ag) + k / ag].i & 0xFF) == 0xFF) x = NAN;
+        if (BS && ((uint64_t)BS->d[n * (K / bg) + k / bg].i & 0xFF) == 0xFF) y = NAN;
+        if (c->bound_pass) { /* magnitudes (i8-coded operands are not swapped to bounds) */
+          x = fabs(x);
+          y = fabs(y);
+        }
+        acc = f == FP_F64 ? fma(x, y, acc) : f == FP_F32 ? (double)fmaf((float)x, (float)y, (float)acc) : fp_fma((fp_format)f, x, y, acc);
+      }
+      D->d[m * N + n].f = acc;
     }
   return TTREF_OK;
 }
@@ -2184,7 +2307,9 @@ static ttref_status exec_op_value(ctx *c, const ir_op *op)
   OP_CASE(DESC_LOAD) OP_CASE(DESC_STORE) OP_CASE(DESC_REDUCE) OP_CASE(XDESC_LOAD) OP_CASE(XDESC_STORE)
     return op_desc_access(c, op);
   OP_CASE(DESC_GATHER) OP_CASE(DESC_SCATTER) OP_CASE(XDESC_GATHER) OP_CASE(XDESC_SCATTER)
-  OP_CASE(REINTERPRET_DESC) OP_CASE(INLINE_ASM) OP_CASE(DOT_SCALED)
+    return op_desc_rows(c, op);
+  OP_CASE(DOT_SCALED) return op_dot_scaled(c, op);
+  OP_CASE(REINTERPRET_DESC) OP_CASE(INLINE_ASM)
     return fault(c, op, TTREF_E_UNSUPPORTED, "'%s' is not supported by the interpreter", ir_op_name(op->code));
   OP_CASE(DOT) return op_dot(c, op);
   OP_CASE(REDUCE) return op_reduce(c, op);
@@ -2282,7 +2407,8 @@ static ttref_status bound_op(ctx *c, const ir_op *op)
   for (int i = 0; i < op->nres; i++) any |= is_float_value(&op->res[i]);
   bool mem_float = false;
   if (op->code == IR_OP_STORE || op->code == IR_OP_ATOMIC_RMW || op->code == IR_OP_ATOMIC_CAS ||
-      op->code == IR_OP_DESC_STORE || op->code == IR_OP_DESC_REDUCE || op->code == IR_OP_XDESC_STORE)
+      op->code == IR_OP_DESC_STORE || op->code == IR_OP_DESC_REDUCE || op->code == IR_OP_XDESC_STORE ||
+      op->code == IR_OP_DESC_SCATTER || op->code == IR_OP_XDESC_SCATTER)
     for (int i = 0; i < op->nopnds; i++) mem_float |= is_float_value(op->opnds[i]);
   if (!any && !mem_float) return TTREF_OK;
   const slot *a = op->nopnds > 0 ? SL(op->opnds[0]) : NULL;
@@ -2336,7 +2462,8 @@ static ttref_status bound_op(ctx *c, const ir_op *op)
   case IR_OP_TRANS: case IR_OP_CAT: case IR_OP_JOIN: case IR_OP_SPLIT: case IR_OP_GATHER:
   case IR_OP_LOAD: case IR_OP_STORE: case IR_OP_ATOMIC_RMW: case IR_OP_ATOMIC_CAS: case IR_OP_DOT:
   case IR_OP_REDUCE: case IR_OP_SCAN: case IR_OP_MAP_ELEMENTWISE:
-  case IR_OP_DESC_LOAD: case IR_OP_DESC_STORE: case IR_OP_DESC_REDUCE: case IR_OP_XDESC_LOAD: case IR_OP_XDESC_STORE: {
+  case IR_OP_DESC_LOAD: case IR_OP_DESC_STORE: case IR_OP_DESC_REDUCE: case IR_OP_XDESC_LOAD: case IR_OP_XDESC_STORE:
+  case IR_OP_DESC_GATHER: case IR_OP_DESC_SCATTER: case IR_OP_XDESC_GATHER: case IR_OP_XDESC_SCATTER: case IR_OP_DOT_SCALED: {
     if (op->code == IR_OP_ATOMIC_CAS) break; /* bound of the old value: |value| */
     slot *sw[MAX_SWAP];
     int n = swap_floats(c, op, sw);

@@ -564,6 +564,121 @@ static void test_one_element_tensor_and_select(void **state)
   assert_true(of[0] == -3.5f);
 }
 
+/* ---- dot_scaled ---- */
+static double e2m1_ref(unsigned nib) /* OCP MX fp4: 1 sign, 2 exponent, 1 mantissa bits */
+{
+  static const double mag[8] = {0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0};
+  return (nib & 8) ? -mag[nib & 7] : mag[nib & 7];
+}
+
+static void test_dot_scaled_e2m1_bf16(void **state)
+{
+  (void)state;
+  const char *k =
+      "module {\n"
+      "  tt.func public @k(%a: !tt.ptr<i8>, %s: !tt.ptr<i8>, %b: !tt.ptr<bf16>, %o: !tt.ptr<f32>) {\n"
+      "    %r32 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>\n"
+      "    %ap = tt.splat %a : !tt.ptr<i8> -> tensor<32x!tt.ptr<i8>>\n"
+      "    %aa = tt.addptr %ap, %r32 : tensor<32x!tt.ptr<i8>>, tensor<32xi32>\n"
+      "    %av = tt.load %aa : tensor<32x!tt.ptr<i8>>\n"
+      "    %A = tt.reshape %av : tensor<32xi8> -> tensor<2x16xi8>\n"
+      "    %r2 = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>\n"
+      "    %sp = tt.splat %s : !tt.ptr<i8> -> tensor<2x!tt.ptr<i8>>\n"
+      "    %sa = tt.addptr %sp, %r2 : tensor<2x!tt.ptr<i8>>, tensor<2xi32>\n"
+      "    %sv = tt.load %sa : tensor<2x!tt.ptr<i8>>\n"
+      "    %S = tt.reshape %sv : tensor<2xi8> -> tensor<2x1xi8>\n"
+      "    %r64 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n"
+      "    %bp = tt.splat %b : !tt.ptr<bf16> -> tensor<64x!tt.ptr<bf16>>\n"
+      "    %ba = tt.addptr %bp, %r64 : tensor<64x!tt.ptr<bf16>>, tensor<64xi32>\n"
+      "    %bv = tt.load %ba : tensor<64x!tt.ptr<bf16>>\n"
+      "    %B = tt.reshape %bv : tensor<64xbf16> -> tensor<32x2xbf16>\n"
+      "    %z = arith.constant dense<0.000000e+00> : tensor<2x2xf32>\n"
+      "    %D = tt.dot_scaled %A scale %S, %B, %z lhs = e2m1 rhs = bf16 {fastMath = false} : tensor<2x16xi8>, tensor<2x1xi8> * tensor<32x2xbf16> -> tensor<2x2xf32>\n"
+      "    %Dv = tt.reshape %D : tensor<2x2xf32> -> tensor<4xf32>\n"
+      "    %r4 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
+      "    %op = tt.splat %o : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>\n"
+      "    %oa = tt.addptr %op, %r4 : tensor<4x!tt.ptr<f32>>, tensor<4xi32>\n"
+      "    tt.store %oa, %Dv : tensor<4x!tt.ptr<f32>>\n"
+      "    tt.return\n"
+      "  }\n"
+      "}\n";
+  uint8_t a[32], sc[2] = {127 + 2, 127 - 3};
+  uint16_t bb[64];
+  float o[4] = {0};
+  for (int i = 0; i < 32; i++) a[i] = (uint8_t)((i * 37 + 11) & 0xFF);
+  for (int i = 0; i < 64; i++) {
+    float v = (float)((i % 7) - 3) * 0.375f; /* exact in bf16 */
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    bb[i] = (uint16_t)(u >> 16);
+  }
+  buf b[4] = {{a, sizeof a, IR_S_I8}, {sc, sizeof sc, IR_S_I8}, {bb, sizeof bb, IR_S_BF16}, {o, sizeof o, IR_S_F32}};
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  ttref_status st = run_kernel(k, 1, 1, 1, b, 4, NULL, 1, &e, NULL);
+  if (st) fprintf(stderr, "%s\n", e.msg);
+  assert_int_equal(st, TTREF_OK);
+  for (int m = 0; m < 2; m++)
+    for (int n = 0; n < 2; n++) {
+      double acc = 0; /* every product and partial sum here is exact in f32 */
+      for (int kk = 0; kk < 32; kk++) {
+        uint8_t byte = a[m * 16 + kk / 2];
+        double x = e2m1_ref((kk & 1) ? byte >> 4 : byte & 0xF) * ldexp(1.0, sc[m] - 127);
+        uint32_t u = (uint32_t)bb[kk * 2 + n] << 16;
+        float y;
+        memcpy(&y, &u, 4);
+        acc += x * (double)y;
+      }
+      assert_true((double)o[m * 2 + n] == acc);
+    }
+}
+
+/* ---- descriptor gather / scatter ---- */
+static void test_descriptor_gather_scatter_rows(void **state)
+{
+  (void)state;
+  /* x is a 6x8 f32 matrix; gather rows {5, 0, 7(out of bounds), 2} at columns 4..7 (cols 8.. OOB
+   * for y=6), scatter them into o at rows {1, 3, 9(out of bounds), 0} */
+  const char *k =
+      "module {\n"
+      "  tt.func public @k(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>, %y: i32) {\n"
+      "    %c6 = arith.constant 6 : i32\n"
+      "    %c8 = arith.constant 8 : i32\n"
+      "    %s8 = arith.constant 8 : i64\n"
+      "    %s1 = arith.constant 1 : i64\n"
+      "    %dx = tt.make_tensor_descriptor %x, [%c6, %c8], [%s8, %s1] : <f32>, <tensor<1x4xf32>>\n"
+      "    %do = tt.make_tensor_descriptor %o, [%c6, %c8], [%s8, %s1] : <f32>, <tensor<1x4xf32>>\n"
+      "    %rows = arith.constant dense<[5, 0, 7, 2]> : tensor<4xi32>\n"
+      "    %g = tt.descriptor_gather %dx[%rows, %y] : (!tt.tensordesc<tensor<1x4xf32>>, tensor<4xi32>, i32) -> tensor<4x4xf32>\n"
+      "    %orows = arith.constant dense<[1, 3, 9, 0]> : tensor<4xi32>\n"
+      "    tt.descriptor_scatter %do[%orows, %y], %g : !tt.tensordesc<tensor<1x4xf32>>, tensor<4xi32>, i32, tensor<4x4xf32>\n"
+      "    tt.return\n"
+      "  }\n"
+      "}\n";
+  float x[48], o[48];
+  for (int i = 0; i < 48; i++) {
+    x[i] = (float)i;
+    o[i] = -1.0f;
+  }
+  buf b[2] = {{x, sizeof x, IR_S_F32}, {o, sizeof o, IR_S_F32}};
+  int64_t sc[1] = {6}; /* columns 6..9: 8 and 9 are out of bounds */
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  ttref_status st = run_kernel(k, 1, 1, 1, b, 2, sc, 1, &e, NULL);
+  if (st) fprintf(stderr, "%s\n", e.msg);
+  assert_int_equal(st, TTREF_OK);
+  const int src[4] = {5, 0, 7, 2}, dst[4] = {1, 3, 9, 0};
+  float want[48];
+  for (int i = 0; i < 48; i++) want[i] = -1.0f;
+  for (int r = 0; r < 4; r++)
+    for (int j = 0; j < 4; j++) {
+      int col = (int)sc[0] + j;
+      float v = (src[r] < 6 && col < 8) ? x[src[r] * 8 + col] : 0.0f; /* zero padding */
+      if (dst[r] < 6 && col < 8) want[dst[r] * 8 + col] = v;
+    }
+  assert_memory_equal(o, want, sizeof want);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -582,6 +697,8 @@ int main(void)
       cmocka_unit_test(test_fp8_downcast_saturates_nan_stays),
       cmocka_unit_test(test_assert_fault_names_lane),
       cmocka_unit_test(test_one_element_tensor_and_select),
+      cmocka_unit_test(test_dot_scaled_e2m1_bf16),
+      cmocka_unit_test(test_descriptor_gather_scatter_rows),
   };
   return cmocka_run_group_tests_name("exec", tests, NULL, NULL);
 }
