@@ -27,7 +27,8 @@ typedef struct interp_alloc {
   uint8_t *data;       /* owned */
   size_t nbytes;
   ir_scalar elem;      /* element type of the pointer argument it came from */
-  uint32_t *owner;     /* last writer pid+1 per element, for race checks (lazily made) */
+  uint32_t *owner;     /* last writer's linear pid + 1 per element (parallel runs, --check-races) */
+  int64_t owner_n;
   double *pv, *pb;     /* precise mode: binary64 value and magnitude bound per element (float allocations) */
   int64_t pn;          /* number of elements in pv/pb */
 } interp_alloc;
@@ -65,6 +66,8 @@ typedef struct interp_launch {
   int threads;          /* 0 = OpenMP default; 1 = sequential */
   bool ftz;             /* flush float subnormals (compare with FTZ hardware) */
   bool contract;        /* fuse a single-use mulf into its addf/subf (LLVM FMA contraction) */
+  bool check_races;     /* fault at the first cross-program conflict (write-write, or a read of
+                           another program's write); runs programs in order */
   bool precise;         /* precise mode: no rounding of float results (binary64 throughout) and a
                            magnitude bound per float element; float memory lives in alloc->pv/pb */
   FILE *print_out;      /* tt.print destination (default stdout) */

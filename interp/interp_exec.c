@@ -64,6 +64,12 @@ typedef struct ctx {
   bool parallel;
   bool returned;
   bool precise;      /* L->precise: no rounding, bounds tracked */
+  bool track;        /* owner tracking: parallel run or --check-races */
+  uint32_t pid1;     /* linear program id + 1 */
+  const ir_op *race_op; /* --check-races: first conflict seen by ld/st */
+  int64_t race_addr;
+  uint32_t race_other;
+  bool race_is_read;
   bool bound_pass;   /* re-running an op on the bound buffers */
 } ctx;
 
@@ -390,8 +396,43 @@ static inline double *pshadow(const ctx *c, int64_t addr, ir_scalar es)
   return (c->bound_pass ? a->pb : a->pv) + off / (uint64_t)esz;
 }
 
-static inline interp_elem ld(const ctx *c, ir_scalar es, const uint8_t *q, int64_t addr)
+/*
+ * Cross-program conflicts. Programs of a launch run in parallel; two of them
+ * writing one element without atomics race on a GPU. ttref makes the result
+ * deterministic anyway: each element remembers its writer, and a store from a
+ * lower program id than the one already recorded is dropped, so the element
+ * ends as the highest program wrote it, exactly as in sequential order. A
+ * striped spin lock makes the check and the write one step.
+ */
+#define RACE_STRIPES 4096
+static unsigned char race_locks[RACE_STRIPES];
+
+static inline uint32_t *owner_of(const ctx *c, int64_t addr)
 {
+  const interp_alloc *a = &c->L->mem->allocs[((uint64_t)addr >> INTERP_ADDR_SHIFT) - 1];
+  if (!a->owner) return NULL;
+  uint64_t off = (uint64_t)addr & ((UINT64_C(1) << INTERP_ADDR_SHIFT) - 1);
+  uint64_t e = off / (uint64_t)ir_scalar_bytes(a->elem);
+  return e < (uint64_t)a->owner_n ? &a->owner[e] : NULL;
+}
+
+static inline void note_race(ctx *c, int64_t addr, uint32_t other, bool is_read)
+{
+  c->st.races++;
+  if (!c->race_op) {
+    c->race_op = (const ir_op *)1; /* set properly by the caller's op check */
+    c->race_addr = addr;
+    c->race_other = other;
+    c->race_is_read = is_read;
+  }
+}
+
+static inline interp_elem ld(ctx *c, ir_scalar es, const uint8_t *q, int64_t addr)
+{
+  if (c->L->check_races && !c->bound_pass) {
+    uint32_t *ow = owner_of(c, addr);
+    if (ow && *ow && *ow != c->pid1) note_race(c, addr, *ow, true);
+  }
   if (c->precise && ir_scalar_is_float(es)) {
     const double *p = pshadow(c, addr, es);
     if (p) {
@@ -403,16 +444,32 @@ static inline interp_elem ld(const ctx *c, ir_scalar es, const uint8_t *q, int64
   return mem_read(es, q);
 }
 
-static inline void st(const ctx *c, ir_scalar es, uint8_t *q, int64_t addr, interp_elem v)
+static inline void st(ctx *c, ir_scalar es, uint8_t *q, int64_t addr, interp_elem v)
 {
-  if (c->precise && ir_scalar_is_float(es)) {
-    double *p = pshadow(c, addr, es);
-    if (p) {
-      *p = v.f;
+  uint32_t *ow = (c->track && !c->bound_pass) ? owner_of(c, addr) : NULL;
+  unsigned char *lk = NULL;
+  if (ow) {
+    if (c->parallel) {
+      lk = &race_locks[((uint64_t)addr >> 2) % RACE_STRIPES];
+      while (__atomic_test_and_set(lk, __ATOMIC_ACQUIRE)) {
+      }
+    }
+    uint32_t prev = *ow;
+    if (prev && prev != c->pid1) note_race(c, addr, prev, false);
+    if (prev > c->pid1) { /* a later program already wrote it: it wins */
+      if (lk) __atomic_clear(lk, __ATOMIC_RELEASE);
       return;
     }
+    *ow = c->pid1;
   }
-  if (!c->bound_pass) mem_write(es, q, v);
+  if (c->precise && ir_scalar_is_float(es)) {
+    double *p = pshadow(c, addr, es);
+    if (p) *p = v.f;
+    else if (!c->bound_pass) mem_write(es, q, v);
+  } else if (!c->bound_pass) {
+    mem_write(es, q, v);
+  }
+  if (lk) __atomic_clear(lk, __ATOMIC_RELEASE);
 }
 
 static ttref_status fault_oob(ctx *c, const ir_op *op, const ir_type *lane_t, int64_t lane,
@@ -2484,9 +2541,23 @@ static ttref_status bound_op(ctx *c, const ir_op *op)
   return st;
 }
 
+static ttref_status race_fault(ctx *c, const ir_op *op)
+{
+  const interp_alloc *a = &c->L->mem->allocs[((uint64_t)c->race_addr >> INTERP_ADDR_SHIFT) - 1];
+  int64_t off = (int64_t)((uint64_t)c->race_addr & ((UINT64_C(1) << INTERP_ADDR_SHIFT) - 1));
+  uint32_t o = c->race_other - 1;
+  const int64_t gx = c->L->grid[0], gy = c->L->grid[1];
+  return fault(c, op, TTREF_E_FAULT,
+               "data race in '%s': pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s %s+%" PRId64
+               " which pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") wrote, without atomics",
+               ir_op_name(op->code), c->pid[0], c->pid[1], c->pid[2], c->race_is_read ? "reads" : "writes",
+               a->name, off, (int64_t)o % gx, ((int64_t)o / gx) % gy, (int64_t)o / (gx * gy));
+}
+
 static ttref_status exec_op(ctx *c, const ir_op *op)
 {
   ttref_status st = exec_op_value(c, op);
+  if (c->race_op && c->L->check_races && st == TTREF_OK) st = race_fault(c, op);
   if (st == TTREF_OK && c->precise && !c->bound_pass) st = bound_op(c, op);
   return st;
 }
@@ -2541,6 +2612,7 @@ static ttref_status run_program(ctx *c, int64_t lin)
   c->pid[0] = lin % L->grid[0];
   c->pid[1] = (lin / L->grid[0]) % L->grid[1];
   c->pid[2] = lin / (L->grid[0] * L->grid[1]);
+  c->pid1 = (uint32_t)(lin + 1);
   const ir_func *fn = L->fn;
   for (int i = 0; i < fn->nargs; i++) {
     slot *s = &c->fr->s[fn->args[i].id];
@@ -2583,7 +2655,19 @@ ttref_status interp_run(interp_launch *L, ttref_error *err)
 #ifdef _OPENMP
   nthreads = L->threads > 0 ? L->threads : omp_get_max_threads();
 #endif
-  if (P.sequential || total < 2) nthreads = 1;
+  if (P.sequential || total < 2 || L->check_races) nthreads = 1;
+  const bool track = nthreads > 1 || L->check_races;
+  if (track) /* element owners for deterministic write-write conflicts and race checks */
+    for (int k = 0; k < L->mem->n; k++) {
+      interp_alloc *a = &L->mem->allocs[k];
+      if (a->owner) memset(a->owner, 0, sizeof(uint32_t) * (size_t)a->owner_n);
+      else {
+        a->owner_n = (int64_t)(a->nbytes / (size_t)ir_scalar_bytes(a->elem)) + 1;
+        a->owner = ir_calloc((size_t)a->owner_n, sizeof(uint32_t));
+        if (!a->owner) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory for race tracking"));
+      }
+    }
+  if (total > UINT32_MAX - 1 && track) FAIL(IR_ERR(err, TTREF_E_LIMIT, none, "grid too large for race tracking"));
   if (nthreads > total) nthreads = (int)total;
   if (nthreads < 1) nthreads = 1;
 
@@ -2607,6 +2691,8 @@ ttref_status interp_run(interp_launch *L, ttref_error *err)
     c.err = &lerr;
     c.fr = frame_new(fp, L->precise);
     c.precise = L->precise;
+    c.track = track;
+    c.parallel = nthreads > 1;
     if (!c.fr) {
 #ifdef _OPENMP
 #pragma omp atomic write

@@ -21,7 +21,7 @@ void interp_mem_free(interp_mem *m)
     interp_alloc *a = &m->allocs[i];
     ir_free(a->data, a->nbytes);
     if (a->name) ir_free(a->name, strlen(a->name) + 1);
-    ir_free(a->owner, sizeof(uint32_t) * (a->nbytes + 1));
+    ir_free(a->owner, sizeof(uint32_t) * (size_t)a->owner_n);
     ir_free(a->pv, sizeof(double) * (size_t)a->pn);
     ir_free(a->pb, sizeof(double) * (size_t)a->pn);
   }

@@ -41,7 +41,7 @@ static int wants_help(int argc, char **argv)
 static const char *const usage_run =
     "usage: ttref run KERNEL.ttir --grid X[,Y[,Z]] --arg NAME=@FILE.npy --arg NAME=VALUE ... [--out DIR]\n"
     "       ttref run --launch LAUNCH.yaml [options]\n"
-    "                 [--kernel NAME] [--threads N] [--ftz] [--contract] [--stats]\n"
+    "                 [--kernel NAME] [--threads N] [--ftz] [--contract] [--precise] [--check-races] [--stats]\n"
     "  Runs one launch of KERNEL on the CPU with ttref's documented semantics.\n"
     "  --arg binds a kernel argument by its TTIR name (x_ptr or %x_ptr) or 0-based position:\n"
     "        pointers take @FILE.npy (its raw elements are the buffer; bf16/fp8 as <u2/|u1 bits),\n"
@@ -57,6 +57,9 @@ static const char *const usage_run =
     "  --precise also runs the launch in binary64 without rounding and writes, per float\n"
     "        buffer, DIR/NAME.precise.npy (the values) and DIR/NAME.bound.npy (the magnitude\n"
     "        bound: the same computation on |operands|, e.g. sum |a_i*b_i| for a dot).\n"
+    "  --check-races faults (exit 1) at the first element one program writes and another\n"
+    "        reads or writes without atomics (programs then run in order). Without it, such\n"
+    "        write-write conflicts end as in program order (the highest program id wins).\n"
     "  --stats prints counts of undefined-behaviour cases met (x/0, shifts >= width, ...).\n"
     "  Exit: 0 ran, 1 the kernel faulted (out-of-bounds access, failed assert), 2 bad input.\n";
 
@@ -157,7 +160,7 @@ static int cmd_run(int argc, char **argv)
   int grid_given = 0, have_lf = 0;
   interp_launch_file lf;
   memset(&lf, 0, sizeof lf);
-  int threads = 0, stats = 0, ftz = 0, contract = 0, precise = 0, rc = EXIT_BAD;
+  int threads = 0, stats = 0, ftz = 0, contract = 0, precise = 0, check_races = 0, rc = EXIT_BAD;
   const char **specs = calloc((size_t)argc + 1, sizeof *specs);
   int nspecs = 0;
   ttref_error err = {0};
@@ -204,6 +207,8 @@ static int cmd_run(int argc, char **argv)
       contract = 1;
     } else if (strcmp(a, "--precise") == 0) {
       precise = 1;
+    } else if (strcmp(a, "--check-races") == 0) {
+      check_races = 1;
     } else if (strcmp(a, "--stats") == 0) {
       stats = 1;
     } else if (a[0] == '-' ) {
@@ -259,6 +264,7 @@ static int cmd_run(int argc, char **argv)
   b.L.threads = threads;
   b.L.ftz = ftz;
   b.L.contract = contract;
+  b.L.check_races = check_races;
   st = interp_run(&b.L, &err);
   fflush(stdout);
   if (st != TTREF_OK) report(&err);
@@ -301,10 +307,10 @@ static int cmd_run(int argc, char **argv)
     const interp_stats *s = &b.L.stats;
     fprintf(stderr,
             "stats: programs %lld, int div by zero %lld, int div overflow %lld, shift >= width %lld, "
-            "fp->int out of range %lld, masked load without other %lld, poison reads %lld\n",
+            "fp->int out of range %lld, masked load without other %lld, poison reads %lld, races %lld\n",
             (long long)s->programs, (long long)s->ub_div_zero, (long long)s->ub_div_overflow,
             (long long)s->ub_shift, (long long)s->ub_fptoi, (long long)s->ub_masked_other,
-            (long long)s->ub_poison);
+            (long long)s->ub_poison, (long long)s->races);
   }
 done:
   if (bound) interp_bound_free(&b);

@@ -93,6 +93,10 @@ assert np.all(np.abs(c.astype(np.float64) - p) <= 200 * 2.0**-23 * bd), "f32 res
 PY
 then ok "precise values and bounds of a matmul equal binary64 a@b and |a|@|b|"; else no "precise values and bounds of a matmul equal binary64 a@b and |a|@|b|"; fi
 expect 2 "needs --out" "--precise without --out" -- "$T" run "$M/kernel.ttir" --grid 1 --arg "a_ptr=@$M/a_ptr.in.npy" --arg "b_ptr=@$M/b_ptr.in.npy" --arg "c_ptr=@$M/c_ptr.in.npy" --arg M=130 --arg N=97 --arg K=200 --arg sam=200 --arg sbk=97 --arg scm=97 --precise
+printf 'module {\n  tt.func public @k(%%o: !tt.ptr<i32>) {\n    %%pid = tt.get_program_id x : i32\n    tt.store %%o, %%pid : !tt.ptr<i32>\n    tt.return\n  }\n}\n' >"$tmp/race.ttir"
+"$PY" -c "import numpy as np, sys; np.save(sys.argv[1], np.zeros(1, np.int32))" "$tmp/z.npy"
+expect 1 "data race in 'tt.store': pid (1, 0, 0) writes o+0 which pid (0, 0, 0) wrote" "--check-races names both programs" -- "$T" run "$tmp/race.ttir" --grid 3 --arg "o=@$tmp/z.npy" --check-races
+expect 0 "" "racing kernel without --check-races runs" -- "$T" run "$tmp/race.ttir" --grid 3 --arg "o=@$tmp/z.npy" --out "$tmp/race"
 printf 'module {\n  tt.func public @k() {\n    %%0 = tt.bogus_op : i32\n    tt.return\n  }\n}\n' >"$tmp/bad.ttir"
 expect 2 "bad.ttir:3:" "unknown op is a located error" -- "$T" check "$tmp/bad.ttir"
 head -c 2000 /dev/urandom >"$tmp/rand.ttir"

@@ -679,6 +679,35 @@ static void test_descriptor_gather_scatter_rows(void **state)
   assert_memory_equal(o, want, sizeof want);
 }
 
+/* ---- write-write conflicts between programs ---- */
+static const char *racy =
+    "module {\n"
+    "  tt.func public @k(%o: !tt.ptr<i32>) {\n"
+    "    %pid = tt.get_program_id x : i32\n"
+    "    %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
+    "    %op = tt.splat %o : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>\n"
+    "    %oa = tt.addptr %op, %r : tensor<4x!tt.ptr<i32>>, tensor<4xi32>\n"
+    "    %v = tt.splat %pid : i32 -> tensor<4xi32>\n"
+    "    tt.store %oa, %v : tensor<4x!tt.ptr<i32>>\n"
+    "    tt.return\n"
+    "  }\n"
+    "}\n";
+
+static void test_racing_stores_end_in_program_order(void **state)
+{
+  (void)state;
+  for (int t = 1; t <= 2; t++) {
+    int32_t o[4] = {-1, -1, -1, -1};
+    buf b[1] = {{o, sizeof o, IR_S_I32}};
+    ttref_error e;
+    memset(&e, 0, sizeof e);
+    interp_stats s;
+    assert_int_equal(run_kernel(racy, 257, 1, 1, b, 1, NULL, t, &e, &s), TTREF_OK);
+    for (int i = 0; i < 4; i++) assert_int_equal(o[i], 256); /* the highest program wins, any thread count */
+    if (t == 2) assert_true(s.races > 0);
+  }
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -699,6 +728,7 @@ int main(void)
       cmocka_unit_test(test_one_element_tensor_and_select),
       cmocka_unit_test(test_dot_scaled_e2m1_bf16),
       cmocka_unit_test(test_descriptor_gather_scatter_rows),
+      cmocka_unit_test(test_racing_stores_end_in_program_order),
   };
   return cmocka_run_group_tests_name("exec", tests, NULL, NULL);
 }

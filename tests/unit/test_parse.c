@@ -12,11 +12,14 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 
 #include "ir.h"
 #include "ir_lex.h"
@@ -718,6 +721,177 @@ static void test_parse_rejects_missing_file_and_nul_names(void **state)
   assert_non_null(strstr(e.msg, "/nonexistent/x.ttir"));
 }
 
+/* ---- the checklist through the command line: `ttref check` exits 2 with a
+ * located one-line error, and neither crashes nor grows without bound ---- */
+static const char *ttref_bin(void)
+{
+  const char *b = getenv("TTREF_BIN");
+  return b && *b ? b : "./ttref";
+}
+
+typedef struct check_result {
+  int status;       /* exit status, or 128 + signal */
+  long maxrss_kb;   /* the child's peak resident set */
+  char first[1024]; /* first line of stderr */
+} check_result;
+
+static void run_check(const char *path, check_result *r)
+{
+  char errpath[] = "/tmp/ttref_check_err_XXXXXX";
+  int fd = mkstemp(errpath);
+  assert_true(fd >= 0);
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    int devnull = open("/dev/null", O_WRONLY);
+    if (devnull >= 0) dup2(devnull, 1);
+    dup2(fd, 2);
+    execl(ttref_bin(), ttref_bin(), "check", path, (char *)NULL);
+    _exit(127);
+  }
+  int status = 0;
+  struct rusage ru;
+  memset(&ru, 0, sizeof ru);
+  assert_int_equal(wait4(pid, &status, 0, &ru), pid);
+  r->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r->maxrss_kb = ru.ru_maxrss;
+  r->first[0] = 0;
+  FILE *f = fdopen(fd, "r");
+  assert_non_null(f);
+  rewind(f);
+  if (fgets(r->first, sizeof r->first, f)) r->first[strcspn(r->first, "\n")] = 0;
+  fclose(f);
+  unlink(errpath);
+}
+
+/* `ttref check FILE` must fail with exit 2 and "FILE:LINE:COL: error: ..."
+ * naming the expected position and containing sub */
+static void expect_check_error(const char *path, int line, int col, const char *sub)
+{
+  check_result r;
+  run_check(path, &r);
+  char prefix[4200];
+  snprintf(prefix, sizeof prefix, "%s:%d:%d: error: ", path, line, col);
+  bool ok = r.status == 2 && !strncmp(r.first, prefix, strlen(prefix)) && strstr(r.first, sub);
+  if (!ok) print_error("%s: want exit 2, '%s...%s'; got exit %d, '%s'\n", path, prefix, sub, r.status, r.first);
+  assert_true(ok);
+}
+
+static void expect_check_file(const char *path)
+{
+  size_t len;
+  char *text = read_all(path, &len);
+  assert_non_null(text);
+  int line, col;
+  char sub[200];
+  assert_int_equal(sscanf(text, "// expect-error: %d:%d: %199[^\n]", &line, &col, sub), 3);
+  free(text);
+  expect_check_error(path, line, col, sub);
+}
+
+/* every bad/ file (truncation, unknown op and type, bad attribute, undefined
+ * and doubly defined values, region arity, unterminated string, binary
+ * garbage, ...) and every verify/ file (shape mismatches and other verifier
+ * errors) through the command line */
+static void test_parse_cli_check_rejects_malformed_files(void **state)
+{
+  (void)state;
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/ttir/bad", data_dir());
+  assert_true(for_each_ttir(dir, expect_check_file) >= 15);
+  snprintf(dir, sizeof dir, "%s/ttir/verify", data_dir());
+  assert_true(for_each_ttir(dir, expect_check_file) >= 100);
+}
+
+/* a shape mismatch is a verifier error, located at the op */
+static void test_parse_cli_check_shape_mismatch(void **state)
+{
+  (void)state;
+  char path[] = "/tmp/ttref_shape_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  const char *src = "module {\n  tt.func public @k(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) {\n"
+                    "    %0 = arith.mulf %a, %b : tensor<4x8xf32>\n    tt.return\n  }\n}\n";
+  assert_int_equal(write(fd, src, strlen(src)), (ssize_t)strlen(src));
+  close(fd);
+  expect_check_error(path, 3, 25, "has type tensor<8x4xf32> but is used as tensor<4x8xf32>");
+  /* generic form: the parser takes the types as written, the verifier objects */
+  fd = open(path, O_WRONLY | O_TRUNC);
+  assert_true(fd >= 0);
+  src = "module {\n  tt.func public @k(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) {\n"
+        "    %0 = \"arith.mulf\"(%a, %b) : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<4x8xf32>\n"
+        "    tt.return\n  }\n}\n";
+  assert_int_equal(write(fd, src, strlen(src)), (ssize_t)strlen(src));
+  close(fd);
+  expect_check_error(path, 3, 5, "'arith.mulf' op requires the same type");
+  unlink(path);
+}
+
+/* 100 000-deep nesting and a 100 MB file whose last op is bad: located
+ * errors, exit 2, memory proportional to the input */
+static void test_parse_cli_check_huge_and_deep_inputs(void **state)
+{
+  (void)state;
+  char path[] = "/tmp/ttref_huge_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  assert_non_null(f);
+  fprintf(f, "module {\n  tt.func public @k(%%c: i1) {\n");
+  for (int i = 0; i < 100000; i++) fputs("scf.if %c {\n", f);
+  fclose(f);
+  expect_check_error(path, 3 + IR_PARSE_MAX_DEPTH, 1, "nesting too deep"); /* the first level past the limit */
+
+  f = fopen(path, "w");
+  assert_non_null(f);
+  fprintf(f, "module {\n  tt.func public @big(%%x: tensor<1024xf32>) {\n");
+  size_t n = 0;
+  int line = 2;
+  for (size_t i = 0; n < 100u * 1000 * 1000; i++, line++)
+    n += (size_t)fprintf(f, "    %%v%zu = arith.addf %%x, %%x : tensor<1024xf32> loc(\"kernels.py\":%zu:17)\n", i, i);
+  fprintf(f, "    %%bad = arith.addf %%x, %%nope : tensor<1024xf32>\n    tt.return\n  }\n}\n");
+  fclose(f);
+  check_result r;
+  run_check(path, &r);
+  unlink(path);
+  char want[64];
+  snprintf(want, sizeof want, ":%d:27: error: use of undefined value '%%nope'", line + 1);
+  print_message("100 MB bad file: exit %d, peak RSS %ld MB\n", r.status, r.maxrss_kb / 1024);
+  if (r.status != 2 || !strstr(r.first, want)) print_error("want exit 2 and '%s', got %d: %s\n", want, r.status, r.first);
+  assert_int_equal(r.status, 2);
+  assert_non_null(strstr(r.first, want));
+  assert_true(r.maxrss_kb < 3L * 1024 * 1024); /* bounded: well under 30 bytes per input byte */
+}
+
+/* random bytes: always a located error, never a crash */
+static void test_parse_random_bytes_give_located_errors(void **state)
+{
+  (void)state;
+  uint64_t x = 0x9E3779B97F4A7C15u;
+  char buf[4096];
+  for (int k = 0; k < 500; k++) {
+    size_t len = 1 + (size_t)(k * 37) % sizeof buf;
+    for (size_t i = 0; i < len; i++) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      buf[i] = k & 1 ? (char)(x >> 24) : "module{}()%@#^!:=<>,\"x0 \n"[(x >> 24) % 25];
+    }
+    ir_module *m = NULL;
+    ttref_error e = {0};
+    ttref_status st = ir_parse_string("rand.ttir", buf, len, &m, &e);
+    if (st == TTREF_OK) {
+      ir_module_free(m);
+      continue;
+    }
+    assert_null(m);
+    assert_int_equal(st, TTREF_E_SYNTAX);
+    assert_true(e.loc.line >= 1 && e.loc.col >= 1);
+    assert_non_null(strstr(e.msg, "rand.ttir:"));
+    assert_null(strchr(e.msg, '\n')); /* one line */
+  }
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -734,6 +908,10 @@ int main(void)
       cmocka_unit_test(test_parse_float_constants_roundtrip_exactly),
       cmocka_unit_test(test_parse_large_file_is_fast),
       cmocka_unit_test(test_parse_rejects_missing_file_and_nul_names),
+      cmocka_unit_test(test_parse_cli_check_rejects_malformed_files),
+      cmocka_unit_test(test_parse_cli_check_shape_mismatch),
+      cmocka_unit_test(test_parse_cli_check_huge_and_deep_inputs),
+      cmocka_unit_test(test_parse_random_bytes_give_located_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

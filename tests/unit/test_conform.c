@@ -1,0 +1,404 @@
+/*
+ * test_conform.c: unit tests of the conformance harness: SHA-256 against the
+ * FIPS 180-4 example vectors, located YAML validation errors, generator
+ * determinism, the journal (torn lines, resume de-duplication) and the
+ * verdict table. One cmocka group.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "conform_config.h"
+#include "conform_gen.h"
+#include "conform_journal.h"
+#include "conform_sha256.h"
+#include "conform_suite.h"
+#include "conform_sys.h"
+#include "conform_verdict.h"
+#include "ir_base.h"
+
+static char tmpdir[256];
+
+static void put(const char *name, const char *text)
+{
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+static int setup(void **state)
+{
+  (void)state;
+  const char *base = getenv("TMPDIR");
+  snprintf(tmpdir, sizeof tmpdir, "%s/test_conform.XXXXXX", base && *base ? base : "/tmp");
+  if (!mkdtemp(tmpdir)) return -1;
+  put("k.ttir", "module {\n  tt.func public @k(%x_ptr: !tt.ptr<f32>, %n: i32) {\n    tt.return\n  }\n}\n");
+  return 0;
+}
+
+static int teardown(void **state)
+{
+  (void)state;
+  conform_sys_rmtree(tmpdir);
+  return 0;
+}
+
+/* ---- SHA-256 (FIPS 180-4 / NIST example vectors) --------------------------------- */
+
+static void test_sha256_fips_vectors(void **state)
+{
+  (void)state;
+  char hex[65];
+  conform_sha256_hex("abc", 3, hex);
+  assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  conform_sha256_hex("", 0, hex);
+  assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+  conform_sha256_hex(two, strlen(two), hex);
+  assert_string_equal(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  const char *four = "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrs"
+                     "mnopqrstnopqrstu";
+  conform_sha256_hex(four, strlen(four), hex);
+  assert_string_equal(hex, "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
+}
+
+static void test_sha256_million_a_incremental(void **state)
+{
+  (void)state;
+  conform_sha256 c;
+  uint8_t d[32], chunk[997];
+  memset(chunk, 'a', sizeof chunk);
+  conform_sha256_init(&c);
+  size_t left = 1000000;
+  while (left) { /* odd chunk size: exercises partial blocks */
+    size_t n = left < sizeof chunk ? left : sizeof chunk;
+    conform_sha256_update(&c, chunk, n);
+    left -= n;
+  }
+  conform_sha256_final(&c, d);
+  static const uint8_t want[32] = {0xcd, 0xc7, 0x6e, 0x5c, 0x99, 0x14, 0xfb, 0x92, 0x81, 0xa1, 0xc7,
+                                   0xe2, 0x84, 0xd7, 0x3e, 0x67, 0xf1, 0x80, 0x9a, 0x48, 0xa4, 0x97,
+                                   0x20, 0x0e, 0x04, 0x6d, 0x39, 0xcc, 0xc7, 0x11, 0x2c, 0xd0};
+  assert_memory_equal(d, want, 32);
+}
+
+/* ---- YAML validation: every error is FILE:LINE:COL ---------------------------------- */
+
+static void expect_case_error(const char *yaml, const char *where, const char *what)
+{
+  char path[512], want[600];
+  ttref_error err = {0};
+  conform_suite *s = NULL;
+  put("case.yaml", yaml);
+  snprintf(path, sizeof path, "%s/case.yaml", tmpdir);
+  ttref_status st = conform_suite_load(path, &s, &err);
+  assert_int_not_equal(st, TTREF_OK);
+  assert_null(s);
+  snprintf(want, sizeof want, "%s:%s: error: ", path, where);
+  if (strncmp(err.msg, want, strlen(want)) != 0 || !strstr(err.msg, what))
+    fail_msg("got '%s', want prefix '%s' and '%s'", err.msg, want, what);
+}
+
+#define GOOD_HEAD "kernel: k.ttir\ngrid: [2]\n"
+
+static void test_yaml_unknown_key_located(void **state)
+{
+  (void)state;
+  expect_case_error(GOOD_HEAD "colour: red\n", "3:1", "unknown key 'colour'");
+}
+
+static void test_yaml_syntax_error_located(void **state)
+{
+  (void)state;
+  expect_case_error(GOOD_HEAD "args: {x_ptr: [1, 2\n", "4:1", "yaml:");
+}
+
+static void test_yaml_bad_generator_located(void **state)
+{
+  (void)state;
+  expect_case_error(GOOD_HEAD "args:\n  x_ptr: {shape: [4], input: {gen: gaussian, seed: 1}}\n  n: 4\n"
+                              "outputs: {x_ptr: exact}\n",
+                    "4:36", "unknown generator 'gaussian'");
+}
+
+static void test_yaml_missing_seed_located(void **state)
+{
+  (void)state;
+  expect_case_error(GOOD_HEAD "args:\n  x_ptr: {shape: [4], input: {gen: uniform}}\n  n: 4\noutputs: {x_ptr: exact}\n",
+                    "4:30", "needs a 'seed'");
+}
+
+static void test_yaml_unbound_and_unknown_args(void **state)
+{
+  (void)state;
+  expect_case_error(GOOD_HEAD "args:\n  x_ptr: {shape: [4]}\n  m: 4\noutputs: {x_ptr: exact}\n", "5:3",
+                    "has no argument 'm'");
+  expect_case_error(GOOD_HEAD "args:\n  x_ptr: {shape: [4]}\noutputs: {x_ptr: exact}\n", "1:1", "'n' (i32)");
+  expect_case_error(GOOD_HEAD "args:\n  x_ptr: {shape: [4]}\n  n: 2.5\noutputs: {x_ptr: exact}\n", "5:6", "not an i32 literal");
+}
+
+static void test_yaml_bad_mode_and_option(void **state)
+{
+  (void)state;
+  expect_case_error(GOOD_HEAD "args: {x_ptr: {shape: [4]}, n: 4}\noutputs: {x_ptr: roughly}\n", "4:18",
+                    "unknown compliance mode 'roughly'");
+  expect_case_error(GOOD_HEAD "args: {x_ptr: {shape: [4]}, n: 4}\noutputs: {x_ptr: {mode: exact, options: {ulp: 2}}}\n",
+                    "4:42", "has no option 'ulp'");
+}
+
+static void test_yaml_duplicate_variant_key(void **state)
+{
+  (void)state;
+  expect_case_error(GOOD_HEAD "args: {x_ptr: {shape: [4]}, n: 4}\noutputs: {x_ptr: exact}\n"
+                              "specializations:\n  - variant_key: a\n  - variant_key: a\n",
+                    "7:18", "duplicate variant_key 'a'");
+}
+
+static void test_yaml_good_case_loads(void **state)
+{
+  (void)state;
+  char path[512];
+  ttref_error err = {0};
+  conform_suite *s = NULL;
+  put("case.yaml", GOOD_HEAD "args:\n  x_ptr: {shape: [2, 3], dtype: f32, input: {gen: special, seed: 3, set: float}}\n"
+                             "  n: 6\noutputs: {x_ptr: {mode: ulp, options: {ulp: 1}}}\n"
+                             "specializations:\n  - variant_key: six\n  - variant_key: two\n    args: {n: 2}\n");
+  snprintf(path, sizeof path, "%s/case.yaml", tmpdir);
+  assert_int_equal(conform_suite_load(path, &s, &err), TTREF_OK);
+  assert_int_equal(s->ncases, 1);
+  assert_string_equal(s->cases[0].name, "case");
+  assert_int_equal(s->cases[0].nspecs, 2);
+  assert_string_equal(s->cases[0].specs[1].args[1].value, "2");
+  assert_int_equal(s->cases[0].specs[0].grid[0], 2);
+  assert_int_equal(s->cases[0].specs[0].args[0].rank, 2);
+  conform_suite_free(s);
+}
+
+static void test_config_errors_located(void **state)
+{
+  (void)state;
+  char path[512];
+  ttref_error err = {0};
+  conform_config *c = NULL;
+  put("cfg.yaml", "backend: gpu\ncapabilities: {tf32: false, warp_size: 32}\n");
+  snprintf(path, sizeof path, "%s/cfg.yaml", tmpdir);
+  assert_int_equal(conform_config_load(path, &c, &err), TTREF_E_INPUT);
+  assert_non_null(strstr(err.msg, "cfg.yaml:2:29: error: unknown capability 'warp_size'"));
+  put("cfg.yaml", "expected_failures:\n  - case: 'dot_*'\n");
+  assert_int_equal(conform_config_load(path, &c, &err), TTREF_E_INPUT);
+  assert_non_null(strstr(err.msg, "cfg.yaml:2:5: error:"));
+  assert_non_null(strstr(err.msg, "reason"));
+  put("cfg.yaml", "capabilities: {fp8: [f8E5M2]}\nexpected_failures:\n  - {case: 'dot_*', reason: 'https://x/1'}\n");
+  assert_int_equal(conform_config_load(path, &c, &err), TTREF_OK);
+  assert_non_null(conform_config_match(c->xfail, c->nxfail, "dot_f16[default]", "dot_f16"));
+  assert_null(conform_config_match(c->xfail, c->nxfail, "vadd[default]", "vadd"));
+  assert_true(c->dtypes & (1u << CONFORM_DT_F8E5M2));
+  assert_false(c->dtypes & (1u << CONFORM_DT_F8E4M3FN));
+  conform_config_free(c);
+}
+
+/* ---- generators: same recipe, same bits -------------------------------------------- */
+
+static void test_recipe_same_seed_same_bits(void **state)
+{
+  (void)state;
+  ttref_error err = {0};
+  conform_recipe r;
+  npy_array a = {0}, b = {0}, c = {0};
+  int64_t shape[1] = {1000};
+  conform_recipe_init(&r);
+  r.gen = CONFORM_GEN_UNIFORM_BITS;
+  r.seed = 0; /* GSL: seed 0 is mt19937's default 4357 */
+  assert_int_equal(conform_gen_fill(&r, CONFORM_DT_U32, 1, shape, &a, &err), TTREF_OK);
+  /* GSL's own regression value: the 1000th draw of mt19937 seeded 4357 */
+  assert_int_equal(((uint32_t *)a.data)[999], 1186927261u);
+  r.gen = CONFORM_GEN_UNIFORM;
+  r.seed = 42;
+  r.has_range = true;
+  r.lo = -2;
+  r.hi = 2;
+  assert_int_equal(conform_gen_fill(&r, CONFORM_DT_BF16, 1, shape, &b, &err), TTREF_OK);
+  assert_int_equal(conform_gen_fill(&r, CONFORM_DT_BF16, 1, shape, &c, &err), TTREF_OK);
+  assert_memory_equal(b.data, c.data, b.nbytes);
+  npy_free(&c);
+  r.seed = 43;
+  assert_int_equal(conform_gen_fill(&r, CONFORM_DT_BF16, 1, shape, &c, &err), TTREF_OK);
+  assert_true(memcmp(b.data, c.data, b.nbytes) != 0);
+  npy_free(&a);
+  npy_free(&b);
+  npy_free(&c);
+}
+
+static void test_special_sets_cover_the_edges(void **state)
+{
+  (void)state;
+  uint64_t v[64];
+  int n = conform_gen_specials(CONFORM_DT_F16, CONFORM_SPECIAL_AUTO, v, 64);
+  const uint64_t want[] = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x0001, 0x03ff, 0x0400, 0x7bff, 0x7e00, 0x7c01};
+  for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+    bool found = false;
+    for (int i = 0; i < n; i++) found |= v[i] == want[k];
+    if (!found) fail_msg("f16 special set lacks 0x%04llx", (unsigned long long)want[k]);
+  }
+  n = conform_gen_specials(CONFORM_DT_F8E4M3FN, CONFORM_SPECIAL_AUTO, v, 64);
+  bool nan = false, inf = false;
+  for (int i = 0; i < n; i++) {
+    nan |= v[i] == 0x7f;
+    inf |= v[i] == 0x78; /* 256: a value, not inf, in E4M3FN: must not be mistaken for one */
+  }
+  assert_true(nan);
+  assert_false(inf);
+  n = conform_gen_specials(CONFORM_DT_I8, CONFORM_SPECIAL_AUTO, v, 64);
+  bool min = false, max = false;
+  for (int i = 0; i < n; i++) {
+    min |= v[i] == 0x80;
+    max |= v[i] == 0x7f;
+  }
+  assert_true(min && max);
+}
+
+static void test_dot_set0_products_are_zero(void **state)
+{
+  (void)state;
+  ttref_error err = {0};
+  conform_recipe r;
+  npy_array a = {0}, b = {0};
+  int64_t sa[2] = {4, 16}, sb[2] = {16, 4};
+  conform_recipe_init(&r);
+  r.gen = CONFORM_GEN_DOT_PRODUCT;
+  r.set = 0;
+  r.ks = 16;
+  r.operand = CONFORM_OPERAND_A;
+  assert_int_equal(conform_gen_fill(&r, CONFORM_DT_F32, 2, sa, &a, &err), TTREF_OK);
+  r.operand = CONFORM_OPERAND_B;
+  r.k_stride = 4;
+  assert_int_equal(conform_gen_fill(&r, CONFORM_DT_F32, 2, sb, &b, &err), TTREF_OK);
+  /* S0: for every k exactly one of a[m][k] and b[k][n] is zero, so every
+     product, and every dot product, is zero */
+  const float *pa = a.data, *pb = b.data;
+  int zeros = 0;
+  for (int m = 0; m < 4; m++)
+    for (int nn = 0; nn < 4; nn++)
+      for (int k = 0; k < 16; k++) {
+        assert_true(pa[m * 16 + k] * pb[k * 4 + nn] == 0.0f);
+        zeros += m == 0 && nn == 0 && pa[k] == 0.0f;
+      }
+  assert_true(zeros > 0 && zeros < 16);
+  npy_free(&a);
+  npy_free(&b);
+}
+
+/* ---- journal and resume ----------------------------------------------------------- */
+
+static void test_journal_torn_line_and_dedup(void **state)
+{
+  (void)state;
+  char path[512];
+  ttref_error err = {0};
+  conform_record r;
+  conform_record_list l = {0};
+  snprintf(path, sizeof path, "%s/journal.jsonl", tmpdir);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  conform_record_init(&r);
+  snprintf(r.id, sizeof r.id, "a[default]");
+  snprintf(r.reason, sizeof r.reason, "quote \" backslash \\ newline \n tab \t");
+  r.verdict = CONFORM_V_FAIL;
+  r.worst_got = 1.5;
+  r.worst_ref = (double)NAN;
+  r.hist[4] = 7;
+  assert_int_equal(conform_journal_append(f, &r, &err), TTREF_OK);
+  snprintf(r.id, sizeof r.id, "b[default]");
+  r.verdict = CONFORM_V_PASS;
+  assert_int_equal(conform_journal_append(f, &r, &err), TTREF_OK);
+  snprintf(r.id, sizeof r.id, "a[default]"); /* a retried item: the later record wins */
+  r.verdict = CONFORM_V_XFAIL;
+  assert_int_equal(conform_journal_append(f, &r, &err), TTREF_OK);
+  fputs("{\"id\": \"c[default]\", \"verd", f); /* killed mid-write */
+  fclose(f);
+  assert_int_equal(conform_journal_read(path, true, &l, &err), TTREF_OK);
+  assert_int_equal(l.n, 2);
+  assert_string_equal(l.v[0].id, "a[default]");
+  assert_int_equal(l.v[0].verdict, CONFORM_V_XFAIL);
+  assert_string_equal(l.v[0].reason, "quote \" backslash \\ newline \n tab \t");
+  assert_true(l.v[0].worst_got == 1.5);
+  assert_true(l.v[0].worst_ref != l.v[0].worst_ref); /* NaN round-trips as null */
+  assert_int_equal(l.v[0].hist[4], 7);
+  conform_record_list_free(&l);
+  char *text = NULL;
+  size_t len = 0;
+  assert_int_equal(conform_sys_read_file(path, &text, &len, &err), TTREF_OK);
+  assert_true(len > 0 && text[len - 1] == '\n'); /* the torn line was cut off */
+  ir_free(text, len + 1);
+}
+
+static void test_record_parse_rejects_garbage(void **state)
+{
+  (void)state;
+  ttref_error err = {0};
+  conform_record r;
+  const char *bad[] = {"", "[]", "{\"id\": 3}", "{\"id\": \"x\", \"verdict\": \"MAYBE\"}", "{\"nope\": 1}",
+                       "{\"id\": \"x\""};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    assert_int_equal(conform_record_parse_json(bad[i], strlen(bad[i]), &r, &err), TTREF_E_INPUT);
+}
+
+/* ---- verdicts ------------------------------------------------------------------------ */
+
+static void test_verdict_strict_xfail(void **state)
+{
+  (void)state;
+  assert_int_equal(conform_verdict_decide(CONFORM_V_PASS, false, -1), CONFORM_V_PASS);
+  assert_int_equal(conform_verdict_decide(CONFORM_V_FAIL, false, -1), CONFORM_V_FAIL);
+  assert_int_equal(conform_verdict_decide(CONFORM_V_FAIL, true, -1), CONFORM_V_XFAIL);
+  assert_int_equal(conform_verdict_decide(CONFORM_V_CRASH, true, -1), CONFORM_V_XFAIL);
+  assert_int_equal(conform_verdict_decide(CONFORM_V_PASS, true, -1), CONFORM_V_XPASS);
+  assert_int_equal(conform_verdict_decide(CONFORM_V_QUALITY_WARNING, true, -1), CONFORM_V_XPASS);
+  assert_int_equal(conform_verdict_decide(CONFORM_V_TIMEOUT, true, CONFORM_V_CRASH), CONFORM_V_TIMEOUT);
+  assert_int_equal(conform_verdict_decide(CONFORM_V_SKIP, true, -1), CONFORM_V_SKIP);
+  assert_int_equal(conform_verdict_decide(CONFORM_V_UNSUPPORTED, true, -1), CONFORM_V_UNSUPPORTED);
+  assert_true(conform_verdict_unexpected(CONFORM_V_XPASS));
+  assert_true(conform_verdict_unexpected(CONFORM_V_TIMEOUT));
+  assert_false(conform_verdict_unexpected(CONFORM_V_QUALITY_WARNING));
+  assert_false(conform_verdict_unexpected(CONFORM_V_XFAIL));
+  assert_string_equal(conform_verdict_name(CONFORM_VERDICT_COUNT), "<invalid>");
+  conform_verdict v;
+  assert_true(conform_verdict_lookup("QUALITY_WARNING", &v) && v == CONFORM_V_QUALITY_WARNING);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_sha256_fips_vectors),
+      cmocka_unit_test(test_sha256_million_a_incremental),
+      cmocka_unit_test(test_yaml_unknown_key_located),
+      cmocka_unit_test(test_yaml_syntax_error_located),
+      cmocka_unit_test(test_yaml_bad_generator_located),
+      cmocka_unit_test(test_yaml_missing_seed_located),
+      cmocka_unit_test(test_yaml_unbound_and_unknown_args),
+      cmocka_unit_test(test_yaml_bad_mode_and_option),
+      cmocka_unit_test(test_yaml_duplicate_variant_key),
+      cmocka_unit_test(test_yaml_good_case_loads),
+      cmocka_unit_test(test_config_errors_located),
+      cmocka_unit_test(test_recipe_same_seed_same_bits),
+      cmocka_unit_test(test_special_sets_cover_the_edges),
+      cmocka_unit_test(test_dot_set0_products_are_zero),
+      cmocka_unit_test(test_journal_torn_line_and_dedup),
+      cmocka_unit_test(test_record_parse_rejects_garbage),
+      cmocka_unit_test(test_verdict_strict_xfail),
+  };
+  return cmocka_run_group_tests_name("conform", tests, setup, teardown);
+}
