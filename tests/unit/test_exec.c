@@ -708,6 +708,59 @@ static void test_racing_stores_end_in_program_order(void **state)
   }
 }
 
+/* ---- calls and branches ---- */
+static void test_call_and_cond_br(void **state)
+{
+  (void)state;
+  /* o[i] = f(x[i], 3) where f(a, b) = a * b + 1 is a noinline tt.func; lanes of program 1 return
+   * early through cf.cond_br without storing */
+  const char *k =
+      "module {\n"
+      "  tt.func private @f(%a: tensor<4xi32>, %b: i32) -> tensor<4xi32> attributes {noinline = true} {\n"
+      "    %bs = tt.splat %b : i32 -> tensor<4xi32>\n"
+      "    %m = arith.muli %a, %bs : tensor<4xi32>\n"
+      "    %one = arith.constant dense<1> : tensor<4xi32>\n"
+      "    %r = arith.addi %m, %one : tensor<4xi32>\n"
+      "    tt.return %r : tensor<4xi32>\n"
+      "  }\n"
+      "  tt.func public @k(%x: !tt.ptr<i32>, %o: !tt.ptr<i32>) {\n"
+      "    %pid = tt.get_program_id x : i32\n"
+      "    %c1 = arith.constant 1 : i32\n"
+      "    %skip = arith.cmpi eq, %pid, %c1 : i32\n"
+      "    cf.cond_br %skip, ^bb2, ^bb1(%pid : i32)\n"
+      "  ^bb1(%p: i32):\n"
+      "    %c4 = arith.constant 4 : i32\n"
+      "    %base = arith.muli %p, %c4 : i32\n"
+      "    %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
+      "    %bs = tt.splat %base : i32 -> tensor<4xi32>\n"
+      "    %off = arith.addi %bs, %r : tensor<4xi32>\n"
+      "    %xp = tt.splat %x : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>\n"
+      "    %xa = tt.addptr %xp, %off : tensor<4x!tt.ptr<i32>>, tensor<4xi32>\n"
+      "    %v = tt.load %xa : tensor<4x!tt.ptr<i32>>\n"
+      "    %c3 = arith.constant 3 : i32\n"
+      "    %y = tt.call @f(%v, %c3) : (tensor<4xi32>, i32) -> tensor<4xi32>\n"
+      "    %op = tt.splat %o : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>\n"
+      "    %oa = tt.addptr %op, %off : tensor<4x!tt.ptr<i32>>, tensor<4xi32>\n"
+      "    tt.store %oa, %y : tensor<4x!tt.ptr<i32>>\n"
+      "    cf.br ^bb2\n"
+      "  ^bb2:\n"
+      "    tt.return\n"
+      "  }\n"
+      "}\n";
+  int32_t x[12], o[12];
+  for (int i = 0; i < 12; i++) {
+    x[i] = i - 5;
+    o[i] = 99;
+  }
+  buf b[2] = {{x, sizeof x, IR_S_I32}, {o, sizeof o, IR_S_I32}};
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  ttref_status st = run_kernel(k, 3, 1, 1, b, 2, NULL, 2, &e, NULL);
+  if (st) fprintf(stderr, "%s\n", e.msg);
+  assert_int_equal(st, TTREF_OK);
+  for (int i = 0; i < 12; i++) assert_int_equal(o[i], (i >= 4 && i < 8) ? 99 : x[i] * 3 + 1);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -729,6 +782,7 @@ int main(void)
       cmocka_unit_test(test_dot_scaled_e2m1_bf16),
       cmocka_unit_test(test_descriptor_gather_scatter_rows),
       cmocka_unit_test(test_racing_stores_end_in_program_order),
+      cmocka_unit_test(test_call_and_cond_br),
   };
   return cmocka_run_group_tests_name("exec", tests, NULL, NULL);
 }
