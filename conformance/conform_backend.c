@@ -4,6 +4,7 @@
  * conform_stage_reference), adapters through execv; all get their own
  * process group, a time limit, and PR_SET_PDEATHSIG.
  */
+#define _GNU_SOURCE /* realpath, truncate, strsignal under -std=c11 */
 #include "config.h"
 #include "conform_backend.h"
 #include "conform_stage.h"

@@ -3,6 +3,7 @@
  * `ttref golden` and `ttref report`; the work is in conform_run.c,
  * conform_golden.c and conform_report.c.
  */
+#define _GNU_SOURCE /* sysconf under -std=c11 */
 #include "config.h"
 #include "conform_cli.h"
 #include "conform_backend.h"

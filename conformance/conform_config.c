@@ -2,6 +2,7 @@
  * conform_config.c: reads backend config files with conform_yaml and answers
  * the runner's questions: may this case run, is its failure expected.
  */
+#define _GNU_SOURCE /* fnmatch under -std=c11 */
 #include "config.h"
 #include "conform_config.h"
 #include "conform_verdict.h"

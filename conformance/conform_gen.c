@@ -229,13 +229,15 @@ double conform_gen_dot_bound(conform_dtype dt, conform_dtype acc)
   }
 }
 
-/* The value of dot-product set @p s for operand @p p at contraction index k. */
-static double dot_value(int s, int p, double B, int64_t ks, int64_t k, lcg *g0, lcg *g1)
+/* The value of dot-product set @p s for operand @p p at contraction index k;
+   @p s0k is the pairing draw of sets 0 and 4, a function of k alone, so that
+   a[m][k] and b[k][n] agree on which of them is zero. */
+static double dot_value(int s, int p, double B, int64_t ks, int64_t k, double s0k, lcg *g0, lcg *g1)
 {
   const double KS = (double)ks;
   switch (s) {
   case 0: { /* products that sum to zero */
-    double s0 = lcg_next(g0), s1 = lcg_next(g1);
+    double s0 = s0k, s1 = lcg_next(g1);
     if (p == CONFORM_OPERAND_A) return s0 < 0 ? 0.0 : s1;
     if (p == CONFORM_OPERAND_B) return s0 < 0 ? s1 : 0.0;
     return 0.0;
@@ -256,7 +258,7 @@ static double dot_value(int s, int p, double B, int64_t ks, int64_t k, lcg *g0, 
     return k == 0 ? (s0 < 0 ? -16.0 : 16.0) : exp(2 * s0) * s1;
   }
   case 4: { /* mixed zero and non-zero products */
-    double s0 = lcg_next(g0), s1 = lcg_next(g1);
+    double s0 = s0k, s1 = lcg_next(g1);
     if (p == CONFORM_OPERAND_A) return k == ks / 2 ? (s0 < 0 ? -0.5 : 0.5) : s0 < 0 ? 0.0 : B / sqrt(KS) * s1;
     if (p == CONFORM_OPERAND_B) return k == ks / 2 ? (s0 < 0 ? 0.5 : -0.5) : s0 < 0 ? B / sqrt(KS) * s1 : 0.0;
     return 0.0;
@@ -290,6 +292,8 @@ ttref_status conform_gen_fill(const conform_recipe *r, conform_dtype dt, int ran
   ttref_loc none = {0};
   gsl_rng *rng = NULL;
   npy_array file = {0};
+  double *s0tab = NULL;
+  size_t s0tab_n = 0;
   const int fmt = conform_dtype_fp(dt), bytes = conform_dtype_bytes(dt);
   memset(out, 0, sizeof *out);
   if ((int)dt < 0 || dt >= CONFORM_DTYPE_COUNT) FAIL(IR_ERR(err, TTREF_E_INPUT, none, "bad dtype"));
@@ -380,9 +384,16 @@ ttref_status conform_gen_fill(const conform_recipe *r, conform_dtype dt, int ran
       lcg_init(&g0, base + (uint32_t)r->operand);
       lcg_init(&g1, base + (uint32_t)r->operand);
     }
+    if (r->set == 0 || r->set == 4) {
+      s0tab_n = (size_t)r->ks;
+      s0tab = ir_calloc(s0tab_n, sizeof *s0tab);
+      if (!s0tab) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
+      for (size_t k = 0; k < s0tab_n; k++) s0tab[k] = lcg_next(&g0);
+    }
     for (int64_t i = 0; i < n; i++) {
       int64_t k = (i / r->k_stride) % r->ks;
-      store(out->data, i, bytes, enc(fmt, dot_value(r->set, r->operand, B, r->ks, k, &g0, &g1)));
+      double s0k = s0tab ? s0tab[k] : 0.0;
+      store(out->data, i, bytes, enc(fmt, dot_value(r->set, r->operand, B, r->ks, k, s0k, &g0, &g1)));
     }
     break;
   }
@@ -398,6 +409,7 @@ ttref_status conform_gen_fill(const conform_recipe *r, conform_dtype dt, int ran
   }
 fail:
   if (rng) gsl_rng_free(rng);
+  ir_free(s0tab, s0tab_n * sizeof *s0tab);
   npy_free(&file);
   if (st != TTREF_OK) npy_free(out);
   return st;

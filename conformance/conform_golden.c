@@ -4,6 +4,7 @@
  * outputs are copied to DIR/CASE/VARIANT/; MANIFEST lines are sorted so the
  * file itself is deterministic.
  */
+#define _GNU_SOURCE /* getpid under -std=c11 */
 #include "config.h"
 #include "conform_golden.h"
 #include "conform_judge.h"
@@ -52,7 +53,7 @@ static int cmp_line(const void *a, const void *b) { return strcmp(*(char *const 
 static ttref_status manifest_add(lines *l, const char *kind, const char *path, const char *rel, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
-  char hex[65], line[4400];
+  char hex[65], line[9200];
   TRY(conform_sha256_file(path, hex, err));
   snprintf(line, sizeof line, "%s %s  %s", kind, hex, rel);
   TRY(lines_add(l, line, err));

@@ -3,6 +3,7 @@
  * journal that makes runs resumable: a record is complete when its newline
  * is on disk (fsync after every line).
  */
+#define _GNU_SOURCE /* truncate, fileno, fsync under -std=c11 */
 #include "config.h"
 #include "conform_journal.h"
 #include "conform_sys.h"

@@ -3,6 +3,7 @@
  * so a merged or resumed run reports exactly like a single one. The HTML
  * page has no external resources: CSS and SVG histograms are inline.
  */
+#define _GNU_SOURCE /* fseek under -std=c11 */
 #include "config.h"
 #include "conform_report.h"
 #include "conform_sys.h"

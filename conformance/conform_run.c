@@ -5,6 +5,7 @@
  * with one JSON record line. A worker that dies costs its item an ERROR
  * verdict and is replaced.
  */
+#define _GNU_SOURCE /* fdopen, realpath, kill, pipe under -std=c11 */
 #include "config.h"
 #include "conform_run.h"
 #include "conform_backend.h"
@@ -404,6 +405,8 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
 {
   ttref_status st = TTREF_OK;
   ctx x = {0};
+  conform_run_opts oa = *o; /* with absolute directories: backends run in the case directory */
+  char absreport[4096], absgolden[4096];
   regex_t re;
   bool have_re = false;
   worker *ws = NULL;
@@ -413,6 +416,14 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   int *todo = NULL, total = 0;
   char path[4200];
   *out_unexpected = 0;
+  TRY(conform_sys_mkdirs(o->report_dir, err));
+  if (!realpath(o->report_dir, absreport)) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "bad report directory '%s'", o->report_dir));
+  oa.report_dir = absreport;
+  if (o->golden_dir) {
+    if (!realpath(o->golden_dir, absgolden)) FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "no golden directory '%s'", o->golden_dir));
+    oa.golden_dir = absgolden;
+  }
+  o = &oa;
   x.o = o;
   TRY(conform_suite_load(o->suite, &x.suite, err));
   if (o->config) TRY(conform_config_load(o->config, &x.cfg, err));

@@ -4,6 +4,7 @@
  * process, so the golden path is the path users run, and a reference crash
  * cannot take the harness down.
  */
+#define _GNU_SOURCE /* POSIX process and file calls under -std=c11 */
 #include "config.h"
 #include "conform_stage.h"
 

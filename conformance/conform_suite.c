@@ -4,6 +4,7 @@
  * specialization is resolved against its kernel's TTIR signature while the
  * YAML document is still alive, so even type errors point at a line:col.
  */
+#define _GNU_SOURCE /* POSIX dirent under -std=c11 */
 #include "config.h"
 #include "conform_suite.h"
 #include "conform_judge.h"

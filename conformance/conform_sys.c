@@ -3,6 +3,7 @@
  * group per child and a SIGKILL'd group on timeout, PR_SET_PDEATHSIG so no
  * child outlives a killed harness, and small file helpers.
  */
+#define _GNU_SOURCE /* clock_gettime, nanosleep, fdopen, kill, readlink under -std=c11 */
 #include "config.h"
 #include "conform_sys.h"
 #include "ir_base.h"

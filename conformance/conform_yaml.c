@@ -2,6 +2,7 @@
  * conform_yaml.c: libyaml's document API wrapped with located, typed getters
  * and key checking against conform_key_list.h.
  */
+#define _GNU_SOURCE /* strcasecmp under -std=c11 */
 #include "config.h"
 #include "conform_yaml.h"
 

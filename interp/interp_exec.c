@@ -1926,7 +1926,7 @@ static ttref_status op_dot(ctx *c, const ir_op *op)
   const int64_t nb = r == 3 ? ta->shape[0] : 1, M = ta->shape[r - 2], K = ta->shape[r - 1], N = tb->shape[r - 1];
   const ir_scalar as = elem_scalar(op->opnds[0]), bs = elem_scalar(op->opnds[1]), ds = td->elem->scalar;
   const int prec = (int)ir_op_attr_int(op, "inputPrecision", IR_PREC_IEEE);
-  const bool tf32 = prec == IR_PREC_TF32 && !c->precise; /* precise: exact products of the inputs */
+  const bool tf32 = prec == IR_PREC_TF32; /* part of the op's definition: precise mode keeps it */
   const int f = c->precise ? FP_F64 : fmt_of(ds);
   const bool integer = ir_scalar_is_int(ds);
   const int dbits = ir_scalar_bits(ds);
@@ -1956,7 +1956,9 @@ static ttref_status op_dot(ctx *c, const ir_op *op)
             drow[n].f = (double)fmaf(xf, (float)y, (float)drow[n].f);
           }
         } else if (f == FP_F64) {
-          for (int64_t n = 0; n < N; n++) drow[n].f = fma(x, brow[n].f, drow[n].f);
+          const bool ty = tf32 && bs == IR_S_F32;
+          for (int64_t n = 0; n < N; n++)
+            drow[n].f = fma(x, ty ? fp_round_to(FP_TF32, brow[n].f, FP_RTZ, FP_OVF_INF) : brow[n].f, drow[n].f);
         } else {
           for (int64_t n = 0; n < N; n++) drow[n].f = fp_fma((fp_format)f, x, brow[n].f, drow[n].f);
         }

@@ -10,6 +10,7 @@
 #include "ir_verify.h"
 #include "interp.h"
 #include "interp_launch.h"
+#include "conform_cli.h"
 
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
@@ -79,6 +80,9 @@ static void usage(FILE *f)
         "  run      run a TTIR kernel launch on the CPU and write its buffers (.npy)\n"
         "  check    parse and verify a TTIR file\n"
         "  fmt      print a TTIR file in canonical form\n"
+        "  conform  run a conformance suite on a backend and judge it (reports, journal, --resume)\n"
+        "  golden   write or --verify a suite's golden outputs and MANIFEST\n"
+        "  report   merge shard report directories (report merge DIR... --out DIR)\n"
         "  version  print the version\n"
         "  help     this text; `ttref COMMAND --help` for one command\n",
         f);
@@ -339,6 +343,9 @@ int main(int argc, char **argv)
   if (strcmp(cmd, "run") == 0) return cmd_run(argc - 1, argv + 1);
   if (strcmp(cmd, "check") == 0) return cmd_check(argc - 1, argv + 1);
   if (strcmp(cmd, "fmt") == 0) return cmd_fmt(argc - 1, argv + 1);
+  if (strcmp(cmd, "conform") == 0) return conform_cmd_conform(argc - 1, argv + 1);
+  if (strcmp(cmd, "golden") == 0) return conform_cmd_golden(argc - 1, argv + 1);
+  if (strcmp(cmd, "report") == 0) return conform_cmd_report(argc - 1, argv + 1);
   fprintf(stderr, "error: unknown command '%s'\n", cmd);
   usage(stderr);
   return EXIT_BAD;

@@ -224,11 +224,23 @@ static uint32_t hash_bytes(const char *s, size_t n)
   return h;
 }
 
+/* Hash of a symbol or alias name: the prefix's hash plus the value of up to 9
+ * trailing digits, so that #loc41, #loc42, ... take neighbouring slots and
+ * the lookups of a function's ops, which go up in order, stay in cache. */
+static uint32_t hash_name(const char *s, size_t n)
+{
+  size_t k = n;
+  uint32_t v = 0;
+  while (k > 0 && n - k < 9 && s[k - 1] >= '0' && s[k - 1] <= '9') k--;
+  for (size_t i = k; i < n; i++) v = v * 10 + (uint32_t)(s[i] - '0');
+  return hash_bytes(s, k) + v;
+}
+
 /* smap: returns slot index of key (or of the empty slot where it would go) */
 typedef const char *(*smap_key_fn)(P *p, int idx, size_t *len);
 static size_t smap_probe(P *p, smap *m, const char *k, size_t n, smap_key_fn kf)
 {
-  uint32_t h = hash_bytes(k, n);
+  uint32_t h = hash_name(k, n);
   size_t mask = m->cap - 1, i = h & mask;
   for (;;) {
     const sslot *e = &m->slot[i];

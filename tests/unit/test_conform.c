@@ -4,6 +4,7 @@
  * determinism, the journal (torn lines, resume de-duplication) and the
  * verdict table. One cmocka group.
  */
+#define _GNU_SOURCE /* mkdtemp under -std=c11 */
 #include "config.h"
 
 #include <setjmp.h>
