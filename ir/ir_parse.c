@@ -256,10 +256,8 @@ static size_t smap_probe(P *p, smap *m, const char *k, size_t n, smap_key_fn kf)
     i = (i + 1) & mask;
   }
 }
-static ttref_status smap_grow(P *p, smap *m, smap_key_fn kf)
+static ttref_status smap_grow(smap *m)
 {
-  (void)p;
-  (void)kf;
   if ((m->n + 1) * 2 <= m->cap) return TTREF_OK;
   size_t nc = m->cap ? m->cap * 2 : 64;
   sslot *ns = ir_alloc(nc * sizeof *ns);
@@ -760,7 +758,7 @@ fail:
 static ttref_status alias_lookup(P *p, const char *name, size_t n, int line, int col, alias_ent **out)
 {
   ttref_status st = TTREF_OK;
-  if (smap_grow(p, &p->amap, akey)) FAIL(nomem(p));
+  if (smap_grow(&p->amap)) FAIL(nomem(p));
   size_t s = smap_probe(p, &p->amap, name, n, akey);
   if (p->amap.slot[s].idx >= 0) {
     *out = &VAT(p->aents, alias_ent, p->amap.slot[s].idx);
@@ -2987,7 +2985,7 @@ static ttref_status parse_func(P *p)
     patch_region(&f->body);
   }
   /* register */
-  if (smap_grow(p, &p->fmap, fkey)) FAIL(nomem(p));
+  if (smap_grow(&p->fmap)) FAIL(nomem(p));
   size_t s = smap_probe(p, &p->fmap, f->name, strlen(f->name), fkey);
   if (p->fmap.slot[s].idx >= 0) FAIL(perr(p, nl, nc, "redefinition of function '@%s'", f->name));
   PUSH(p->funcs, ir_func *, f);

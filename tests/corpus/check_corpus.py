@@ -56,9 +56,9 @@ FP8 = {"f8e4m3": fp8_table(4, 3, 7, True), "f8e5m2": fp8_table(5, 2, 15, False)}
 def float_view(a, dtype):
     a = np.asarray(a)
     if dtype == "bf16":
-        return (a.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+        return (a.view(np.uint16).astype(np.uint32) << 16).view(np.float32).astype(np.float64)
     if dtype in FP8:
-        return FP8[dtype][a.astype(np.uint8)]
+        return FP8[dtype][a.view(np.uint8)]
     if dtype in ("f16", "f32", "f64"):
         return a.astype(np.float64)
     return None
