@@ -299,7 +299,18 @@ static inline interp_elem mem_read(ir_scalar s, const uint8_t *p)
   case IR_S_I32: { int32_t v; memcpy(&v, p, 4); e.i = v; break; }
   case IR_S_I64:
   case IR_S_PTR: memcpy(&e.i, p, 8); break;
-  case IR_S_F32: { float v; memcpy(&v, p, 4); e.f = (double)v; break; }
+  case IR_S_F32: { /* bit-exact: a float -> double conversion would quiet a signaling NaN */
+    float v;
+    memcpy(&v, p, 4);
+    if (isnan(v)) {
+      uint32_t u;
+      memcpy(&u, p, 4);
+      e.f = fp_decode(FP_F32, u);
+    } else {
+      e.f = (double)v;
+    }
+    break;
+  }
   case IR_S_F64: memcpy(&e.f, p, 8); break;
   case IR_S_F16:
   case IR_S_BF16: { uint16_t v; memcpy(&v, p, 2); e.f = fp_decode((fp_format)fmt_of(s), v); break; }
@@ -318,7 +329,16 @@ static inline void mem_write(ir_scalar s, uint8_t *p, interp_elem e)
   case IR_S_I32: { int32_t v = (int32_t)e.i; memcpy(p, &v, 4); break; }
   case IR_S_I64:
   case IR_S_PTR: memcpy(p, &e.i, 8); break;
-  case IR_S_F32: { float v = (float)e.f; memcpy(p, &v, 4); break; }
+  case IR_S_F32: {
+    if (isnan(e.f)) { /* keep NaN payloads (and signaling NaNs) bit for bit */
+      uint32_t u = (uint32_t)fp_encode(FP_F32, e.f, FP_RNE, FP_OVF_INF);
+      memcpy(p, &u, 4);
+    } else {
+      float v = (float)e.f;
+      memcpy(p, &v, 4);
+    }
+    break;
+  }
   case IR_S_F64: memcpy(p, &e.f, 8); break;
   case IR_S_F16:
   case IR_S_BF16: { uint16_t v = (uint16_t)fp_encode((fp_format)fmt_of(s), e.f, FP_RNE, FP_OVF_INF); memcpy(p, &v, 2); break; }

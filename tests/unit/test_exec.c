@@ -761,6 +761,34 @@ static void test_call_and_cond_br(void **state)
   for (int i = 0; i < 12; i++) assert_int_equal(o[i], (i >= 4 && i < 8) ? 99 : x[i] * 3 + 1);
 }
 
+/* ---- NaN payloads through memory and bitcast ---- */
+static void test_bitcast_keeps_signaling_nan(void **state)
+{
+  (void)state;
+  const char *k =
+      "module {\n"
+      "  tt.func public @k(%x: !tt.ptr<f32>, %o: !tt.ptr<i32>) {\n"
+      "    %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
+      "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>\n"
+      "    %xa = tt.addptr %xp, %r : tensor<4x!tt.ptr<f32>>, tensor<4xi32>\n"
+      "    %v = tt.load %xa : tensor<4x!tt.ptr<f32>>\n"
+      "    %b = tt.bitcast %v : tensor<4xf32> -> tensor<4xi32>\n"
+      "    %op = tt.splat %o : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>\n"
+      "    %oa = tt.addptr %op, %r : tensor<4x!tt.ptr<i32>>, tensor<4xi32>\n"
+      "    tt.store %oa, %b : tensor<4x!tt.ptr<i32>>\n"
+      "    tt.return\n"
+      "  }\n"
+      "}\n";
+  const uint32_t bits[4] = {0x7F9E1234u, 0xFFA00001u, 0x7FC00000u, 0x3F800000u}; /* sNaN, -sNaN, qNaN, 1.0 */
+  uint32_t x[4], o[4];
+  memcpy(x, bits, sizeof x);
+  buf b[2] = {{x, sizeof x, IR_S_F32}, {o, sizeof o, IR_S_I32}};
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  assert_int_equal(run_kernel(k, 1, 1, 1, b, 2, NULL, 1, &e, NULL), TTREF_OK);
+  assert_memory_equal(o, bits, sizeof bits);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -783,6 +811,7 @@ int main(void)
       cmocka_unit_test(test_descriptor_gather_scatter_rows),
       cmocka_unit_test(test_racing_stores_end_in_program_order),
       cmocka_unit_test(test_call_and_cond_br),
+      cmocka_unit_test(test_bitcast_keeps_signaling_nan),
   };
   return cmocka_run_group_tests_name("exec", tests, NULL, NULL);
 }
