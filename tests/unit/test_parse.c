@@ -674,7 +674,7 @@ static void test_parse_float_constants_roundtrip_exactly(void **state)
   ir_module_free(m2);
 }
 
-static void test_parse_large_file_is_fast(void **state)
+static void test_parse_large_file_parses(void **state)
 {
   (void)state;
   char path[] = "/tmp/ttref_big_XXXXXX";
@@ -706,7 +706,7 @@ static void test_parse_large_file_is_fast(void **state)
   print_message("parsed %.0f MB in %.2f s (%.1f MB/s)\n", (double)n / 1e6, s, (double)n / 1e6 / s);
   if (st) print_error("%s\n", e.msg);
   assert_int_equal(st, TTREF_OK);
-  assert_true(s < 20.0); /* generous: shared CI machines */
+  /* speed is measured by scripts/bench/parse_bench.sh, never asserted by a unit test */
   assert_int_equal(m->funcs[0]->body.blocks[0]->nops, (int)i + 1);
   ir_module_free(m);
 }
@@ -906,7 +906,7 @@ int main(void)
       cmocka_unit_test(test_parse_normalises_enum_spellings),
       cmocka_unit_test(test_parse_loc_aliases_both_orders),
       cmocka_unit_test(test_parse_float_constants_roundtrip_exactly),
-      cmocka_unit_test(test_parse_large_file_is_fast),
+      cmocka_unit_test(test_parse_large_file_parses),
       cmocka_unit_test(test_parse_rejects_missing_file_and_nul_names),
       cmocka_unit_test(test_parse_cli_check_rejects_malformed_files),
       cmocka_unit_test(test_parse_cli_check_shape_mismatch),
