@@ -1,12 +1,14 @@
 /*
  * conform_backend.c: runs a staged case on a backend. Built-in backends run
  * in a forked copy of the harness (the reference itself through
- * conform_stage_reference), adapters through execv; all get their own
- * process group, a time limit, and PR_SET_PDEATHSIG.
+ * conform_stage_reference), adapters through execv, plugins in a forked
+ * host per worker (conform_plugin); all get their own process group, a time
+ * limit, and PR_SET_PDEATHSIG.
  */
 #define _GNU_SOURCE /* realpath, truncate, strsignal under -std=c11 */
 #include "config.h"
 #include "conform_backend.h"
+#include "conform_plugin.h"
 #include "conform_stage.h"
 
 #include <errno.h>
@@ -37,6 +39,7 @@ void conform_backend_list(FILE *f)
   for (int i = 0; i < FAULT_COUNT; i++) fprintf(f, "fault:%-12s %s\n", faults[i].name, faults[i].desc);
   fprintf(f, "PATH               a process adapter run once per case directory (docs/adapter-protocol.md)\n");
   fprintf(f, "batch:PATH         a batch adapter: `PATH --batch`, case directories on stdin, one reply line each\n");
+  fprintf(f, "plugin:PATH.so     a C plugin (ttref_backend.h), loaded with dlopen in one child per worker\n");
 }
 
 ttref_status conform_backend_open(const char *spec, conform_backend *b, ttref_error *err)
@@ -53,6 +56,11 @@ ttref_status conform_backend_open(const char *spec, conform_backend *b, ttref_er
     for (int i = 0; i < FAULT_COUNT; i++)
       if (strcmp(faults[i].name, spec + 6) == 0) b->fault = i;
     if (b->fault < 0) FAIL(IR_ERR(err, TTREF_E_USAGE, none, "unknown fault backend '%s' (see --list-backends)", spec));
+  } else if (strncmp(spec, "plugin:", 7) == 0) {
+    b->kind = CONFORM_BK_PLUGIN;
+    if (!spec[7]) FAIL(IR_ERR(err, TTREF_E_USAGE, none, "plugin: needs a path to a shared object"));
+    if (!realpath(spec + 7, b->path)) FAIL(IR_ERR(err, TTREF_E_USAGE, none, "plugin '%s': %s", spec + 7, strerror(errno)));
+    TRY(conform_plugin_probe(b->path, 30, b->plugin_desc, sizeof b->plugin_desc, err));
   } else {
     const char *path = spec;
     b->kind = CONFORM_BK_ADAPTER;
@@ -163,33 +171,38 @@ static void from_exit(const conform_exit *ex, const char *who, conform_backend_r
   }
 }
 
-static ttref_status run_batch(conform_backend *b, const char *dir, double timeout_s, conform_backend_result *r,
-                              ttref_error *err)
+/* One item through a long-lived child (batch adapter or plugin host): send @p request, read the reply naming @p dir. */
+static ttref_status run_pipe(conform_backend *b, const char *request, const char *dir, double timeout_s,
+                             conform_backend_result *r, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   char reply[4300];
   ttref_error perr = {0};
+  const char *who = b->kind == CONFORM_BK_PLUGIN ? "plugin" : "batch adapter";
   double t0 = conform_sys_now();
-  if (!b->pipe_up) {
+  if (!b->pipe_up && b->kind == CONFORM_BK_PLUGIN) {
+    TRY(conform_sys_pipe_start_fn(conform_plugin_host, b->path, NULL, &b->pipe, err));
+    b->pipe_up = true;
+  } else if (!b->pipe_up) {
     const char *argv[] = {b->path, "--batch", NULL};
     TRY(conform_sys_pipe_start(argv, b->errlog[0] ? b->errlog : NULL, &b->pipe, err));
     b->pipe_up = true;
   }
-  ttref_status ps = conform_sys_pipe_ask(&b->pipe, dir, reply, sizeof reply, timeout_s, &perr);
+  ttref_status ps = conform_sys_pipe_ask(&b->pipe, request, reply, sizeof reply, timeout_s, &perr);
   r->seconds = conform_sys_now() - t0;
   if (ps == TTREF_E_LIMIT) {
     conform_sys_pipe_stop(&b->pipe, NULL);
     b->pipe_up = false;
     r->raw = CONFORM_V_TIMEOUT;
-    snprintf(r->detail, sizeof r->detail, "batch adapter exceeded its time limit (%.1f s)", r->seconds);
+    snprintf(r->detail, sizeof r->detail, "%s exceeded its time limit (%.1f s)", who, r->seconds);
   } else if (ps != TTREF_OK) {
     conform_exit ex = {CONFORM_EXITED, 0, 0};
     conform_sys_pipe_stop(&b->pipe, &ex);
     b->pipe_up = false;
-    from_exit(&ex, "batch adapter", r);
+    from_exit(&ex, who, r);
     if (r->raw == CONFORM_V_PASS || r->raw == CONFORM_V_UNSUPPORTED) {
       r->raw = CONFORM_V_ERROR;
-      snprintf(r->detail, sizeof r->detail, "batch adapter quit without answering (exit %d)", ex.code);
+      snprintf(r->detail, sizeof r->detail, "%s quit without answering (exit %d)", who, ex.code);
     }
   } else {
     size_t dl = strlen(dir);
@@ -198,18 +211,18 @@ static ttref_status run_batch(conform_backend *b, const char *dir, double timeou
     const char *rest = sp ? sp + 1 : "";
     if (strncmp(rest, dir, dl) != 0 || (rest[dl] != 0 && rest[dl] != ' ')) {
       r->raw = CONFORM_V_ERROR;
-      snprintf(r->detail, sizeof r->detail, "batch adapter protocol error: reply '%.150s' does not name the case directory", reply);
+      snprintf(r->detail, sizeof r->detail, "%s protocol error: reply '%.150s' does not name the case directory", who, reply);
     } else if (wl == 2 && strncmp(word, "ok", 2) == 0) {
       r->raw = CONFORM_V_PASS;
     } else if (wl == 11 && strncmp(word, "unsupported", 11) == 0) {
       r->raw = CONFORM_V_UNSUPPORTED;
-      snprintf(r->detail, sizeof r->detail, "batch adapter: unsupported%s%.200s", rest[dl] ? ":" : "", rest + dl);
+      snprintf(r->detail, sizeof r->detail, "%s: unsupported%s%.200s", who, rest[dl] ? ":" : "", rest + dl);
     } else if (wl == 5 && strncmp(word, "error", 5) == 0) {
       r->raw = CONFORM_V_ERROR;
-      snprintf(r->detail, sizeof r->detail, "batch adapter: error%s%.200s", rest[dl] ? ":" : "", rest + dl);
+      snprintf(r->detail, sizeof r->detail, "%s: error%s%.200s", who, rest[dl] ? ":" : "", rest + dl);
     } else {
       r->raw = CONFORM_V_ERROR;
-      snprintf(r->detail, sizeof r->detail, "batch adapter protocol error: reply '%.200s'", reply);
+      snprintf(r->detail, sizeof r->detail, "%s protocol error: reply '%.200s'", who, reply);
     }
   }
 fail:
@@ -222,6 +235,8 @@ ttref_status conform_backend_run(conform_backend *b, const conform_case *c, cons
   ttref_status st = TTREF_OK;
   conform_exit ex;
   char out[4200], log[4200];
+  char *request = NULL;
+  size_t request_len = 0;
   memset(r, 0, sizeof *r);
   snprintf(out, sizeof out, "%s/outputs", dir);
   snprintf(log, sizeof log, "%s/backend.log", dir);
@@ -245,16 +260,22 @@ ttref_status conform_backend_run(conform_backend *b, const conform_case *c, cons
     break;
   }
   case CONFORM_BK_BATCH:
-    TRY(run_batch(b, dir, timeout_s, r, err));
+    TRY(run_pipe(b, dir, dir, timeout_s, r, err));
+    break;
+  case CONFORM_BK_PLUGIN:
+    TRY(conform_plugin_request(c, s, dir, &request, &request_len, err));
+    TRY(run_pipe(b, request, dir, timeout_s, r, err));
     break;
   }
 fail:
+  if (request) ir_free(request, request_len + 1);
   return st;
 }
 
 void conform_backend_version(const conform_backend *b, const char *scratch, char *buf, size_t n)
 {
   snprintf(buf, n, "ttref %s", ttref_version());
+  if (b->kind == CONFORM_BK_PLUGIN) snprintf(buf, n, "%s", b->plugin_desc);
   if (b->kind != CONFORM_BK_ADAPTER && b->kind != CONFORM_BK_BATCH) return;
   const char *argv[] = {b->path, "--version", NULL};
   conform_spawn sp = {argv, NULL, NULL, NULL, scratch, 10};

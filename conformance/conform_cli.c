@@ -26,7 +26,7 @@ static const char *const usage_conform =
     "       ttref conform --list-backends\n"
     "  Runs every case x specialization of SUITE (a directory of *.yaml cases, docs/suite-format.md)\n"
     "  on a backend and judges each output against ttref's reference with its compliance mode.\n"
-    "  --backend     reference, fault:KIND, an adapter PATH, or batch:PATH (docs/adapter-protocol.md)\n"
+    "  --backend     reference, fault:KIND, an adapter PATH, batch:PATH or plugin:PATH.so (docs/adapter-protocol.md)\n"
     "  --config      capabilities, expected failures and skips of the backend\n"
     "  --report-dir  journal.jsonl, results.json, junit.xml, results.tap, report.md, report.html\n"
     "                (default conform-report); case directories of failures stay in DIR/work\n"

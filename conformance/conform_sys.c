@@ -104,8 +104,9 @@ fail:
   return st;
 }
 
-ttref_status conform_sys_pipe_start(const char *const *argv, const char *err_path, conform_pipe_child *c,
-                                    ttref_error *err)
+/* Start argv (execv) or fn(arg) (a forked copy) with stdin/stdout pipes. */
+static ttref_status pipe_spawn(const char *const *argv, int (*fn)(void *), void *arg, const char *err_path,
+                               conform_pipe_child *c, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   ttref_loc none = {0};
@@ -126,6 +127,7 @@ ttref_status conform_sys_pipe_start(const char *const *argv, const char *err_pat
     int e = open(err_path ? err_path : "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (e >= 0) dup2(e, 2);
     close(in[0]); close(in[1]); close(outp[0]); close(outp[1]);
+    if (!argv) _exit(fn(arg));
     execv(argv[0], (char *const *)argv);
     fprintf(stderr, "error: cannot execute '%s': %s\n", argv[0], strerror(errno));
     _exit(127);
@@ -147,6 +149,18 @@ fail:
   return st;
 }
 
+ttref_status conform_sys_pipe_start(const char *const *argv, const char *err_path, conform_pipe_child *c,
+                                    ttref_error *err)
+{
+  return pipe_spawn(argv, NULL, NULL, err_path, c, err);
+}
+
+ttref_status conform_sys_pipe_start_fn(int (*fn)(void *arg), void *arg, const char *err_path, conform_pipe_child *c,
+                                       ttref_error *err)
+{
+  return pipe_spawn(NULL, fn, arg, err_path, c, err);
+}
+
 ttref_status conform_sys_pipe_ask(conform_pipe_child *c, const char *line, char *reply, size_t n,
                                   double timeout_s, ttref_error *err)
 {
@@ -161,7 +175,7 @@ ttref_status conform_sys_pipe_ask(conform_pipe_child *c, const char *line, char 
   for (size_t off = 0; off < len + 1;) {
     ssize_t w = write(c->to_fd, msg + off, len + 1 - off);
     if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) FAIL(IR_ERR(err, TTREF_E_IO, none, "batch adapter closed its input"));
+    if (w <= 0) FAIL(IR_ERR(err, TTREF_E_IO, none, "the child closed its input"));
     off += (size_t)w;
   }
   for (;;) {
@@ -177,14 +191,14 @@ ttref_status conform_sys_pipe_ask(conform_pipe_child *c, const char *line, char 
     }
     if (c->nbuf == sizeof c->buf) c->nbuf = 0; /* an over-long line is dropped */
     double left = timeout_s > 0 ? timeout_s - (conform_sys_now() - t0) : 1e9;
-    if (left <= 0) FAIL(IR_ERR(err, TTREF_E_LIMIT, none, "batch adapter did not answer in %.0f s", timeout_s));
+    if (left <= 0) FAIL(IR_ERR(err, TTREF_E_LIMIT, none, "the child did not answer in %.0f s", timeout_s));
     struct pollfd p = {c->from_fd, POLLIN, 0};
     int r = poll(&p, 1, left > 1e6 ? -1 : (int)(left * 1000) + 1);
     if (r < 0 && errno == EINTR) continue;
     if (r == 0) continue;
     ssize_t got = read(c->from_fd, c->buf + c->nbuf, sizeof c->buf - c->nbuf);
     if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) FAIL(IR_ERR(err, TTREF_E_IO, none, "batch adapter closed its output"));
+    if (got <= 0) FAIL(IR_ERR(err, TTREF_E_IO, none, "the child closed its output"));
     c->nbuf += (size_t)got;
   }
 fail:

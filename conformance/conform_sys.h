@@ -52,6 +52,13 @@ typedef struct conform_pipe_child {
 ttref_status conform_sys_pipe_start(const char *const *argv, const char *err_path, conform_pipe_child *c,
                                     ttref_error *err);
 /**
+ * Like conform_sys_pipe_start, but the child is a forked copy of this process
+ * running @p fn(@p arg) with the pipes on its stdin and stdout; its return
+ * value is the exit status (it ends with _exit: no atexit handlers).
+ */
+ttref_status conform_sys_pipe_start_fn(int (*fn)(void *arg), void *arg, const char *err_path, conform_pipe_child *c,
+                                       ttref_error *err);
+/**
  * Send @p line (a newline is added) and read one reply line into @p reply
  * (NUL-terminated, newline stripped) within @p timeout_s.
  * @return TTREF_OK; TTREF_E_LIMIT on timeout; TTREF_E_IO when the child

@@ -2,7 +2,10 @@
 # Integration tests of `ttref conform`, `ttref golden` and `ttref report`
 # (TAP): the reference passes the core suite, fault backends fail, crash and
 # hang without stopping the run, a SIGKILL'd run resumes with exactly one
-# result per case, shards merge, reports are well formed, goldens verify.
+# result per case, shards merge, reports are well formed, goldens verify, and
+# C plugin backends (tests/conform/plugin_*.c, built here with $CC) load once
+# per worker, crash or hang into verdicts, and are refused with a clear error
+# for a wrong ABI version or a missing entry symbol.
 BIN=${TTREF_BIN:-./ttref}
 SRC=${TTREF_SRCDIR:-.}
 SUITE=$SRC/conformance/suite/core
@@ -16,7 +19,7 @@ notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; [ -n "$2" ]
 check() { if eval "$2"; then ok "$1"; else notok "$1" "$3"; fi; }
 count() { grep -c "\"verdict\": \"$2\"" "$1/journal.jsonl"; }
 ids() { sed 's/^{"id": "\([^"]*\)".*/\1/' "$1/journal.jsonl" | sort; }
-echo "1..21"
+echo "1..28"
 
 # the number of case x specialization items of the suite
 "$BIN" conform "$SUITE" --backend reference --report-dir "$T/ref" -j 2 --no-progress >"$T/ref.out" 2>"$T/ref.err"
@@ -102,6 +105,40 @@ for mode in "" batch:; do
   check "process adapter ${mode:-per-case} mode: the example ttref adapter passes" \
     "[ \$? -eq 0 ] && [ \$(count '$T/adapter$mode' PASS) -eq 4 ]"
 done
+
+# C plugin backends
+CC=${CC:-cc}
+PLUG="-shared -fPIC -I$SRC/conformance"
+$CC $PLUG -o "$T/plugin_ref.so" "$SRC/tests/conform/plugin_ref.c" 2>"$T/cc.err" &&
+  $CC $PLUG -o "$T/plugin_bad.so" "$SRC/tests/conform/plugin_bad.c" 2>>"$T/cc.err" &&
+  $CC $PLUG -DBAD_ABI -o "$T/plugin_abi.so" "$SRC/tests/conform/plugin_bad.c" 2>>"$T/cc.err" &&
+  $CC $PLUG -DNO_ENTRY -o "$T/plugin_noentry.so" "$SRC/tests/conform/plugin_bad.c" 2>>"$T/cc.err" ||
+  echo "# building the test plugins failed: $(head -3 "$T/cc.err")"
+TTREF_BIN="$BIN" TTREF_PLUGIN_INIT_LOG="$T/init.log" "$BIN" conform "$SUITE" --backend "plugin:$T/plugin_ref.so" \
+  --report-dir "$T/plugin" -j 2 --no-progress >/dev/null 2>"$T/plugin.err"
+rc=$?
+check "plugin backend (ttref run through the C ABI) passes the core suite" \
+  "[ $rc -eq 0 ] && [ \$((\$(count "$T/plugin" PASS) + \$(count "$T/plugin" QUALITY_WARNING))) -eq $N ] && grep -q '\"backend_version\": \"plugin_ref 1 ' '$T/plugin/run.json'" \
+  "$(tail -3 "$T/plugin.err")"
+check "the plugin is loaded and initialised once per worker, not per item" \
+  "[ \$(wc -l <'$T/init.log') -ge 1 ] && [ \$(wc -l <'$T/init.log') -le 2 ]"
+TTREF_TEST_PLUGIN=crash "$BIN" conform "$SUITE" --backend "plugin:$T/plugin_bad.so" --filter '^(vadd|int_add)' \
+  --report-dir "$T/pcrash" -j 2 --no-progress >/dev/null 2>&1
+check "a crashing plugin gives CRASH, is restarted, and the run completes" \
+  "[ \$? -eq 1 ] && [ \$(count '$T/pcrash' CRASH) -eq 3 ] && [ \$(count '$T/pcrash' UNSUPPORTED) -eq 1 ]"
+TTREF_TEST_PLUGIN=hang "$BIN" conform "$SUITE" --backend "plugin:$T/plugin_bad.so" --filter '^int_(add|mul)' --timeout 1 \
+  --report-dir "$T/phang" -j 2 --no-progress >/dev/null 2>&1
+check "a hanging plugin gives TIMEOUT and the run completes" "[ \$? -eq 1 ] && [ \$(count '$T/phang' TIMEOUT) -eq 2 ]"
+TTREF_TEST_PLUGIN=init-fail "$BIN" conform "$SUITE" --backend "plugin:$T/plugin_bad.so" --filter '^(vadd|int_add)' \
+  --report-dir "$T/pinit" -j 2 --no-progress >/dev/null 2>&1
+check "a plugin whose init fails gives ERROR naming init for every item" \
+  "[ \$? -eq 1 ] && [ \$(count '$T/pinit' ERROR) -eq 4 ] && [ \$(grep -c 'init returned 7' '$T/pinit/journal.jsonl') -eq 4 ]"
+"$BIN" conform "$SUITE" --backend "plugin:$T/plugin_abi.so" --report-dir "$T/pabi" --no-progress >/dev/null 2>"$T/pabi.err"
+check "a plugin built for another ABI version is refused with a clear error (exit 2)" \
+  "[ \$? -eq 2 ] && grep -q 'ABI version 99, but this ttref supports version 1' '$T/pabi.err'" "$(cat "$T/pabi.err")"
+"$BIN" conform "$SUITE" --backend "plugin:$T/plugin_noentry.so" --report-dir "$T/pnoentry" --no-progress >/dev/null 2>"$T/pnoentry.err"
+check "a plugin without ttref_backend_get_api is refused with a clear error (exit 2)" \
+  "[ \$? -eq 2 ] && grep -q 'does not export ttref_backend_get_api()' '$T/pnoentry.err'" "$(cat "$T/pnoentry.err")"
 
 cp -r "$GOLDEN" "$T/golden"
 f=$(ls "$T"/golden/vadd_f16/default/o_ptr.npy)

@@ -1,8 +1,8 @@
 /*
  * test_conform.c: unit tests of the conformance harness: SHA-256 against the
  * FIPS 180-4 example vectors, located YAML validation errors, generator
- * determinism, the journal (torn lines, resume de-duplication) and the
- * verdict table. One cmocka group.
+ * determinism, the journal (torn lines, resume de-duplication), the
+ * verdict table and plugin backend requests and load errors. One cmocka group.
  */
 #define _GNU_SOURCE /* mkdtemp under -std=c11 */
 #include "config.h"
@@ -19,9 +19,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "conform_backend.h"
 #include "conform_config.h"
 #include "conform_gen.h"
 #include "conform_journal.h"
+#include "conform_plugin.h"
 #include "conform_sha256.h"
 #include "conform_suite.h"
 #include "conform_sys.h"
@@ -380,6 +382,46 @@ static void test_verdict_strict_xfail(void **state)
   assert_true(conform_verdict_lookup("QUALITY_WARNING", &v) && v == CONFORM_V_QUALITY_WARNING);
 }
 
+/* ---- plugin backends ------------------------------------------------------------------ */
+
+static void test_plugin_request_lists_pointer_args(void **state)
+{
+  (void)state;
+  char path[512];
+  char *line = NULL;
+  size_t len = 0;
+  ttref_error err = {0};
+  conform_suite *s = NULL;
+  put("req.yaml", GOOD_HEAD "args:\n  x_ptr: {shape: [4]}\n  n: 4\noutputs: {x_ptr: exact}\n");
+  snprintf(path, sizeof path, "%s/req.yaml", tmpdir);
+  assert_int_equal(conform_suite_load(path, &s, &err), TTREF_OK);
+  const conform_case *c = &s->cases[0];
+  assert_int_equal(conform_plugin_request(c, &c->specs[0], "/w/req/default", &line, &len, &err), TTREF_OK);
+  assert_string_equal(line, "/w/req/default\tx_ptr:f32:o"); /* scalars travel in case.yaml only */
+  ir_free(line, len + 1);
+  assert_int_equal(conform_plugin_request(c, &c->specs[0], "/w/a\tb", &line, &len, &err), TTREF_E_INPUT);
+  assert_null(line);
+  conform_suite_free(s);
+}
+
+static void test_plugin_open_rejects_bad_plugins(void **state)
+{
+  (void)state;
+  char spec[600];
+  conform_backend b;
+  ttref_error err = {0};
+  assert_int_equal(conform_backend_open("plugin:", &b, &err), TTREF_E_USAGE);
+  err = (ttref_error){0};
+  snprintf(spec, sizeof spec, "plugin:%s/missing.so", tmpdir);
+  assert_int_equal(conform_backend_open(spec, &b, &err), TTREF_E_USAGE);
+  assert_non_null(strstr(err.msg, "missing.so"));
+  err = (ttref_error){0};
+  put("junk.so", "not an ELF file\n");
+  snprintf(spec, sizeof spec, "plugin:%s/junk.so", tmpdir);
+  assert_int_equal(conform_backend_open(spec, &b, &err), TTREF_E_USAGE); /* loaded in a child: the test survives */
+  assert_non_null(strstr(err.msg, "cannot load it"));
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -400,6 +442,8 @@ int main(void)
       cmocka_unit_test(test_journal_torn_line_and_dedup),
       cmocka_unit_test(test_record_parse_rejects_garbage),
       cmocka_unit_test(test_verdict_strict_xfail),
+      cmocka_unit_test(test_plugin_request_lists_pointer_args),
+      cmocka_unit_test(test_plugin_open_rejects_bad_plugins),
   };
   return cmocka_run_group_tests_name("conform", tests, setup, teardown);
 }
