@@ -55,6 +55,14 @@ ttref_status conform_backend_open(const char *spec, conform_backend *b, ttref_er
     b->fault = -1;
     for (int i = 0; i < FAULT_COUNT; i++)
       if (strcmp(faults[i].name, spec + 6) == 0) b->fault = i;
+    if (strncmp(spec + 6, "perturb:", 8) == 0) {
+      ir_opcode oc;
+      const char *op = spec + 14;
+      if (!ir_op_lookup(op, strlen(op), &oc))
+        FAIL(IR_ERR(err, TTREF_E_USAGE, none, "fault:perturb: unknown op '%s' (an op mnemonic such as math.exp)", op));
+      b->fault = FAULT_PERTURB;
+      snprintf(b->fault_op, sizeof b->fault_op, "%s", op);
+    } else if (b->fault == FAULT_PERTURB) b->fault = -1;
     if (b->fault < 0) FAIL(IR_ERR(err, TTREF_E_USAGE, none, "unknown fault backend '%s' (see --list-backends)", spec));
   } else if (strncmp(spec, "plugin:", 7) == 0) {
     b->kind = CONFORM_BK_PLUGIN;
@@ -89,6 +97,7 @@ typedef struct fault_job {
   const conform_spec *s;
   const char *dir;
   int fault;
+  const char *op; /* FAULT_PERTURB */
   double timeout;
 } fault_job;
 
@@ -98,6 +107,8 @@ static int mutate(const fault_job *j)
   ttref_error err = {0};
   for (int k = 0; k < j->c->noutputs; k++) {
     npy_array a = {0};
+    /* the fault is in what the kernel stores: --localize's probes (conform_localize.h) stay right */
+    if (strncmp(j->c->outputs[k].name, "ttref_probe_", 12) == 0) continue;
     const conform_arg *arg = NULL;
     for (int i = 0; i < j->s->nargs; i++)
       if (strcmp(j->s->args[i].name, j->c->outputs[k].name) == 0) arg = &j->s->args[i];
@@ -144,9 +155,10 @@ static int fault_main(void *arg)
   conform_exit ex;
   ttref_error err = {0};
   snprintf(out, sizeof out, "%s/outputs", j->dir);
-  if (conform_stage_reference(j->s, j->dir, out, false, false, j->timeout, &ex, &err) != TTREF_OK) return 1;
+  if (conform_stage_reference_inject(j->s, j->dir, out, j->fault == FAULT_PERTURB ? j->op : NULL, j->timeout, &ex, &err) != TTREF_OK)
+    return 1;
   if (ex.kind != CONFORM_EXITED || ex.code != 0) return 1;
-  return mutate(j);
+  return j->fault == FAULT_PERTURB ? 0 : mutate(j);
 }
 
 /* ---- running ------------------------------------------------------------------------ */
@@ -246,7 +258,7 @@ ttref_status conform_backend_run(conform_backend *b, const conform_case *c, cons
     from_exit(&ex, "reference", r);
     break;
   case CONFORM_BK_FAULT: {
-    fault_job j = {c, s, dir, b->fault, timeout_s};
+    fault_job j = {c, s, dir, b->fault, b->fault_op, timeout_s};
     conform_spawn sp = {NULL, fault_main, &j, dir, log, timeout_s};
     TRY(conform_sys_run(&sp, &ex, err));
     from_exit(&ex, b->name, r);

@@ -29,6 +29,7 @@ typedef enum conform_backend_kind {
 typedef struct conform_backend {
   conform_backend_kind kind;
   int fault;                 /* row of conform_fault_list.h */
+  char fault_op[64];         /* fault:perturb:OP: the op mnemonic */
   char name[256];            /* as given on the command line */
   char path[4096];           /* adapter executable or plugin (absolute) */
   char plugin_desc[256];     /* plugin: "NAME VERSION" from its api table */

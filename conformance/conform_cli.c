@@ -22,7 +22,7 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BAD = 2 };
 static const char *const usage_conform =
     "usage: ttref conform SUITE --backend NAME|ADAPTER [--config BACKEND.yaml] [--report-dir DIR]\n"
     "                     [--golden DIR] [-j N] [--shard I/N] [--filter REGEX] [--resume]\n"
-    "                     [--timeout SECONDS] [--keep-work] [--progress|--no-progress]\n"
+    "                     [--timeout SECONDS] [--keep-work] [--localize] [--progress|--no-progress]\n"
     "       ttref conform --list-backends\n"
     "  Runs every case x specialization of SUITE (a directory of *.yaml cases, docs/suite-format.md)\n"
     "  on a backend and judges each output against ttref's reference with its compliance mode.\n"
@@ -36,6 +36,8 @@ static const char *const usage_conform =
     "  --filter RE   run only items whose id \"case[variant]\" matches the POSIX extended regex\n"
     "  --resume      keep DIR/journal.jsonl and run only the items it lacks\n"
     "  --timeout S   time limit of one backend run (default 60; the case and the config may override)\n"
+    "  --localize    for each FAIL, probe every value the kernel computes on the backend and the reference\n"
+    "                and name the first op that diverges (docs/compliance.md, Localisation)\n"
     "  Exit: 0 no unexpected verdict (FAIL, XPASS, ERROR, CRASH, TIMEOUT), 1 some, 2 bad input.\n";
 
 static const char *const usage_golden =
@@ -95,6 +97,7 @@ int conform_cmd_conform(int argc, char **argv)
     else if (strcmp(a, "--filter") == 0 && has) o.filter = argv[++i];
     else if (strcmp(a, "--resume") == 0) o.resume = true;
     else if (strcmp(a, "--keep-work") == 0) o.keep_work = true;
+    else if (strcmp(a, "--localize") == 0) o.localize = true;
     else if (strcmp(a, "--progress") == 0) o.progress = 1;
     else if (strcmp(a, "--no-progress") == 0) o.progress = 0;
     else if ((strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0) && has) {

@@ -63,6 +63,7 @@ static const field fields[] = {
     FN("max_ratio", max_ratio), FN("mean_ulp", mean_ulp), FN("max_ulp", max_ulp), FN("p99_ulp", p99_ulp),
     FN("seconds", seconds), {"ulp_histogram", F_HIST, offsetof(conform_record, hist), 0},
     FS("reason", reason), FS("expected_reason", expected_reason),
+    FS("localized_op", localized_op), FS("localized_at", localized_at), FS("localized", localized),
 };
 #define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
 

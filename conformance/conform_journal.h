@@ -35,6 +35,10 @@ typedef struct conform_record {
   int64_t hist[CONFORM_HIST_BINS];
   char reason[512];
   char expected_reason[256];
+  /* --localize (conform_localize.h): "" when not localised */
+  char localized_op[48];   /* mnemonic of the first divergent op */
+  char localized_at[256];  /* "kernel.ttir:LINE:COL (source.py:L:C)" */
+  char localized[1024];     /* the finding in one sentence */
 } conform_record;
 
 /** A record with every number zero, worst_index -1 and verdict ERROR. */

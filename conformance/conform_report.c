@@ -183,17 +183,19 @@ static ttref_status write_junit(const char *dir, const conform_record_list *l, c
     if (tag) {
       fprintf(f, "      <%s message=\"%s: ", tag, conform_verdict_name(r->verdict));
       xml_esc(f, r->verdict == CONFORM_V_XFAIL ? r->expected_reason : r->reason);
-      fprintf(f, "\"%s>", strcmp(tag, "skipped") == 0 ? "" : " type=\"");
       if (strcmp(tag, "skipped") != 0) {
-        fprintf(f, "%s\">", conform_verdict_name(r->verdict));
+        fprintf(f, "\" type=\"%s\">", conform_verdict_name(r->verdict));
         fprintf(f, "mode %s, output %s, worst element %s: got %.17g, reference %.17g, allowed %.17g (ratio %.3g)\n",
                 r->mode, r->output, r->worst_at[0] ? r->worst_at : "-", r->worst_got, r->worst_ref, r->worst_bound,
                 r->max_ratio);
         xml_esc(f, r->reason);
+        if (r->localized[0]) {
+          fputc('\n', f);
+          xml_esc(f, r->localized);
+        }
         fprintf(f, "</%s>\n", tag);
       } else {
-        fseek(f, -1, SEEK_CUR);
-        fprintf(f, "/>\n");
+        fprintf(f, "\"/>\n");
       }
     }
     if (r->verdict == CONFORM_V_QUALITY_WARNING)
@@ -255,6 +257,18 @@ static ttref_status write_md(const char *dir, const conform_record_list *l, cons
       if (*p == '|' || *p == '\n') *p = ' ';
     fprintf(f, "| %s | %s | %s | %s %s | %.9g | %.9g | %.3g | %.3g | %s |\n", r->id, conform_verdict_name(r->verdict), r->mode,
             r->output, r->worst_at, r->worst_got, r->worst_ref, r->worst_bound, r->max_ratio, reason);
+  }
+  int nloc = 0;
+  for (int i = 0; i < l->n; i++) {
+    const conform_record *r = &l->v[i];
+    if (!r->localized[0]) continue;
+    if (!nloc++) fprintf(f, "\n## Localisation (`--localize`)\n\n| case | first divergent op | at | finding |\n|---|---|---|---|\n");
+    char text[1100];
+    snprintf(text, sizeof text, "%s", r->localized);
+    for (char *p = text; *p; p++)
+      if (*p == '|' || *p == '\n') *p = ' ';
+    fprintf(f, "| %s | %s | %s | %s |\n", r->id, r->localized_op[0] ? r->localized_op : "-",
+            r->localized_at[0] ? r->localized_at : "-", text);
   }
   return close_out(f, path, err);
 }
@@ -378,6 +392,10 @@ static ttref_status write_html(const char *dir, const conform_record_list *l, co
     svg_hist(f, r->hist, 120, 24);
     fprintf(f, "</td><td class=\"num\">%.2f</td><td>", r->seconds);
     xml_esc(f, r->verdict == CONFORM_V_XFAIL ? r->expected_reason : r->reason);
+    if (r->localized[0]) {
+      fprintf(f, "<br><b>localised:</b> ");
+      xml_esc(f, r->localized);
+    }
     fprintf(f, "</td></tr>\n");
   }
   fprintf(f, "</table>\n</body></html>\n");

@@ -10,6 +10,7 @@
 #include "conform_run.h"
 #include "conform_backend.h"
 #include "conform_judge.h"
+#include "conform_localize.h"
 #include "conform_report.h"
 #include "conform_stage.h"
 #include "conform_sys.h"
@@ -241,6 +242,11 @@ static void process(ctx *x, const item *it, conform_record *r)
     goto decide;
   }
   raw = judge_all(x, it, dir, refdir, r);
+  if (raw == CONFORM_V_FAIL && x->o->localize) {
+    err = (ttref_error){0};
+    if (conform_localize(&x->backend, it->c, it->s, dir, item_timeout(x, it), x->cfg->ftz, r, &err) != TTREF_OK)
+      snprintf(r->localized, sizeof r->localized, "not localised: %.600s", err.msg);
+  }
 decide:;
   const conform_expect *xf = conform_config_match(x->cfg->xfail, x->cfg->nxfail, r->id, r->case_name);
   r->raw = raw;
@@ -351,6 +357,7 @@ static void progress_show(progress *p, const conform_record *r)
     fprintf(stderr, "[%d/%d] %-15s %s (%.2fs)%s%s\n", p->done, p->total, conform_verdict_name(r->verdict), r->id,
             r->seconds, conform_verdict_unexpected(r->verdict) ? ": " : "",
             conform_verdict_unexpected(r->verdict) ? r->reason : "");
+    if (r->localized[0]) fprintf(stderr, "    %s\n", r->localized);
     return;
   }
   const int width = 30;
@@ -365,6 +372,7 @@ static void progress_show(progress *p, const conform_record *r)
           p->done - bad, bad, conform_sys_now() - p->t0, r->id);
   if (conform_verdict_unexpected(r->verdict))
     fprintf(stderr, "\r\033[K%s %s: %s\n", conform_verdict_name(r->verdict), r->id, r->reason);
+  if (r->localized[0]) fprintf(stderr, "\r\033[K    %s\n", r->localized);
   if (p->done == p->total) fputc('\n', stderr);
 }
 

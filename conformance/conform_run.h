@@ -26,6 +26,7 @@ typedef struct conform_run_opts {
   bool keep_work;           /* keep case directories of passing items too */
   int progress;             /* 1 bar, 0 plain lines, -1 auto (bar on a terminal) */
   double timeout;           /* seconds per backend run (default 60) */
+  bool localize;            /* find the first divergent op of each FAIL (conform_localize.h) */
 } conform_run_opts;
 
 /**

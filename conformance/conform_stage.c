@@ -118,8 +118,8 @@ fail:
   return st;
 }
 
-ttref_status conform_stage_reference(const conform_spec *s, const char *dir, const char *outdir, bool precise,
-                                     bool ftz, double timeout_s, conform_exit *ex, ttref_error *err)
+static ttref_status stage_ref(const conform_spec *s, const char *dir, const char *outdir, bool precise, bool ftz,
+                              const char *inject_op, double timeout_s, conform_exit *ex, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   ttref_loc none = {0};
@@ -155,6 +155,10 @@ ttref_status conform_stage_reference(const conform_spec *s, const char *dir, con
   argv[n++] = outdir;
   if (precise) argv[n++] = "--precise";
   if (ftz) argv[n++] = "--ftz";
+  if (inject_op) {
+    argv[n++] = "--inject-fault";
+    argv[n++] = inject_op;
+  }
   argv[n] = NULL;
   conform_spawn sp = {argv, NULL, NULL, NULL, log, timeout_s};
   TRY(conform_sys_run(&sp, ex, err));
@@ -165,4 +169,16 @@ fail:
   ir_free(specs, sizeof *specs * ((size_t)s->nargs + 1));
   ir_free(argv, sizeof *argv * ((size_t)s->nargs * 2 + 16));
   return st;
+}
+
+ttref_status conform_stage_reference(const conform_spec *s, const char *dir, const char *outdir, bool precise,
+                                     bool ftz, double timeout_s, conform_exit *ex, ttref_error *err)
+{
+  return stage_ref(s, dir, outdir, precise, ftz, NULL, timeout_s, ex, err);
+}
+
+ttref_status conform_stage_reference_inject(const conform_spec *s, const char *dir, const char *outdir, const char *inject_op,
+                                            double timeout_s, conform_exit *ex, ttref_error *err)
+{
+  return stage_ref(s, dir, outdir, false, false, inject_op, timeout_s, ex, err);
 }

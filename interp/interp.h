@@ -70,6 +70,8 @@ typedef struct interp_launch {
                            another program's write); runs programs in order */
   bool precise;         /* precise mode: no rounding of float results (binary64 throughout) and a
                            magnitude bound per float element; float memory lives in alloc->pv/pb */
+  int inject_op;        /* testing aid (`ttref run --inject-fault OP`): opcode + 1 whose float results
+                           grow by a relative 2^-6 (zeros: 2^-6); 0 = none */
   FILE *print_out;      /* tt.print destination (default stdout) */
   interp_stats stats;   /* out */
 } interp_launch;

@@ -2576,9 +2576,25 @@ static ttref_status race_fault(ctx *c, const ir_op *op)
                a->name, off, (int64_t)o % gx, ((int64_t)o / gx) % gy, (int64_t)o / (gx * gy));
 }
 
+/* --inject-fault: every element of op's float results grows by a relative
+ * 2^-6 (zeros become 2^-6), rounded to the result format: a deliberately
+ * wrong "backend" for testing `ttref conform --localize`. */
+static void inject_fault(ctx *c, const ir_op *op)
+{
+  for (int j = 0; j < op->nres; j++) {
+    if (!is_float_value(&op->res[j])) continue;
+    const fp_format f = (fp_format)fmt_of(ir_type_elem(op->res[j].type)->scalar);
+    slot *r = SL(&op->res[j]);
+    for (int64_t i = 0; i < r->n; i++)
+      if (isfinite(r->d[i].f))
+        r->d[i].f = fp_round_to(f, r->d[i].f == 0 ? 0x1p-6 : r->d[i].f * (1 + 0x1p-6), FP_RNE, FP_OVF_INF);
+  }
+}
+
 static ttref_status exec_op(ctx *c, const ir_op *op)
 {
   ttref_status st = exec_op_value(c, op);
+  if (c->L->inject_op == (int)op->code + 1 && st == TTREF_OK) inject_fault(c, op);
   if (c->race_op && c->L->check_races && st == TTREF_OK) st = race_fault(c, op);
   if (st == TTREF_OK && c->precise && !c->bound_pass) st = bound_op(c, op);
   return st;

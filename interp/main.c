@@ -11,6 +11,7 @@
 #include "interp.h"
 #include "interp_launch.h"
 #include "conform_cli.h"
+#include "conform_localize.h"
 
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
@@ -53,6 +54,7 @@ static const char *const usage_run =
     "  --out DIR writes every pointer argument's buffer after the launch to DIR/NAME.npy.\n"
     "  --threads N runs programs on N threads (outputs are identical for any N).\n"
     "  --ftz flushes float subnormal results to zero (to compare with FTZ hardware).\n"
+    "  --inject-fault OP  (testing aid) makes every float result of op OP 2^-6 too large, e.g. math.exp\n"
     "  --contract fuses a mulf whose only use is an addf/subf into one FMA, as LLVM does\n"
     "        by default for Triton GPU backends (the exact semantics keep them separate).\n"
     "  --precise also runs the launch in binary64 without rounding and writes, per float\n"
@@ -70,8 +72,10 @@ static const char *const usage_check =
     "  otherwise prints FILE:LINE:COL: error: ... and exits 2.\n";
 
 static const char *const usage_fmt =
-    "usage: ttref fmt FILE.ttir [-o OUT]\n"
-    "  Prints FILE as canonical TTIR (idempotent; re-parses to the same IR; accepted by Triton).\n";
+    "usage: ttref fmt FILE.ttir [-o OUT] [--probes]\n"
+    "  Prints FILE as canonical TTIR (idempotent; re-parses to the same IR; accepted by Triton).\n"
+    "  --probes  also store every value `ttref conform --localize` probes to a new trailing pointer\n"
+    "            argument %ttref_probe_K (numel x programs elements; docs/compliance.md, Localisation)\n";
 
 static void usage(FILE *f)
 {
@@ -117,8 +121,10 @@ static int cmd_fmt(int argc, char **argv)
 {
   if (wants_help(argc, argv)) return fputs(usage_fmt, stdout), EXIT_OK;
   const char *in = NULL, *outp = NULL;
+  int probes = 0, nprobes = 0;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) outp = argv[++i];
+    else if (strcmp(argv[i], "--probes") == 0) probes = 1;
     else if (!in) in = argv[i];
     else return fputs(usage_fmt, stderr), EXIT_BAD;
   }
@@ -133,7 +139,10 @@ static int cmd_fmt(int argc, char **argv)
       ir_module_free(m);
       return EXIT_BAD;
     }
-    st = ir_print_module(m, f, &err);
+    const ir_func *fn = probes ? ir_module_entry(m) : NULL;
+    if (probes && !fn) st = ir_error_set(&err, TTREF_E_INPUT, (ttref_loc){in, 0, 0}, "%s: no function to probe", in);
+    else if (probes) st = conform_localize_print_all(m, fn, f, &nprobes, &err);
+    else st = ir_print_module(m, f, &err);
     if (outp && fclose(f) != 0 && st == TTREF_OK) st = TTREF_E_IO;
   }
   if (st != TTREF_OK) report(&err);
@@ -164,7 +173,7 @@ static int cmd_run(int argc, char **argv)
   int grid_given = 0, have_lf = 0;
   interp_launch_file lf;
   memset(&lf, 0, sizeof lf);
-  int threads = 0, stats = 0, ftz = 0, contract = 0, precise = 0, check_races = 0, rc = EXIT_BAD;
+  int inject_op = 0, threads = 0, stats = 0, ftz = 0, contract = 0, precise = 0, check_races = 0, rc = EXIT_BAD;
   const char **specs = calloc((size_t)argc + 1, sizeof *specs);
   int nspecs = 0;
   ttref_error err = {0};
@@ -211,6 +220,14 @@ static int cmd_run(int argc, char **argv)
       contract = 1;
     } else if (strcmp(a, "--precise") == 0) {
       precise = 1;
+    } else if (strcmp(a, "--inject-fault") == 0 && has) {
+      const char *nm = argv[++i];
+      ir_opcode oc;
+      if (!ir_op_lookup(nm, strlen(nm), &oc)) {
+        fprintf(stderr, "error: --inject-fault: unknown op '%s'\n", nm);
+        goto done;
+      }
+      inject_op = (int)oc + 1;
     } else if (strcmp(a, "--check-races") == 0) {
       check_races = 1;
     } else if (strcmp(a, "--stats") == 0) {
@@ -268,6 +285,7 @@ static int cmd_run(int argc, char **argv)
   b.L.threads = threads;
   b.L.ftz = ftz;
   b.L.contract = contract;
+  b.L.inject_op = inject_op;
   b.L.check_races = check_races;
   st = interp_run(&b.L, &err);
   fflush(stdout);

@@ -18,6 +18,7 @@ typedef struct W {
   int bad;        /* write error */
   int internal;   /* inexpressible IR */
   const char *why;
+  const ir_print_hooks *h; /* may be NULL */
   char buf[1 << 16];
 } W;
 
@@ -1080,6 +1081,10 @@ static void wop(W *w, const ir_op *op, int ind)
   else wcustom(w, op, ind);
   wloc(w, op->loc);
   wc(w, '\n');
+  if (w->h && w->h->after_op) {
+    const char *t = w->h->after_op(w->h->ctx, op);
+    if (t) ws(w, t);
+  }
 }
 
 static void wblock_args(W *w, const ir_block *b)
@@ -1111,6 +1116,10 @@ static void wregion(W *w, const ir_region *r, int ind, bool entry_args)
       if (blk->nargs) wblock_args(w, blk);
       ws(w, ":\n");
     }
+    if (b == 0 && !r->parent && w->h && w->h->prologue) {
+      const char *t = w->h->prologue(w->h->ctx, r->func);
+      if (t) ws(w, t);
+    }
     for (int i = 0; i < blk->nops; i++) {
       const ir_op *op = blk->ops[i];
       if (elide_term && i == blk->nops - 1 && implicit_yield(op)) continue;
@@ -1134,6 +1143,10 @@ static void wfunc(W *w, const ir_func *f)
     wtype(w, f->args[i].type);
     if (f->arg_nattrs && f->arg_nattrs[i]) wattr_dict(w, f->arg_attrs[i], f->arg_nattrs[i], SK_NONE);
     wloc(w, f->args[i].loc);
+  }
+  if (w->h && w->h->extra_args) {
+    const char *t = w->h->extra_args(w->h->ctx, f);
+    if (t) ws(w, t);
   }
   wc(w, ')');
   if (f->nres) {
@@ -1305,6 +1318,11 @@ static void ap_close_early(AP *a)
 
 ttref_status ir_print_module(const ir_module *m, FILE *out, ttref_error *err)
 {
+  return ir_print_module_hooked(m, out, NULL, err);
+}
+
+ttref_status ir_print_module_hooked(const ir_module *m, FILE *out, const ir_print_hooks *h, ttref_error *err)
+{
   ttref_status st = TTREF_OK;
   ttref_loc nl = {m ? m->filename : NULL, 0, 0};
   AP a = {0};
@@ -1314,6 +1332,7 @@ ttref_status ir_print_module(const ir_module *m, FILE *out, ttref_error *err)
   w->n = 0;
   w->bad = w->internal = 0;
   w->why = NULL;
+  w->h = h;
   int na = m->naliases;
   a.m = m;
   if (na) {

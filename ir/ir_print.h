@@ -20,4 +20,22 @@
  */
 ttref_status ir_print_module(const ir_module *m, FILE *out, ttref_error *err);
 
+/** Text inserted while printing (instrumentation, e.g. `ttref conform --localize`). */
+typedef struct ir_print_hooks {
+  void *ctx;
+  /** Appended to @p f's argument list (e.g. ", %p: !tt.ptr<f32>"), or NULL. */
+  const char *(*extra_args)(void *ctx, const ir_func *f);
+  /** Whole lines printed first in @p f's entry block, or NULL. */
+  const char *(*prologue)(void *ctx, const ir_func *f);
+  /** Whole lines printed right after @p op, or NULL. */
+  const char *(*after_op)(void *ctx, const ir_op *op);
+} ir_print_hooks;
+
+/**
+ * ir_print_module with @p h's text inserted (h may be NULL). The returned
+ * strings are borrowed until the next call of the same hook; the printer
+ * copies them. Whether the result parses is the hooks' responsibility.
+ */
+ttref_status ir_print_module_hooked(const ir_module *m, FILE *out, const ir_print_hooks *h, ttref_error *err);
+
 #endif

@@ -4,7 +4,7 @@
 # autoreconf + configure + make. Extra arguments go to ./configure.
 set -eu
 cd "$(dirname "$0")/.."
-PKGS="build-essential autoconf automake libtool autoconf-archive pkg-config libgsl-dev libyaml-dev libcmocka-dev libmpfr-dev lcov python3 python3-numpy"
+PKGS="build-essential autoconf automake libtool autoconf-archive pkg-config libgsl-dev libyaml-dev libcmocka-dev libmpfr-dev lcov python3 python3-numpy libxml2-utils"
 missing=""
 for p in $PKGS; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

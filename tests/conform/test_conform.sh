@@ -19,7 +19,7 @@ notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; [ -n "$2" ]
 check() { if eval "$2"; then ok "$1"; else notok "$1" "$3"; fi; }
 count() { grep -c "\"verdict\": \"$2\"" "$1/journal.jsonl"; }
 ids() { sed 's/^{"id": "\([^"]*\)".*/\1/' "$1/journal.jsonl" | sort; }
-echo "1..28"
+echo "1..31"
 
 # the number of case x specialization items of the suite
 "$BIN" conform "$SUITE" --backend reference --report-dir "$T/ref" -j 2 --no-progress >"$T/ref.out" 2>"$T/ref.err"
@@ -30,10 +30,27 @@ check "core suite has at least 40 items ($N)" "[ $N -ge 40 ]"
 check "reference: every item PASS or QUALITY_WARNING" \
   "[ \$((\$(count "$T/ref" PASS) + \$(count "$T/ref" QUALITY_WARNING))) -eq $N ]"
 check "summary line says N passed, 0 failed" "grep -q '^$N passed, 0 failed' '$T/ref.out'"
-if command -v xmllint >/dev/null 2>&1; then
-  check "junit.xml is well-formed XML" "xmllint --noout '$T/ref/junit.xml'"
+# junit.xml must validate against the JUnit schema (tests/data/schema/junit.xsd);
+# scripts/setup.sh installs xmllint (libxml2-utils), so these checks only SKIP
+# on machines set up otherwise.  xmllint exits 3 on a validity error.
+XSD=$SRC/tests/data/schema/junit.xsd
+HAVE_XMLLINT=false
+command -v xmllint >/dev/null 2>&1 && HAVE_XMLLINT=true
+validate() { xmllint --noout --schema "$XSD" "$1" >/dev/null 2>"$1.xsd.err"; }
+if $HAVE_XMLLINT; then
+  validate "$T/ref/junit.xml"
+  rc=$?
+  check "junit.xml validates against the JUnit schema" "[ $rc -eq 0 ]" "xmllint exit $rc: $(head -3 "$T/ref/junit.xml.xsd.err")"
+  # negative control: the same report without the testsuite's required name must be rejected
+  sed 's/<testsuite name="[^"]*"/<testsuite/' "$T/ref/junit.xml" >"$T/noname.xml"
+  validate "$T/noname.xml"
+  rc=$?
+  check "the schema rejects a junit.xml whose testsuite has no name" \
+    "[ $rc -eq 3 ] && grep -q \"Element 'testsuite': The attribute 'name' is required\" '$T/noname.xml.xsd.err'" \
+    "xmllint exit $rc: $(head -3 "$T/noname.xml.xsd.err")"
 else
-  check "junit.xml is well-formed XML # SKIP no xmllint" "true"
+  check "junit.xml validates against the JUnit schema # SKIP no xmllint" "true"
+  check "the schema rejects a junit.xml whose testsuite has no name # SKIP no xmllint" "true"
 fi
 check "report.html has the results table and the op x dtype matrix" \
   "grep -q '<table id=\"results\">' '$T/ref/report.html' && grep -q '<table id=\"matrix\">' '$T/ref/report.html' && grep -q '<svg' '$T/ref/report.html'"
@@ -53,6 +70,21 @@ check "fault:flip-lsb leaves integer cases passing" "grep -q '\"id\": \"int_add_
 M=$(wc -l <"$T/flip/journal.jsonl")
 "$BIN" conform "$SUITE" --backend fault:crash --filter "$SUB" --report-dir "$T/crash" -j 2 --no-progress >/dev/null 2>&1
 check "fault:crash gives CRASH for every item" "[ \$? -eq 1 ] && [ \$(count '$T/crash' CRASH) -eq $M ]"
+if $HAVE_XMLLINT; then
+  validate "$T/flip/junit.xml"
+  rc=$?
+  check "failing run: junit.xml validates, has <failure type=\"FAIL\"> and as many as its failures count" \
+    "[ $rc -eq 0 ] && grep -q '<failure message=\"FAIL: [^\"]' '$T/flip/junit.xml' && grep -q '<failure [^>]* type=\"FAIL\">' '$T/flip/junit.xml' && [ \$(grep -c '<failure ' '$T/flip/junit.xml') -eq \$(sed -n 's/^  <testsuite .* failures=\"\\([0-9]*\\)\".*/\\1/p' '$T/flip/junit.xml') ]" \
+    "xmllint exit $rc: $(head -3 "$T/flip/junit.xml.xsd.err")"
+  validate "$T/crash/junit.xml"
+  rc=$?
+  check "crashing run: junit.xml validates and has one <error type=\"CRASH\"> per item" \
+    "[ $rc -eq 0 ] && [ \$(grep -c '<error [^>]* type=\"CRASH\">' '$T/crash/junit.xml') -eq $M ]" \
+    "xmllint exit $rc: $(head -3 "$T/crash/junit.xml.xsd.err")"
+else
+  check "failing run: junit.xml validates and has <failure> elements # SKIP no xmllint" "true"
+  check "crashing run: junit.xml validates and has <error> elements # SKIP no xmllint" "true"
+fi
 "$BIN" conform "$SUITE" --backend fault:hang --filter '^int_(add|mul)' --timeout 1 --report-dir "$T/hang" -j 2 --no-progress >/dev/null 2>&1
 check "fault:hang gives TIMEOUT and the run completes" "[ \$? -eq 1 ] && [ \$(count '$T/hang' TIMEOUT) -eq 2 ]"
 ERRS=0

@@ -2,7 +2,9 @@
  * test_conform.c: unit tests of the conformance harness: SHA-256 against the
  * FIPS 180-4 example vectors, located YAML validation errors, generator
  * determinism, the journal (torn lines, resume de-duplication), the
- * verdict table and plugin backend requests and load errors. One cmocka group.
+ * verdict table, plugin backend requests and load errors, and --localize's
+ * probe instrumentation (every corpus kernel instrumented still verifies;
+ * undefined lanes and loop bodies are guarded). One cmocka group.
  */
 #define _GNU_SOURCE /* mkdtemp under -std=c11 */
 #include "config.h"
@@ -23,12 +25,17 @@
 #include "conform_config.h"
 #include "conform_gen.h"
 #include "conform_journal.h"
+#include "conform_localize.h"
 #include "conform_plugin.h"
 #include "conform_sha256.h"
 #include "conform_suite.h"
 #include "conform_sys.h"
 #include "conform_verdict.h"
 #include "ir_base.h"
+#include "ir_parse.h"
+#include "ir_verify.h"
+
+#include <dirent.h>
 
 static char tmpdir[256];
 
@@ -422,6 +429,172 @@ static void test_plugin_open_rejects_bad_plugins(void **state)
   assert_non_null(strstr(err.msg, "cannot load it"));
 }
 
+
+/* ---- --localize instrumentation ------------------------------------------------------ */
+
+typedef struct probe_set {
+  const ir_value **v;
+  int n, cap;
+} probe_set;
+
+static void add_probes(probe_set *ps, const ir_region *r)
+{
+  for (int b = 0; b < r->nblocks; b++)
+    for (int i = 0; i < r->blocks[b]->nops; i++) {
+      const ir_op *op = r->blocks[b]->ops[i];
+      if (op->code != IR_OP_REDUCE && op->code != IR_OP_SCAN && op->code != IR_OP_MAP_ELEMENTWISE &&
+          op->code != IR_OP_SCF_WHILE)
+        for (int k = 0; k < op->nregions; k++) add_probes(ps, &op->regions[k]);
+      if (op->code == IR_OP_CONSTANT || op->code == IR_OP_MAKE_RANGE) continue; /* as --localize does */
+      for (int j = 0; j < op->nres; j++) {
+        if (!conform_localize_probeable(&op->res[j])) continue;
+        if (ps->n == ps->cap) {
+          ps->cap = ps->cap ? ps->cap * 2 : 64;
+          ps->v = realloc(ps->v, sizeof *ps->v * (size_t)ps->cap);
+          assert_non_null(ps->v);
+        }
+        ps->v[ps->n++] = &op->res[j];
+      }
+    }
+}
+
+/* Instrument every probeable value of @p path's kernel; the text must parse and verify,
+ * with one more argument per probe. Returns the instrumented text (caller frees). */
+static char *instrument(const char *path, int *nprobes)
+{
+  ir_module *m = NULL, *m2 = NULL;
+  ttref_error err = {0};
+  probe_set ps = {0};
+  char *text = NULL;
+  size_t len = 0;
+  if (ir_parse_file(path, &m, &err) != TTREF_OK) fail_msg("%s: %s", path, err.msg);
+  const ir_func *f = ir_module_entry(m);
+  assert_non_null(f);
+  add_probes(&ps, &f->body);
+  FILE *out = open_memstream(&text, &len);
+  assert_non_null(out);
+  if (conform_localize_print(m, f, ps.v, ps.n, out, &err) != TTREF_OK) fail_msg("%s: print: %s", path, err.msg);
+  fclose(out);
+  if (ir_parse_string(path, text, len, &m2, &err) != TTREF_OK || ir_verify_module(m2, &err) != TTREF_OK)
+    fail_msg("%s: the instrumented kernel does not verify: %s", path, err.msg);
+  const ir_func *f2 = ir_module_entry(m2);
+  assert_int_equal(f2->nargs, f->nargs + ps.n);
+  *nprobes = ps.n;
+  free(ps.v);
+  ir_module_free(m);
+  ir_module_free(m2);
+  return text;
+}
+
+static void test_localize_instrumented_corpus_verifies(void **state)
+{
+  (void)state;
+  const char *data = getenv("TTREF_TEST_DATA");
+  const char *sets[] = {"corpus/triton-3.6-h100", "corpus/triton-3.6-h100-gen"};
+  int kernels = 0, probes = 0;
+  assert_non_null(data);
+  for (int s = 0; s < 2; s++) {
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/%s", data, sets[s]);
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+      char path[2048];
+      snprintf(path, sizeof path, "%s/%s/kernel.ttir", dir, e->d_name);
+      if (e->d_name[0] == '.' || access(path, R_OK) != 0) continue;
+      int n = 0;
+      free(instrument(path, &n));
+      kernels++;
+      probes += n;
+    }
+    closedir(d);
+  }
+  print_message("instrumented %d corpus kernels with %d probes\n", kernels, probes);
+  assert_true(kernels >= 500);
+  assert_true(probes > kernels * 3);
+}
+
+static void test_localize_masks_undefined_lanes(void **state)
+{
+  (void)state;
+  put("masked.ttir",
+      "module {\n"
+      "  tt.func public @k(%x_ptr: !tt.ptr<f32>, %o_ptr: !tt.ptr<f32>, %n: i32) {\n"
+      "    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n"
+      "    %nn = tt.splat %n : i32 -> tensor<64xi32>\n"
+      "    %mask = arith.cmpi slt, %r, %nn : tensor<64xi32>\n"
+      "    %p = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>\n"
+      "    %q = tt.addptr %p, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32>\n"
+      "    %x = tt.load %q, %mask : tensor<64x!tt.ptr<f32>>\n"
+      "    %y = arith.mulf %x, %x : tensor<64xf32>\n"
+      "    %z = tt.expand_dims %y {axis = 0 : i32} : tensor<64xf32> -> tensor<1x64xf32>\n"
+      "    %w = tt.broadcast %z : tensor<1x64xf32> -> tensor<4x64xf32>\n"
+      "    %o = tt.splat %o_ptr : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>\n"
+      "    %oq = tt.addptr %o, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32>\n"
+      "    tt.store %oq, %y, %mask : tensor<64x!tt.ptr<f32>>\n"
+      "    tt.return\n"
+      "  }\n"
+      "}\n");
+  char path[512];
+  snprintf(path, sizeof path, "%s/masked.ttir", tmpdir);
+  int n = 0;
+  char *t = instrument(path, &n);
+  /* the load's probe and its lane-wise consumer's keep the load's mask; shape ops carry it along */
+  assert_non_null(strstr(t, ", %x, %mask : tensor<64x!tt.ptr<f32>>"));
+  assert_non_null(strstr(t, ", %y, %mask : tensor<64x!tt.ptr<f32>>"));
+  assert_non_null(strstr(t, "tt.expand_dims %mask {axis = 0 : i32} : tensor<64xi1> -> tensor<1x64xi1>"));
+  assert_non_null(strstr(t, "tt.broadcast %ttref_m0 : tensor<1x64xi1> -> tensor<4x64xi1>"));
+  /* a defined value (the comparison) is stored unmasked */
+  assert_null(strstr(t, ", %mask, %mask"));
+  free(t);
+}
+
+static void test_localize_loop_bodies_store_the_first_iteration(void **state)
+{
+  (void)state;
+  put("loop.ttir",
+      "module {\n"
+      "  tt.func public @k(%o_ptr: !tt.ptr<f32>, %lo: i32, %hi: i32) {\n"
+      "    %c1 = arith.constant 1 : i32\n"
+      "    %z = arith.constant dense<0.0> : tensor<8xf32>\n"
+      "    %one = arith.constant dense<1.5> : tensor<8xf32>\n"
+      "    %acc = scf.for %i = %lo to %hi step %c1 iter_args(%a = %z) -> (tensor<8xf32>)  : i32 {\n"
+      "      %b = arith.addf %a, %one : tensor<8xf32>\n"
+      "      scf.yield %b : tensor<8xf32>\n"
+      "    }\n"
+      "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+      "    %o = tt.splat %o_ptr : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>\n"
+      "    %oq = tt.addptr %o, %r : tensor<8x!tt.ptr<f32>>, tensor<8xi32>\n"
+      "    tt.store %oq, %acc : tensor<8x!tt.ptr<f32>>\n"
+      "    tt.return\n"
+      "  }\n"
+      "}\n");
+  char path[512];
+  snprintf(path, sizeof path, "%s/loop.ttir", tmpdir);
+  int n = 0;
+  char *t = instrument(path, &n);
+  assert_int_equal(n, 2); /* %b in the body, %acc after the loop (constants and make_range are not probed) */
+  assert_non_null(strstr(t, "arith.cmpi eq, %i, %lo : i32"));
+  assert_non_null(strstr(t, "tt.store %ttref_a0, %b, %ttref_g0 : tensor<8x!tt.ptr<f32>>"));
+  assert_non_null(strstr(t, "tt.store %ttref_a1, %acc : tensor<8x!tt.ptr<f32>>"));
+  free(t);
+}
+
+static void test_localize_default_modes(void **state)
+{
+  (void)state;
+  double u;
+  assert_string_equal(conform_opmode_default(IR_OP_ADDF, 32, &u), "exact");
+  assert_string_equal(conform_opmode_default(IR_OP_MATH_EXP, 32, &u), "ulp");
+  assert_true(u == 4);
+  assert_string_equal(conform_opmode_default(IR_OP_DIVF, 64, &u), "exact"); /* f64 division is IEEE on GPUs */
+  assert_string_equal(conform_opmode_default(IR_OP_DIVF, 16, &u), "ulp");
+  assert_true(u == 1);
+  assert_string_equal(conform_opmode_default(IR_OP_DOT, 32, &u), "dot_product");
+  assert_string_equal(conform_opmode_default(IR_OP_SCAN, 16, &u), "reduce");
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -444,6 +617,10 @@ int main(void)
       cmocka_unit_test(test_verdict_strict_xfail),
       cmocka_unit_test(test_plugin_request_lists_pointer_args),
       cmocka_unit_test(test_plugin_open_rejects_bad_plugins),
+      cmocka_unit_test(test_localize_instrumented_corpus_verifies),
+      cmocka_unit_test(test_localize_masks_undefined_lanes),
+      cmocka_unit_test(test_localize_loop_bodies_store_the_first_iteration),
+      cmocka_unit_test(test_localize_default_modes),
   };
   return cmocka_run_group_tests_name("conform", tests, setup, teardown);
 }
