@@ -57,6 +57,8 @@ typedef struct interp_stats {
   int64_t programs;        /* programs run */
 } interp_stats;
 
+/* The most programs one launch may have (grid x*y*z): 2^40, hours of work even for an empty kernel. */
+#define INTERP_MAX_PROGRAMS ((int64_t)1 << 40)
 typedef struct interp_launch {
   const ir_module *mod;
   const ir_func *fn;

@@ -2684,8 +2684,13 @@ ttref_status interp_run(interp_launch *L, ttref_error *err)
   memset(&L->stats, 0, sizeof L->stats);
   for (int d = 0; d < 3; d++)
     if (L->grid[d] < 0 || L->grid[d] > INT32_MAX) FAIL(IR_ERR(err, TTREF_E_INPUT, none, "grid dimension %d out of range: %" PRId64, d, L->grid[d]));
+  if (L->grid[0] == 0 || L->grid[1] == 0 || L->grid[2] == 0) return TTREF_OK; /* an empty grid runs nothing */
+  /* each dim < 2^31, so the product of two fits; the third is checked against the limit first */
+  if (L->grid[0] * L->grid[1] > INTERP_MAX_PROGRAMS / L->grid[2])
+    FAIL(IR_ERR(err, TTREF_E_LIMIT, none,
+                "grid %" PRId64 "x%" PRId64 "x%" PRId64 " has more than %" PRId64 " programs, the most ttref runs in one launch",
+                L->grid[0], L->grid[1], L->grid[2], (int64_t)INTERP_MAX_PROGRAMS));
   const int64_t total = L->grid[0] * L->grid[1] * L->grid[2];
-  if (total == 0) return TTREF_OK; /* an empty grid runs nothing */
   TRY(plan_build(&P, L->mod, err));
   fp = plan_of(&P, L->fn);
   if (!fp) FAIL(IR_ERR(err, TTREF_E_INTERNAL, none, "internal: kernel not in module"));
@@ -2693,7 +2698,7 @@ ttref_status interp_run(interp_launch *L, ttref_error *err)
 #ifdef _OPENMP
   nthreads = L->threads > 0 ? L->threads : omp_get_max_threads();
 #endif
-  if (P.sequential || total < 2 || L->check_races) nthreads = 1;
+  if (P.sequential || total < 2 || L->check_races || total > (int64_t)UINT32_MAX - 1) nthreads = 1; /* owners are 32-bit */
   const bool track = nthreads > 1 || L->check_races;
   if (track) /* element owners for deterministic write-write conflicts and race checks */
     for (int k = 0; k < L->mem->n; k++) {

@@ -1522,6 +1522,195 @@ def g_blockptr():
 
 
 # ============================================================================= driver
+# ============================================================================= group: real-world kernels
+# Patterns from Triton's tutorials and python/test/unit/language/test_core.py that the groups
+# above do not reach: sort, flip, interleave, philox random numbers and dropout, swizzle2d,
+# argmax/argmin with ties and NaN, 3-D keep_dims reductions, reverse cumsum, ravel, and the
+# tutorial matmul (grouped ordering, K-remainder masks, multiple_of/max_contiguous hints,
+# leaky-relu epilogue), layer norm forward and fused softmax (tl.range over rows).
+@triton.jit
+def rw_kernel(x_ptr, y_ptr, o_ptr, i_ptr, n, seed, MODE: tl.constexpr, M: tl.constexpr, N: tl.constexpr):
+    pid = tl.program_id(0)
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    offs2 = rm[:, None] * N + rn[None, :]
+    if MODE == "sort":
+        tl.store(o_ptr + offs2, tl.sort(tl.load(x_ptr + offs2), dim=1))
+    if MODE == "sort_desc":
+        tl.store(o_ptr + offs2, tl.sort(tl.load(x_ptr + offs2), dim=1, descending=True))
+    if MODE == "sort_i32":
+        tl.store(i_ptr + offs2, tl.sort(tl.load(i_ptr + M * N + offs2), dim=1))
+    if MODE == "flip":
+        tl.store(o_ptr + offs2, tl.flip(tl.load(x_ptr + offs2), 1))
+    if MODE == "interleave":
+        tl.store(o_ptr + tl.arange(0, 2 * N), tl.interleave(tl.load(x_ptr + rn), tl.load(y_ptr + rn)))
+    if MODE == "rand":
+        offs = pid * N + rn
+        tl.store(o_ptr + offs, tl.rand(seed, offs))
+    if MODE == "randint":
+        offs = pid * N + rn
+        tl.store(i_ptr + offs, tl.randint(seed, offs).to(tl.int32, bitcast=True))
+    if MODE == "randn":
+        offs = pid * N + rn
+        tl.store(o_ptr + offs, tl.randn(seed, offs))
+    if MODE == "dropout":
+        offs = pid * N + rn
+        mask = offs < n
+        x = tl.load(x_ptr + offs, mask=mask)
+        keep = tl.rand(seed, offs) > 0.3
+        tl.store(o_ptr + offs, tl.where(keep, x / (1 - 0.3), 0.0), mask=mask)
+    if MODE == "swizzle":
+        i = tl.broadcast_to(rm[:, None], (M, N))
+        j = tl.broadcast_to(rn[None, :], (M, N))
+        a, b = tl.swizzle2d(i, j, M, N, 3)
+        tl.store(i_ptr + offs2, a * N + b)
+    if MODE == "argminmax":
+        x = tl.load(x_ptr + offs2)
+        tl.store(i_ptr + rm, tl.argmax(x, axis=1))
+        tl.store(i_ptr + M + rn, tl.argmin(x, axis=0))
+        mx, ix = tl.max(x, axis=1, return_indices=True, return_indices_tie_break_left=False)
+        tl.store(o_ptr + rm, mx)
+        tl.store(i_ptr + M + N + rm, ix)
+    if MODE == "reduce3d_keep":
+        r4 = tl.arange(0, 4)
+        x = tl.load(x_ptr + rm[:, None, None] * N * 4 + rn[None, :, None] * 4 + r4[None, None, :])
+        s = tl.sum(x, axis=1, keep_dims=True)
+        tl.store(o_ptr + rm[:, None, None] * 4 + r4[None, None, :], s)
+        t = tl.max(x, axis=2)
+        tl.store(o_ptr + M * 4 + offs2, t)
+    if MODE == "cumsum_rev":
+        tl.store(o_ptr + offs2, tl.cumsum(tl.load(x_ptr + offs2), axis=1, reverse=True))
+    if MODE == "ravel":
+        tl.store(o_ptr + tl.arange(0, M * N), tl.ravel(tl.load(x_ptr + offs2)) * 2.0)
+
+
+@triton.jit
+def mm_tutorial(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn, BM: tl.constexpr, BN: tl.constexpr,
+                BK: tl.constexpr, GM: tl.constexpr, ACT: tl.constexpr):
+    pid = tl.program_id(0)
+    npm = tl.cdiv(M, BM)
+    npn = tl.cdiv(N, BN)
+    npg = GM * npn
+    gid = pid // npg
+    fm = gid * GM
+    gsm = min(npm - fm, GM)
+    pm = fm + ((pid % npg) % gsm)
+    pn = (pid % npg) // gsm
+    offs_am = (pm * BM + tl.arange(0, BM)) % M
+    offs_bn = (pn * BN + tl.arange(0, BN)) % N
+    offs_am = tl.max_contiguous(tl.multiple_of(offs_am, BM), BM)
+    offs_k = tl.arange(0, BK)
+    a_ptrs = a_ptr + offs_am[:, None] * sam + offs_k[None, :] * sak
+    b_ptrs = b_ptr + offs_k[:, None] * sbk + offs_bn[None, :] * sbn
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BK, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BK, other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BK * sak
+        b_ptrs += BK * sbk
+    if ACT == "leaky":
+        acc = tl.where(acc >= 0, acc, 0.01 * acc)
+    c = acc.to(tl.float16)
+    offs_cm = pm * BM + tl.arange(0, BM)
+    offs_cn = pn * BN + tl.arange(0, BN)
+    tl.store(c_ptr + scm * offs_cm[:, None] + scn * offs_cn[None, :], c,
+             mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
+
+
+@triton.jit
+def ln_tutorial(X, Y, W, B, Mean, Rstd, stride, N, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    Y += row * stride
+    X += row * stride
+    _mean = tl.zeros([BLOCK], dtype=tl.float32)
+    for off in range(0, N, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        _mean += tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+    mean = tl.sum(_mean, axis=0) / N
+    _var = tl.zeros([BLOCK], dtype=tl.float32)
+    for off in range(0, N, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        x = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+        x = tl.where(cols < N, x - mean, 0.)
+        _var += x * x
+    var = tl.sum(_var, axis=0) / N
+    rstd = 1 / tl.sqrt(var + eps)
+    tl.store(Mean + row, mean)
+    tl.store(Rstd + row, rstd)
+    for off in range(0, N, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        mask = cols < N
+        w = tl.load(W + cols, mask=mask)
+        b = tl.load(B + cols, mask=mask)
+        x = tl.load(X + cols, mask=mask, other=0.).to(tl.float32)
+        y = (x - mean) * rstd * w + b
+        tl.store(Y + cols, y, mask=mask)
+
+
+@triton.jit
+def softmax_tutorial(out_ptr, in_ptr, in_stride, out_stride, n_rows, n_cols, BLOCK: tl.constexpr,
+                     num_stages: tl.constexpr):
+    row_start = tl.program_id(0)
+    row_step = tl.num_programs(0)
+    for row_idx in tl.range(row_start, n_rows, row_step, num_stages=num_stages):
+        col = tl.arange(0, BLOCK)
+        mask = col < n_cols
+        row = tl.load(in_ptr + row_idx * in_stride + col, mask=mask, other=-float("inf"))
+        num = tl.exp(row - tl.max(row, axis=0))
+        tl.store(out_ptr + row_idx * out_stride + col, num / tl.sum(num, axis=0), mask=mask)
+
+
+@group
+def g_realworld():
+    M, N = 8, 16
+    for mode, grid, xdt in [("sort", 1, "f32"), ("sort_desc", 1, "f16"), ("sort_i32", 1, "f32"), ("flip", 1, "f32"),
+                            ("interleave", 1, "f32"), ("rand", 2, "f32"), ("randint", 2, "f32"), ("randn", 2, "f32"),
+                            ("dropout", 2, "f32"), ("swizzle", 1, "f32"), ("argminmax", 1, "f32"),
+                            ("reduce3d_keep", 1, "f32"), ("cumsum_rev", 1, "f32"), ("ravel", 1, "bf16")]:
+        rng = rng_for("rw_" + mode)
+        x = vals(xdt, M * N * 4, rng, special=False)
+        if mode == "argminmax":  # ties and a NaN
+            x = rng.integers(-3, 4, M * N * 4).astype(np.float32)
+            x[5] = np.nan
+        ii = rng.integers(-1000, 1000, 2 * M * N).astype(np.int32)
+        add("rw_%s_%s" % (mode, xdt), rw_kernel, (grid,),
+            [("x_ptr", Buf(x, xdt)), ("y_ptr", Buf(vals(xdt, N, rng, special=False), xdt)),
+             ("o_ptr", Buf(fill(xdt, M * N * 4 + 2 * N, -3.0), xdt)), ("i_ptr", Buf(ii, "i32")),
+             ("n", Scalar(100, "i32")), ("seed", Scalar(12345, "i32"))],
+            {"MODE": mode, "M": M, "N": N})
+    for (m, n, k, act, gm) in [(100, 72, 80, "none", 4), (64, 96, 40, "leaky", 2)]:
+        rng = rng_for("mm_tut%d" % m)
+        a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+        b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
+        BM = BN = BK = 32
+        grid = (-(-m // BM) * -(-n // BN),)
+        add("rw_matmul_tutorial_%dx%dx%d_%s" % (m, n, k, act), mm_tutorial, grid,
+            [("a_ptr", Buf(a, "f16")), ("b_ptr", Buf(b, "f16")), ("c_ptr", Buf(fill("f16", (m, n), -1.0), "f16")),
+             ("M", Scalar(m, "i32")), ("N", Scalar(n, "i32")), ("K", Scalar(k, "i32")),
+             ("sam", Scalar(k, "i32")), ("sak", Scalar(1, "i32")), ("sbk", Scalar(n, "i32")), ("sbn", Scalar(1, "i32")),
+             ("scm", Scalar(n, "i32")), ("scn", Scalar(1, "i32"))],
+            {"BM": BM, "BN": BN, "BK": BK, "GM": gm, "ACT": act})
+    rng = rng_for("ln_tut")
+    rows, ncol = 6, 300
+    add("rw_layernorm_tutorial_f16", ln_tutorial, (rows,),
+        [("X", Buf(rng.standard_normal((rows, ncol)).astype(np.float16), "f16")),
+         ("Y", Buf(fill("f16", (rows, ncol), -1.0), "f16")),
+         ("W", Buf(rng.uniform(0.5, 1.5, ncol).astype(np.float16), "f16")),
+         ("B", Buf(rng.uniform(-0.5, 0.5, ncol).astype(np.float16), "f16")),
+         ("Mean", Buf(fill("f32", rows, -1.0), "f32")), ("Rstd", Buf(fill("f32", rows, -1.0), "f32")),
+         ("stride", Scalar(ncol, "i32")), ("N", Scalar(ncol, "i32")), ("eps", Scalar(1e-5, "f32"))],
+        {"BLOCK": 128})
+    rng = rng_for("sm_tut")
+    rows, ncol = 10, 100
+    add("rw_softmax_tutorial_f32", softmax_tutorial, (4,),
+        [("out_ptr", Buf(fill("f32", (rows, 128), -1.0), "f32")),
+         ("in_ptr", Buf(rng.standard_normal((rows, 128)).astype(np.float32) * 3, "f32")),
+         ("in_stride", Scalar(128, "i32")), ("out_stride", Scalar(128, "i32")),
+         ("n_rows", Scalar(rows, "i32")), ("n_cols", Scalar(ncol, "i32"))],
+        {"BLOCK": 128, "num_stages": 2})
+
+
 def build_cases(only):
     for g in GROUPS:
         try:
