@@ -183,6 +183,44 @@ static const char *find_rel(const lines *l, const char *rel)
   return NULL;
 }
 
+ttref_status conform_golden_check(const char *dir, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  ttref_loc none = {0};
+  lines l = {0};
+  char path[4400], first[600] = "";
+  int bad = 0, sem = -1;
+  snprintf(path, sizeof path, "%s/MANIFEST", dir);
+  if (!conform_sys_exists(path))
+    FAIL(IR_ERR(err, TTREF_E_INPUT, none, "golden directory '%s' has no MANIFEST (make one with `ttref golden SUITE --out %s`)", dir, dir));
+  TRY(read_manifest(path, &l, err));
+  for (int i = 0; i < l.n; i++) {
+    if (sscanf(l.v[i], "semantics-version %d", &sem) == 1) continue;
+    if (strncmp(l.v[i], "file ", 5) != 0) continue;
+    const char *sep = strstr(l.v[i], "  ");
+    char want[65], got[65];
+    ttref_error e = {0};
+    if (!sep || sep - (l.v[i] + 5) != 64) FAIL(IR_ERR(err, TTREF_E_INPUT, none, "%s: malformed line '%.200s'", path, l.v[i]));
+    memcpy(want, l.v[i] + 5, 64);
+    want[64] = 0;
+    snprintf(path, sizeof path, "%s/%s", dir, sep + 2);
+    if (conform_sha256_file(path, got, &e) != TTREF_OK || strcmp(got, want) != 0) {
+      if (!bad++) snprintf(first, sizeof first, "%s%s", sep + 2, e.msg[0] ? " (unreadable)" : "");
+    }
+  }
+  if (sem != CONFORM_SEMANTICS_VERSION)
+    FAIL(IR_ERR(err, TTREF_E_INPUT, none,
+                "goldens in '%s' were made for semantics version %d, this ttref implements %d: regenerate them with `ttref golden`",
+                dir, sem, CONFORM_SEMANTICS_VERSION));
+  if (bad)
+    FAIL(IR_ERR(err, TTREF_E_INPUT, none,
+                "goldens in '%s' do not match their MANIFEST: %d file(s) changed or missing, first %.300s (check with `ttref golden SUITE --verify %s`)",
+                dir, bad, first, dir));
+fail:
+  lines_free(&l);
+  return st;
+}
+
 ttref_status conform_golden_verify(const char *suite, const char *dir, const char *filter, int *out_drift,
                                    ttref_error *err)
 {

@@ -31,4 +31,12 @@ ttref_status conform_golden_write(const char *suite, const char *out, const char
 ttref_status conform_golden_verify(const char *suite, const char *dir, const char *filter, int *out_drift,
                                    ttref_error *err);
 
+/**
+ * Check a golden directory before `ttref conform --golden` trusts it: its
+ * MANIFEST exists, was written for this semantics version, and every file it
+ * lists still has its sha256.
+ * @return TTREF_OK, or TTREF_E_INPUT naming the first problem (and how many
+ * files do not match).
+ */
+ttref_status conform_golden_check(const char *dir, ttref_error *err);
 #endif

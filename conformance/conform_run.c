@@ -9,6 +9,7 @@
 #include "config.h"
 #include "conform_run.h"
 #include "conform_backend.h"
+#include "conform_golden.h"
 #include "conform_judge.h"
 #include "conform_localize.h"
 #include "conform_report.h"
@@ -429,6 +430,7 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   oa.report_dir = absreport;
   if (o->golden_dir) {
     if (!realpath(o->golden_dir, absgolden)) FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "no golden directory '%s'", o->golden_dir));
+    TRY(conform_golden_check(absgolden, err));
     oa.golden_dir = absgolden;
   }
   o = &oa;

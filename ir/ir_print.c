@@ -1104,8 +1104,13 @@ static void wblock_args(W *w, const ir_block *b)
 static void wregion(W *w, const ir_region *r, int ind, bool entry_args)
 {
   ws(w, "{\n");
+  /* MLIR elides an empty scf.yield that ends the only block of a result-less scf.for / scf.if;
+   * with more blocks, or another yield before it (invalid IR), printing it keeps fmt idempotent */
   bool elide_term = r->parent && (r->parent->code == IR_OP_SCF_FOR || r->parent->code == IR_OP_SCF_IF) &&
-                    r->parent->nres == 0;
+                    r->parent->nres == 0 && r->nblocks == 1;
+  if (elide_term)
+    for (int i = 0; i + 1 < r->blocks[0]->nops; i++)
+      if (r->blocks[0]->ops[i]->code == IR_OP_SCF_YIELD) elide_term = false;
   for (int b = 0; b < r->nblocks; b++) {
     const ir_block *blk = r->blocks[b];
     if (b > 0 || (entry_args && (blk->nargs || blk->label))) {

@@ -7,6 +7,7 @@
 # per worker, crash or hang into verdicts, and are refused with a clear error
 # for a wrong ABI version or a missing entry symbol.
 BIN=${TTREF_BIN:-./ttref}
+case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
 SRC=${TTREF_SRCDIR:-.}
 SUITE=$SRC/conformance/suite/core
 GOLDEN=$SRC/golden/core
@@ -19,7 +20,7 @@ notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; [ -n "$2" ]
 check() { if eval "$2"; then ok "$1"; else notok "$1" "$3"; fi; }
 count() { grep -c "\"verdict\": \"$2\"" "$1/journal.jsonl"; }
 ids() { sed 's/^{"id": "\([^"]*\)".*/\1/' "$1/journal.jsonl" | sort; }
-echo "1..31"
+echo "1..33"
 
 # the number of case x specialization items of the suite
 "$BIN" conform "$SUITE" --backend reference --report-dir "$T/ref" -j 2 --no-progress >"$T/ref.out" 2>"$T/ref.err"
@@ -178,4 +179,11 @@ printf '\001' | dd of="$f" bs=1 seek=200 conv=notrunc 2>/dev/null
 "$BIN" golden "$SUITE" --verify "$T/golden" --filter '^vadd_f16' >/dev/null 2>"$T/drift.err"
 check "golden --verify fails on drift and names the file" \
   "[ \$? -eq 1 ] && grep -q 'vadd_f16/default/o_ptr.npy' '$T/drift.err'"
+"$BIN" conform "$SUITE" --backend reference --golden "$T/golden" --filter '^vadd_f16' --report-dir "$T/gdrift" --no-progress >/dev/null 2>"$T/gdrift.err"
+check "conform --golden refuses goldens that no longer match their MANIFEST (exit 2, names the file)" \
+  "[ \$? -eq 2 ] && grep -q 'do not match their MANIFEST: 1 file(s) changed or missing, first vadd_f16/default/o_ptr.npy' '$T/gdrift.err'" "$(cat "$T/gdrift.err")"
+sed -i 's/^semantics-version 1$/semantics-version 0/' "$T/golden/MANIFEST"
+"$BIN" conform "$SUITE" --backend reference --golden "$T/golden" --filter '^vadd_f16' --report-dir "$T/gsem" --no-progress >/dev/null 2>"$T/gsem.err"
+check "conform --golden refuses goldens made for another semantics version" \
+  "[ \$? -eq 2 ] && grep -q 'made for semantics version 0' '$T/gsem.err'" "$(cat "$T/gsem.err")"
 [ $fails -eq 0 ]

@@ -6,6 +6,7 @@
 # backend triggers no localisation; the finding reaches journal, report.md,
 # report.html and junit.xml.
 BIN=${TTREF_BIN:-./ttref}
+case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
 SRC=${TTREF_SRCDIR:-.}
 SUITE=$SRC/conformance/suite/core
 T=$(mktemp -d "${TMPDIR:-/tmp}/test_localize_sh.XXXXXX") || exit 1

@@ -433,6 +433,16 @@ static void test_parse_every_op_format_roundtrips(void **state)
   assert_true(for_each_ttir(dir, roundtrip_file) >= 8);
 }
 
+/* inputs the fuzzer found (tests/data/ttir/fuzz/): they parse (some do not verify) and
+ * fmt must still be idempotent and faithful on them */
+static void test_parse_fuzz_findings_roundtrip(void **state)
+{
+  (void)state;
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/ttir/fuzz", data_dir());
+  assert_true(for_each_ttir(dir, roundtrip_file) >= 1);
+}
+
 /* every row of ir_op_list.h occurs somewhere in ops/ */
 static void count_ops(const ir_region *r, int *seen)
 {
@@ -897,6 +907,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_parse_corpus_roundtrips),
       cmocka_unit_test(test_parse_regression_corpus_roundtrips),
+      cmocka_unit_test(test_parse_fuzz_findings_roundtrip),
       cmocka_unit_test(test_parse_every_op_format_roundtrips),
       cmocka_unit_test(test_parse_ops_cover_op_list),
       cmocka_unit_test(test_parse_bad_inputs_give_located_errors),
