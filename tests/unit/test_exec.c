@@ -704,7 +704,9 @@ static void test_racing_stores_end_in_program_order(void **state)
     interp_stats s;
     assert_int_equal(run_kernel(racy, 257, 1, 1, b, 1, NULL, t, &e, &s), TTREF_OK);
     for (int i = 0; i < 4; i++) assert_int_equal(o[i], 256); /* the highest program wins, any thread count */
-    if (t == 2) assert_true(s.races > 0);
+#ifdef _OPENMP
+    if (t == 2) assert_true(s.races > 0); /* seen only when programs really ran concurrently */
+#endif
   }
 }
 
