@@ -1711,6 +1711,81 @@ def g_realworld():
         {"BLOCK": 128, "num_stages": 2})
 
 
+# ============================================================================= group: tt.dot_scaled
+# Microscaled dot (MX formats, e8m0 scales). Hopper has no MX tensor cores; Triton 3.6 lowers
+# dot_scaled there by upcasting the operands with their scales (a real answer to check ttref's
+# decoding, packing and scale semantics against).
+@triton.jit
+def dot_scaled_k(a_ptr, as_ptr, b_ptr, bs_ptr, o_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+                 AK: tl.constexpr, BK: tl.constexpr, AF: tl.constexpr, BF: tl.constexpr,
+                 HAS_AS: tl.constexpr, HAS_BS: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    ra = tl.arange(0, AK)
+    rb = tl.arange(0, BK)
+    rs = tl.arange(0, K // 32)
+    a = tl.load(a_ptr + rm[:, None] * AK + ra[None, :])
+    b = tl.load(b_ptr + rb[:, None] * N + rn[None, :])
+    if AF == "e2m1":
+        a = a.to(tl.uint8, bitcast=True)
+    if BF == "e2m1":
+        b = b.to(tl.uint8, bitcast=True)
+    if HAS_AS:
+        sa = tl.load(as_ptr + rm[:, None] * (K // 32) + rs[None, :]).to(tl.uint8, bitcast=True)
+    else:
+        sa = None
+    if HAS_BS:
+        sb = tl.load(bs_ptr + rn[:, None] * (K // 32) + rs[None, :]).to(tl.uint8, bitcast=True)
+    else:
+        sb = None
+    c = tl.dot_scaled(a, sa, AF, b, sb, BF)
+    tl.store(o_ptr + rm[:, None] * N + rn[None, :], c)
+
+
+def mx_operand(fmt, rows, cols, rng):
+    """(storage array, dtype name) of an MX operand of logical shape rows x cols (e2m1 packs
+    two values per byte along cols)."""
+    if fmt == "e2m1":
+        return rng.integers(0, 256, (rows, cols // 2)).astype(np.uint8), "i8"
+    if fmt == "e4m3":
+        a = rng.integers(0, 256, (rows, cols)).astype(np.uint8)
+        a[(a & 0x7F) == 0x7F] = 0x38  # no NaN
+        return a, "f8e4m3"
+    if fmt == "e5m2":
+        a = rng.integers(0, 256, (rows, cols)).astype(np.uint8)
+        a[(a & 0x7C) == 0x7C] = 0x3C  # no inf/NaN
+        return a, "f8e5m2"
+    if fmt == "bf16":
+        return f32_to_bf16_bits(rng.standard_normal((rows, cols)).astype(np.float32)), "bf16"
+    return rng.standard_normal((rows, cols)).astype(np.float16), "f16"
+
+
+@group
+def g_dot_scaled():
+    M = N = 32
+    K = 64
+    for af, bf, has_as, has_bs in [("e4m3", "e4m3", True, True), ("e2m1", "e2m1", True, True),
+                                   ("e5m2", "e4m3", True, True), ("e2m1", "bf16", True, False),
+                                   ("e4m3", "fp16", True, False), ("bf16", "e2m1", False, True)]:
+        name = "dot_scaled_%s_%s" % (af, bf)
+        rng = rng_for(name)
+        a, adt = mx_operand(af, M, K, rng)
+        bt, bdt = mx_operand(bf, N, K, rng)
+        b = np.ascontiguousarray(bt.T) if bf != "e2m1" else np.ascontiguousarray(
+            rng.integers(0, 256, (K // 2, N)).astype(np.uint8))
+        if adt == "i8":
+            a = a.view(np.int8)
+        if bf == "e2m1":
+            b = b.view(np.int8)
+        sa = rng.integers(120, 135, (M, K // 32)).astype(np.uint8).view(np.int8)
+        sb = rng.integers(120, 135, (N, K // 32)).astype(np.uint8).view(np.int8)
+        add(name, dot_scaled_k, (1,),
+            [("a_ptr", Buf(a, adt)), ("as_ptr", Buf(sa, "i8")), ("b_ptr", Buf(b, bdt if bf != "e2m1" else "i8")),
+             ("bs_ptr", Buf(sb, "i8")), ("o_ptr", Buf(fill("f32", (M, N), -1.0), "f32"))],
+            {"M": M, "N": N, "K": K, "AK": K // 2 if af == "e2m1" else K, "BK": K // 2 if bf == "e2m1" else K,
+             "AF": af, "BF": bf, "HAS_AS": has_as, "HAS_BS": has_bs})
+
+
 def build_cases(only):
     for g in GROUPS:
         try:
