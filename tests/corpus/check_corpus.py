@@ -54,6 +54,11 @@ FP8 = {"f8e4m3": fp8_table(4, 3, 7, True), "f8e5m2": fp8_table(5, 2, 15, False)}
 
 
 def float_view(a, dtype):
+    with np.errstate(invalid="ignore"):  # signaling NaNs widen quietly
+        return _float_view(a, dtype)
+
+
+def _float_view(a, dtype):
     a = np.asarray(a)
     if dtype == "bf16":
         return (a.view(np.uint16).astype(np.uint32) << 16).view(np.float32).astype(np.float64)
