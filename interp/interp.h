@@ -72,6 +72,8 @@ typedef struct interp_launch {
                            another program's write); runs programs in order */
   bool precise;         /* precise mode: no rounding of float results (binary64 throughout) and a
                            magnitude bound per float element; float memory lives in alloc->pv/pb */
+  int64_t max_steps;    /* ops one program may execute (`--max-steps`); 0 = no limit. Past it the
+                           launch stops with TTREF_E_FAULT naming the op (a kernel that never ends) */
   int inject_op;        /* testing aid (`ttref run --inject-fault OP`): opcode + 1 whose float results
                            grow by a relative 2^-6 (zeros: 2^-6); 0 = none */
   FILE *print_out;      /* tt.print destination (default stdout) */

@@ -66,6 +66,7 @@ typedef struct ctx {
   bool precise;      /* L->precise: no rounding, bounds tracked */
   bool track;        /* owner tracking: parallel run or --check-races */
   uint32_t pid1;     /* linear program id + 1 */
+  int64_t steps;     /* ops executed by the current program (L->max_steps) */
   const ir_op *race_op; /* --check-races: first conflict seen by ld/st */
   int64_t race_addr;
   uint32_t race_other;
@@ -2593,6 +2594,9 @@ static void inject_fault(ctx *c, const ir_op *op)
 
 static ttref_status exec_op(ctx *c, const ir_op *op)
 {
+  if (c->L->max_steps && ++c->steps > c->L->max_steps)
+    return fault(c, op, TTREF_E_FAULT, "the program executed more than %" PRId64 " ops (--max-steps); stopped at '%s'",
+                 c->L->max_steps, ir_op_name(op->code));
   ttref_status st = exec_op_value(c, op);
   if (c->L->inject_op == (int)op->code + 1 && st == TTREF_OK) inject_fault(c, op);
   if (c->race_op && c->L->check_races && st == TTREF_OK) st = race_fault(c, op);
@@ -2659,6 +2663,7 @@ static ttref_status run_program(ctx *c, int64_t lin)
     s->n = 1;
   }
   c->returned = false;
+  c->steps = 0;
   c->st.programs++;
   return run_region(c, &fn->body, &term);
 }

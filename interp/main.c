@@ -43,7 +43,7 @@ static int wants_help(int argc, char **argv)
 static const char *const usage_run =
     "usage: ttref run KERNEL.ttir --grid X[,Y[,Z]] --arg NAME=@FILE.npy --arg NAME=VALUE ... [--out DIR]\n"
     "       ttref run --launch LAUNCH.yaml [options]\n"
-    "                 [--kernel NAME] [--threads N] [--ftz] [--contract] [--precise] [--check-races] [--stats]\n"
+    "                 [--kernel NAME] [--threads N] [--ftz] [--contract] [--precise] [--check-races] [--stats] [--max-steps N]\n"
     "  Runs one launch of KERNEL on the CPU with ttref's documented semantics.\n"
     "  --arg binds a kernel argument by its TTIR name (x_ptr or %x_ptr) or 0-based position:\n"
     "        pointers take @FILE.npy (its raw elements are the buffer; bf16/fp8 as <u2/|u1 bits),\n"
@@ -54,6 +54,7 @@ static const char *const usage_run =
     "  --out DIR writes every pointer argument's buffer after the launch to DIR/NAME.npy.\n"
     "  --threads N runs programs on N threads (outputs are identical for any N).\n"
     "  --ftz flushes float subnormal results to zero (to compare with FTZ hardware).\n"
+    "  --max-steps N   stop a program after N ops (a kernel that never terminates): exit 1, naming the op\n"
     "  --inject-fault OP  (testing aid) makes every float result of op OP 2^-6 too large, e.g. math.exp\n"
     "  --contract fuses a mulf whose only use is an addf/subf into one FMA, as LLVM does\n"
     "        by default for Triton GPU backends (the exact semantics keep them separate).\n"
@@ -173,6 +174,7 @@ static int cmd_run(int argc, char **argv)
   int grid_given = 0, have_lf = 0;
   interp_launch_file lf;
   memset(&lf, 0, sizeof lf);
+  long long max_steps = 0;
   int inject_op = 0, threads = 0, stats = 0, ftz = 0, contract = 0, precise = 0, check_races = 0, rc = EXIT_BAD;
   const char **specs = calloc((size_t)argc + 1, sizeof *specs);
   int nspecs = 0;
@@ -220,6 +222,13 @@ static int cmd_run(int argc, char **argv)
       contract = 1;
     } else if (strcmp(a, "--precise") == 0) {
       precise = 1;
+    } else if (strcmp(a, "--max-steps") == 0 && has) {
+      char *end;
+      max_steps = strtoll(argv[++i], &end, 10);
+      if (*end || max_steps < 1) {
+        fprintf(stderr, "error: --max-steps needs a positive count\n");
+        goto done;
+      }
     } else if (strcmp(a, "--inject-fault") == 0 && has) {
       const char *nm = argv[++i];
       ir_opcode oc;
@@ -286,6 +295,7 @@ static int cmd_run(int argc, char **argv)
   b.L.ftz = ftz;
   b.L.contract = contract;
   b.L.inject_op = inject_op;
+  b.L.max_steps = max_steps;
   b.L.check_races = check_races;
   st = interp_run(&b.L, &err);
   fflush(stdout);

@@ -1,8 +1,9 @@
 #!/bin/sh
-# fuzz.sh: build tests/fuzz/fuzz_parse.c with clang's libFuzzer (+ASan/UBSan)
-# and fuzz the TTIR parser/verifier/printer for SECONDS (default 60), seeded
-# from tests/data. Exits non-zero on any crash, leak, timeout or OOM and
-# prints the reproducer. Usage: scripts/fuzz.sh [SECONDS]
+# fuzz.sh: build the libFuzzer targets (clang, +ASan/UBSan) and fuzz each for
+# SECONDS (default 60), seeded from tests/data: tests/fuzz/fuzz_parse.c (TTIR
+# parser/verifier/printer) and tests/fuzz/fuzz_run.c (parse, verify and execute
+# the kernel on small buffers). Exits non-zero on any crash, leak, timeout or
+# OOM and prints the reproducer. Usage: scripts/fuzz.sh [SECONDS]
 # Env: FUZZ_WORK (work dir, kept; default a fresh /var/tmp dir, removed on
 # success), FUZZ_JOBS (>1: libFuzzer -fork=N), FUZZ_ARGS (extra flags).
 set -eu
@@ -27,9 +28,17 @@ fi
 rm -rf "$work/artifacts"
 mkdir -p "$work/cfg" "$work/corpus" "$work/artifacts"
 echo '#define PACKAGE_VERSION "0.1.0"' > "$work/cfg/config.h"
-clang -std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
-  -fno-sanitize-recover=undefined -I"$work/cfg" -I"$top/ir" \
-  "$top"/ir/*.c "$top/tests/fuzz/fuzz_parse.c" -o "$work/fuzz_parse" -lm
+CFL="-std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
+# shellcheck disable=SC2086
+clang $CFL -I"$work/cfg" -I"$top/ir" "$top"/ir/*.c "$top/tests/fuzz/fuzz_parse.c" -o "$work/fuzz_parse" -lm
+run_srcs=$(ls "$top"/interp/*.c | grep -v '/main\.c$')
+# libquadmath is GCC's: give clang its header (alone, not GCC's whole include dir) and library
+mkdir -p "$work/qinc"
+for h in quadmath.h quadmath_weak.h; do ln -sf "$(gcc -print-file-name=include)/$h" "$work/qinc/$h"; done
+qlib=$(dirname "$(gcc -print-file-name=libquadmath.so)")
+# shellcheck disable=SC2086
+clang $CFL -I"$work/cfg" -I"$work/qinc" -I"$top/ir" -I"$top/interp" "$top"/ir/*.c $run_srcs "$top/tests/fuzz/fuzz_run.c" \
+  -o "$work/fuzz_run" -L"$qlib" -lyaml -lquadmath -lm
 # seeds: every .ttir under tests/data/ttir and the Triton corpus kernels
 for f in "$top"/tests/data/ttir/*.ttir "$top"/tests/data/ttir/*/*.ttir \
          "$top"/tests/data/corpus/*/*/kernel.ttir; do
@@ -39,21 +48,32 @@ for f in "$top"/tests/data/ttir/*.ttir "$top"/tests/data/ttir/*/*.ttir \
 done
 fork=""
 [ "${FUZZ_JOBS:-1}" -gt 1 ] && fork="-fork=$FUZZ_JOBS"
-echo "fuzz: $(ls "$work/corpus" | wc -l) inputs in $work/corpus, ${secs}s"
-rc=0
-# shellcheck disable=SC2086
-ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
-  "$work/fuzz_parse" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-  -dict="$top/tests/fuzz/ttir.dict" -artifact_prefix="$work/artifacts/" -print_final_stats=1 \
-  $fork ${FUZZ_ARGS:-} "$work/corpus" > "$work/fuzz.log" 2>&1 || rc=$?
-tail -n 40 "$work/fuzz.log"
-found=$(ls "$work/artifacts" 2>/dev/null | wc -l)
-if [ "$rc" -ne 0 ] || [ "$found" -ne 0 ]; then
-  for a in "$work"/artifacts/*; do
-    [ -f "$a" ] && echo "fuzz: reproducer: $a (replay: $work/fuzz_parse $a)"
-  done
-  echo "fuzz: FAILED (exit $rc); work dir kept: $work" >&2
+echo "fuzz: $(ls "$work/corpus" | wc -l) inputs in $work/corpus, ${secs}s per target"
+status=0
+for target in fuzz_parse fuzz_run; do
+  mkdir -p "$work/corpus_$target"
+  cp "$work"/corpus/* "$work/corpus_$target/" 2>/dev/null || true
+  rc=0
+  # shellcheck disable=SC2086
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
+    "$work/$target" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+    -dict="$top/tests/fuzz/ttir.dict" -artifact_prefix="$work/artifacts/$target-" -print_final_stats=1 \
+    $fork ${FUZZ_ARGS:-} "$work/corpus_$target" > "$work/$target.log" 2>&1 || rc=$?
+  echo "== $target"
+  tail -n 25 "$work/$target.log"
+  found=$(ls "$work/artifacts" 2>/dev/null | grep -c "^$target-" || true)
+  if [ "$rc" -ne 0 ] || [ "$found" -ne 0 ]; then
+    for a in "$work"/artifacts/"$target"-*; do
+      [ -f "$a" ] && echo "fuzz: reproducer: $a (replay: $work/$target $a)"
+    done
+    echo "fuzz: $target FAILED (exit $rc)" >&2
+    status=1
+  else
+    echo "fuzz: $target: no crash in ${secs}s"
+  fi
+done
+if [ "$status" -ne 0 ]; then
+  echo "fuzz: FAILED; work dir kept: $work" >&2
   exit 1
 fi
-echo "fuzz: no crash in ${secs}s"
 [ "$keep" = 1 ] || rm -rf "$work"

@@ -32,6 +32,9 @@ expect 0 "" "run vadd_f32" -- "$T" run "$K" --grid 98 --arg "$X" --arg "$Y" --ar
 if cmp -s "$tmp/o1/o_ptr.npy" "$D/o_ptr.gpu.npy"; then ok "vadd_f32 output equals the GPU bit for bit"; else echo "differs" >"$tmp/err"; no "vadd_f32 output equals the GPU bit for bit"; fi
 expect 0 "" "bind by position and %name" -- "$T" run "$K" --grid 98 --arg "0=@$D/x_ptr.in.npy" --arg "%y_ptr=@$D/y_ptr.in.npy" --arg "$O" --arg 3=100003
 expect 2 "more than 1099511627776 programs" "a grid of 8e27 programs is refused, not attempted" -- "$T" run "$K" --grid 2000000000,2000000000,2000000000 --arg "$X" --arg "$Y" --arg "$O" --arg n=100003
+W=${TTREF_TEST_DATA:-tests/data}/ttir/infinite_while.ttir
+expect 1 "infinite_while.ttir:5:7: error: the program executed more than 5000 ops (--max-steps)" "--max-steps stops a kernel that never terminates, naming the op" -- "$T" run "$W" --grid 2 --arg "o=@$D/x_ptr.in.npy" --arg s=5 --max-steps 5000
+expect 0 "" "--max-steps does not disturb a kernel that ends in time" -- "$T" run "$W" --grid 2 --arg "o=@$D/x_ptr.in.npy" --arg s=0 --max-steps 5000
 expect 2 "missing kernel argument 'n'" "missing argument" -- "$T" run "$K" --grid 98 --arg "$X" --arg "$Y" --arg "$O"
 expect 2 "kernel signature" "missing argument prints the signature" -- "$T" run "$K" --grid 98 --arg "$X" --arg "$Y" --arg "$O"
 expect 2 "unknown kernel argument 'zz'" "unknown argument" -- "$T" run "$K" --grid 98 --arg "$X" --arg "$Y" --arg "$O" --arg n=1 --arg zz=3
