@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conform_sys.h"
+
 enum opt_type { T_NUM, T_INT, T_BOOL, T_NAN, T_FMT };
 #define MB(m) (1u << CMP_##m)
 
@@ -212,4 +214,14 @@ ttref_status conform_judge_output(const conform_output *o, conform_dtype dt, con
   histogram(dt, got, ref, j->hist);
 fail:
   return st;
+}
+
+void conform_judge_read_precise(const char *refdir, const char *name, npy_array *pre, npy_array *bnd)
+{
+  char path[4400];
+  ttref_error e = {0};
+  snprintf(path, sizeof path, "%s/%s.precise.npy", refdir, name);
+  if (conform_sys_exists(path) && npy_read(path, pre, &e) != TTREF_OK) npy_free(pre);
+  snprintf(path, sizeof path, "%s/%s.bound.npy", refdir, name);
+  if (conform_sys_exists(path) && npy_read(path, bnd, &e) != TTREF_OK) npy_free(bnd);
 }

@@ -41,6 +41,14 @@ bool conform_judge_needs_bound(const char *mode);
 bool conform_judge_case_wants_precise(const conform_case *c);
 
 /**
+ * Read the precise-mode companions of reference output @p name from @p refdir
+ * (NAME.precise.npy, NAME.bound.npy) into @p pre and @p bnd; one that is
+ * absent or unreadable stays empty (data NULL), and modes that need it then
+ * report the missing bound themselves.
+ */
+void conform_judge_read_precise(const char *refdir, const char *name, npy_array *pre, npy_array *bnd);
+
+/**
  * Judge @p got against @p ref (same dtype and shape required: a mismatch is a
  * failing judgement, not an error). @p precise and @p bound (f64, may be
  * NULL) come from the precise reference run; @p ftz allows flushed

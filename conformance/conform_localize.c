@@ -98,11 +98,19 @@ bool conform_localize_probeable(const ir_value *v)
   return t->kind == IR_T_SCALAR && (ir_scalar_is_int(t->scalar) || ir_scalar_is_float(t->scalar));
 }
 
+/* The mask of a value's defined lanes: a kernel value (a load's mask), a generated
+ * %ttref_mN (gen >= 0), or none (v NULL, gen -1: every lane is defined). */
+typedef struct mref {
+  const ir_value *v;
+  int gen;
+} mref;
+
+static const mref MREF_NONE = {NULL, -1};
+
 typedef struct pctx {
   const ir_func *f;
   int *probe_of;            /* value id -> probe index, or -1 */
-  const ir_value **mask_v;  /* value id -> the mask value defining its lanes (a load's), or NULL */
-  int *mask_gen;            /* value id -> generated mask %ttref_mN, or -1 */
+  mref *mask;               /* value id -> mask of its defined lanes */
   int nmask;
   const ir_value *const *probe;
   int nprobe;
@@ -137,18 +145,28 @@ static bool same_shape(const ir_type *a, const ir_type *b)
   return true;
 }
 
-static bool has_mask(const pctx *p, const ir_value *v)
+static mref mask_of(const pctx *p, const ir_value *v)
 {
-  return v && v->id < p->f->nvalues && (p->mask_v[v->id] || p->mask_gen[v->id] >= 0);
+  return v && v->id < p->f->nvalues ? p->mask[v->id] : MREF_NONE;
 }
 
-static void mask_name(const pctx *p, const ir_value *v, char *buf, size_t n)
+static bool mref_set(mref m) { return m.v || m.gen >= 0; }
+
+static bool mref_same(mref a, mref b) { return a.v == b.v && a.gen == b.gen; }
+
+static void mref_name(mref m, char *buf, size_t n)
 {
-  if (p->mask_v[v->id]) snprintf(buf, n, "%%%s", p->mask_v[v->id]->name);
-  else snprintf(buf, n, "%%ttref_m%d", p->mask_gen[v->id]);
+  if (m.v) snprintf(buf, n, "%%%s", m.v->name);
+  else snprintf(buf, n, "%%ttref_m%d", m.gen);
 }
 
 /* whether op lies inside a combiner region (tt.reduce, tt.scan, tt.map_elementwise) or another function */
+/* ops whose regions are combiners run per element pair and cannot store */
+static bool is_combiner(ir_opcode c)
+{
+  return c == IR_OP_REDUCE || c == IR_OP_SCAN || c == IR_OP_MAP_ELEMENTWISE;
+}
+
 static bool in_combiner_or_other(const pctx *p, const ir_op *op)
 {
   const ir_block *b = op->parent;
@@ -157,7 +175,7 @@ static bool in_combiner_or_other(const pctx *p, const ir_op *op)
     if (!rg || rg->func != p->f) return true;
     const ir_op *o = rg->parent;
     if (!o) return false; /* the function body */
-    if (o->code == IR_OP_REDUCE || o->code == IR_OP_SCAN || o->code == IR_OP_MAP_ELEMENTWISE) return true;
+    if (is_combiner(o->code)) return true;
     b = o->parent;
   }
   return true;
@@ -172,13 +190,14 @@ static void emit_masks(pctx *p, const ir_op *op)
   if (res->id >= p->f->nvalues) return;
   char t_in[200], t_out[200], m[80], m2[80];
   if (op->code == IR_OP_LOAD) {
-    if (op->nopnds == 2 && same_shape(op->opnds[1]->type, res->type)) p->mask_v[res->id] = op->opnds[1];
+    if (op->nopnds == 2 && same_shape(op->opnds[1]->type, res->type)) p->mask[res->id] = (mref){op->opnds[1], -1};
     return;
   }
   if (op->code == IR_OP_EXPAND_DIMS || op->code == IR_OP_BROADCAST) {
     const ir_value *x = op->opnds[0];
-    if (!has_mask(p, x) || res->type->kind != IR_T_TENSOR || x->type->kind != IR_T_TENSOR) return;
-    mask_name(p, x, m, sizeof m);
+    const mref mx = mask_of(p, x);
+    if (!mref_set(mx) || res->type->kind != IR_T_TENSOR || x->type->kind != IR_T_TENSOR) return;
+    mref_name(mx, m, sizeof m);
     type_with(x->type, "i1", t_in, sizeof t_in);
     type_with(res->type, "i1", t_out, sizeof t_out);
     int g = p->nmask++;
@@ -186,34 +205,26 @@ static void emit_masks(pctx *p, const ir_op *op)
       sb_printf(&p->out, "    %%ttref_m%d = tt.expand_dims %s {axis = %d : i32} : %s -> %s\n", g, m,
                 (int)ir_op_attr_int(op, "axis", 0), t_in, t_out);
     else sb_printf(&p->out, "    %%ttref_m%d = tt.broadcast %s : %s -> %s\n", g, m, t_in, t_out);
-    p->mask_gen[res->id] = g;
+    p->mask[res->id] = (mref){NULL, g};
     return;
   }
   if (!(ir_op_flags(op->code) & IR_F_ELEMENTWISE)) return;
-  int have = -1; /* operand index of the mask so far */
-  const ir_value *first = NULL;
+  /* the AND of the masks of the same-shape operands that have one */
+  mref cur = MREF_NONE;
   for (int i = 0; i < op->nopnds; i++) {
-    const ir_value *x = op->opnds[i];
-    if (!has_mask(p, x) || !same_shape(x->type, res->type)) continue;
-    if (!first) {
-      first = x;
-      have = -2;
+    const mref mx = mask_of(p, op->opnds[i]);
+    if (!mref_set(mx) || !same_shape(op->opnds[i]->type, res->type) || mref_same(mx, cur)) continue;
+    if (!mref_set(cur)) {
+      cur = mx;
       continue;
     }
-    if (have == -2 && p->mask_v[x->id] == p->mask_v[first->id] && p->mask_gen[x->id] == p->mask_gen[first->id])
-      continue; /* the same mask */
-    /* AND the masks: %ttref_mN = arith.andi A, B */
-    if (have == -2) mask_name(p, first, m, sizeof m);
-    else snprintf(m, sizeof m, "%%ttref_m%d", have);
-    mask_name(p, x, m2, sizeof m2);
+    mref_name(cur, m, sizeof m);
+    mref_name(mx, m2, sizeof m2);
     type_with(res->type, "i1", t_out, sizeof t_out);
-    have = p->nmask++;
-    sb_printf(&p->out, "    %%ttref_m%d = arith.andi %s, %s : %s\n", have, m, m2, t_out);
+    cur = (mref){NULL, p->nmask++};
+    sb_printf(&p->out, "    %%ttref_m%d = arith.andi %s, %s : %s\n", cur.gen, m, m2, t_out);
   }
-  if (!first) return;
-  if (have >= 0) p->mask_gen[res->id] = have;
-  else if (p->mask_v[first->id]) p->mask_v[res->id] = p->mask_v[first->id];
-  else p->mask_gen[res->id] = p->mask_gen[first->id];
+  p->mask[res->id] = cur;
 }
 
 static void emit_probe(pctx *p, const ir_value *v, int k)
@@ -235,7 +246,7 @@ static void emit_probe(pctx *p, const ir_value *v, int k)
   snprintf(pty, sizeof pty, "!tt.ptr<%s>", elem);
   m[0] = 0;
   char mn[80] = "";
-  if (has_mask(p, v)) mask_name(p, v, mn, sizeof mn);
+  if (mref_set(mask_of(p, v))) mref_name(mask_of(p, v), mn, sizeof mn);
   /* inside scf.for bodies, store the first iteration only (iv == lb for every enclosing loop), so
    * that the program order of the probes is the order in which their values were computed */
   int nfirst = 0;
@@ -381,10 +392,12 @@ ttref_status conform_localize_print(const ir_module *m, const ir_func *f, const 
   pctx p = {.f = f, .probe = probe, .nprobe = nprobe};
   const size_t nv = f->nvalues ? f->nvalues : 1;
   p.probe_of = ir_alloc(sizeof(int) * nv);
-  p.mask_gen = ir_alloc(sizeof(int) * nv);
-  p.mask_v = ir_calloc(nv, sizeof *p.mask_v);
-  if (!p.probe_of || !p.mask_gen || !p.mask_v) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
-  for (size_t i = 0; i < nv; i++) p.probe_of[i] = p.mask_gen[i] = -1;
+  p.mask = ir_alloc(sizeof *p.mask * nv);
+  if (!p.probe_of || !p.mask) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
+  for (size_t i = 0; i < nv; i++) {
+    p.probe_of[i] = -1;
+    p.mask[i] = MREF_NONE;
+  }
   for (int k = 0; k < nprobe; k++) {
     if (!conform_localize_probeable(probe[k]) || probe[k]->id >= f->nvalues)
       FAIL(IR_ERR(err, TTREF_E_INTERNAL, none, "value %%%s cannot be probed", probe[k]->name));
@@ -396,8 +409,7 @@ ttref_status conform_localize_print(const ir_module *m, const ir_func *f, const 
 fail:
   sb_free(&p.out);
   ir_free(p.probe_of, sizeof(int) * nv);
-  ir_free(p.mask_gen, sizeof(int) * nv);
-  ir_free(p.mask_v, sizeof *p.mask_v * nv);
+  ir_free(p.mask, sizeof *p.mask * nv);
   return st;
 }
 
@@ -436,8 +448,7 @@ static void collect(cands *cs, const ir_region *r, int64_t programs)
     for (int i = 0; i < blk->nops; i++) {
       const ir_op *op = blk->ops[i];
       /* not inside combiners (no stores there) nor scf.while (no first iteration to pick) */
-      if (op->code != IR_OP_REDUCE && op->code != IR_OP_SCAN && op->code != IR_OP_MAP_ELEMENTWISE &&
-          op->code != IR_OP_SCF_WHILE)
+      if (!is_combiner(op->code) && op->code != IR_OP_SCF_WHILE)
         for (int k = 0; k < op->nregions; k++) collect(cs, &op->regions[k], programs);
       if (skip_op(op->code)) continue;
       for (int j = 0; j < op->nres; j++) {
@@ -625,11 +636,7 @@ static ttref_status run_pass(conform_backend *b, const conform_case *c, const co
       cd->state = PS_SAME;
       goto next;
     }
-    snprintf(path, sizeof path, "%s/%s.precise.npy", refdir, names[k]);
-    if (conform_sys_exists(path)) npy_read(path, &pre, &e);
-    snprintf(path, sizeof path, "%s/%s.bound.npy", refdir, names[k]);
-    if (conform_sys_exists(path)) npy_read(path, &bnd, &e);
-    e = (ttref_error){0};
+    conform_judge_read_precise(refdir, names[k], &pre, &bnd);
     if (conform_judge_output(&outs[k], args[s->nargs + k].dtype, &got, &ref, pre.data ? &pre : NULL,
                              bnd.data ? &bnd : NULL, ftz, &j, &e) != TTREF_OK) {
       cd->state = PS_ERROR;

@@ -126,11 +126,7 @@ static conform_verdict judge_all(const ctx *x, const item *it, const char *dir, 
       v = CONFORM_V_ERROR;
       goto next;
     }
-    snprintf(path, sizeof path, "%s/%s.precise.npy", refdir, o->name);
-    if (conform_sys_exists(path)) npy_read(path, &pre, &err);
-    snprintf(path, sizeof path, "%s/%s.bound.npy", refdir, o->name);
-    if (conform_sys_exists(path)) npy_read(path, &bnd, &err);
-    err = (ttref_error){0};
+    conform_judge_read_precise(refdir, o->name, &pre, &bnd);
     if (conform_judge_output(o, a ? a->dtype : CONFORM_DT_U8, &got, &ref, pre.data ? &pre : NULL, bnd.data ? &bnd : NULL,
                              x->cfg->ftz, &j, &err) != TTREF_OK) {
       snprintf(r->reason, sizeof r->reason, "judging %s: %.300s", o->name, err.msg);

@@ -432,58 +432,38 @@ static void test_plugin_open_rejects_bad_plugins(void **state)
 
 /* ---- --localize instrumentation ------------------------------------------------------ */
 
-typedef struct probe_set {
-  const ir_value **v;
-  int n, cap;
-} probe_set;
-
-static void add_probes(probe_set *ps, const ir_region *r)
-{
-  for (int b = 0; b < r->nblocks; b++)
-    for (int i = 0; i < r->blocks[b]->nops; i++) {
-      const ir_op *op = r->blocks[b]->ops[i];
-      if (op->code != IR_OP_REDUCE && op->code != IR_OP_SCAN && op->code != IR_OP_MAP_ELEMENTWISE &&
-          op->code != IR_OP_SCF_WHILE)
-        for (int k = 0; k < op->nregions; k++) add_probes(ps, &op->regions[k]);
-      if (op->code == IR_OP_CONSTANT || op->code == IR_OP_MAKE_RANGE) continue; /* as --localize does */
-      for (int j = 0; j < op->nres; j++) {
-        if (!conform_localize_probeable(&op->res[j])) continue;
-        if (ps->n == ps->cap) {
-          ps->cap = ps->cap ? ps->cap * 2 : 64;
-          ps->v = realloc(ps->v, sizeof *ps->v * (size_t)ps->cap);
-          assert_non_null(ps->v);
-        }
-        ps->v[ps->n++] = &op->res[j];
-      }
-    }
-}
-
-/* Instrument every probeable value of @p path's kernel; the text must parse and verify,
- * with one more argument per probe. Returns the instrumented text (caller frees). */
+/* Instrument @p path's kernel as `ttref fmt --probes` does (every value --localize
+ * probes); the text must parse and verify, with one more argument per probe.
+ * Returns the instrumented text (caller frees). */
 static char *instrument(const char *path, int *nprobes)
 {
   ir_module *m = NULL, *m2 = NULL;
   ttref_error err = {0};
-  probe_set ps = {0};
   char *text = NULL;
   size_t len = 0;
   if (ir_parse_file(path, &m, &err) != TTREF_OK) fail_msg("%s: %s", path, err.msg);
   const ir_func *f = ir_module_entry(m);
   assert_non_null(f);
-  add_probes(&ps, &f->body);
   FILE *out = open_memstream(&text, &len);
   assert_non_null(out);
-  if (conform_localize_print(m, f, ps.v, ps.n, out, &err) != TTREF_OK) fail_msg("%s: print: %s", path, err.msg);
+  if (conform_localize_print_all(m, f, out, nprobes, &err) != TTREF_OK) fail_msg("%s: print: %s", path, err.msg);
   fclose(out);
   if (ir_parse_string(path, text, len, &m2, &err) != TTREF_OK || ir_verify_module(m2, &err) != TTREF_OK)
     fail_msg("%s: the instrumented kernel does not verify: %s", path, err.msg);
   const ir_func *f2 = ir_module_entry(m2);
-  assert_int_equal(f2->nargs, f->nargs + ps.n);
-  *nprobes = ps.n;
-  free(ps.v);
+  assert_int_equal(f2->nargs, f->nargs + *nprobes);
   ir_module_free(m);
   ir_module_free(m2);
   return text;
+}
+
+/* put(name, text) then instrument it */
+static char *instrument_text(const char *name, const char *ttir, int *nprobes)
+{
+  char path[512];
+  put(name, ttir);
+  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+  return instrument(path, nprobes);
 }
 
 static void test_localize_instrumented_corpus_verifies(void **state)
@@ -518,7 +498,8 @@ static void test_localize_instrumented_corpus_verifies(void **state)
 static void test_localize_masks_undefined_lanes(void **state)
 {
   (void)state;
-  put("masked.ttir",
+  int n = 0;
+  char *t = instrument_text("masked.ttir",
       "module {\n"
       "  tt.func public @k(%x_ptr: !tt.ptr<f32>, %o_ptr: !tt.ptr<f32>, %n: i32) {\n"
       "    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n"
@@ -535,11 +516,7 @@ static void test_localize_masks_undefined_lanes(void **state)
       "    tt.store %oq, %y, %mask : tensor<64x!tt.ptr<f32>>\n"
       "    tt.return\n"
       "  }\n"
-      "}\n");
-  char path[512];
-  snprintf(path, sizeof path, "%s/masked.ttir", tmpdir);
-  int n = 0;
-  char *t = instrument(path, &n);
+      "}\n", &n);
   /* the load's probe and its lane-wise consumer's keep the load's mask; shape ops carry it along */
   assert_non_null(strstr(t, ", %x, %mask : tensor<64x!tt.ptr<f32>>"));
   assert_non_null(strstr(t, ", %y, %mask : tensor<64x!tt.ptr<f32>>"));
@@ -553,7 +530,8 @@ static void test_localize_masks_undefined_lanes(void **state)
 static void test_localize_loop_bodies_store_the_first_iteration(void **state)
 {
   (void)state;
-  put("loop.ttir",
+  int n = 0;
+  char *t = instrument_text("loop.ttir",
       "module {\n"
       "  tt.func public @k(%o_ptr: !tt.ptr<f32>, %lo: i32, %hi: i32) {\n"
       "    %c1 = arith.constant 1 : i32\n"
@@ -569,11 +547,7 @@ static void test_localize_loop_bodies_store_the_first_iteration(void **state)
       "    tt.store %oq, %acc : tensor<8x!tt.ptr<f32>>\n"
       "    tt.return\n"
       "  }\n"
-      "}\n");
-  char path[512];
-  snprintf(path, sizeof path, "%s/loop.ttir", tmpdir);
-  int n = 0;
-  char *t = instrument(path, &n);
+      "}\n", &n);
   assert_int_equal(n, 2); /* %b in the body, %acc after the loop (constants and make_range are not probed) */
   assert_non_null(strstr(t, "arith.cmpi eq, %i, %lo : i32"));
   assert_non_null(strstr(t, "tt.store %ttref_a0, %b, %ttref_g0 : tensor<8x!tt.ptr<f32>>"));
