@@ -10,6 +10,7 @@
 #include "ir_verify.h"
 #include "interp.h"
 #include "interp_launch.h"
+#include "interp_fx.h"
 #include "conform_cli.h"
 #include "conform_localize.h"
 
@@ -109,10 +110,20 @@ static ttref_status load(const char *path, ir_module **m, ttref_error *err)
 static int cmd_check(int argc, char **argv)
 {
   if (wants_help(argc, argv)) return fputs(usage_check, stdout), EXIT_OK;
-  if (argc != 2) return fputs(usage_check, stderr), EXIT_BAD;
+  interp_fx_opts fxo = {0}; /* traced kernels: --sym/--dtype/--oob (docs/traced.md) */
+  int fxr = 0;
+  for (int i = 2; i < argc && fxr >= 0; i++)
+    if ((fxr = interp_fx_option(argc, argv, &i, &fxo)) == 0) fxr = -2;
+  if (argc < 2 || fxr < 0 || (fxo.any && !interp_fx_is(argv[1]))) {
+    interp_fx_opts_free(&fxo);
+    return fxr == -1 ? EXIT_BAD : (fputs(usage_check, stderr), EXIT_BAD);
+  }
   ttref_error err = {0};
   ir_module *m = NULL;
-  ttref_status st = load(argv[1], &m, &err);
+  ttref_status st = !interp_fx_is(argv[1]) ? load(argv[1], &m, &err)
+                    : fxo.nsyms ? interp_fx_load(argv[1], &fxo, NULL, 0, &m, NULL, NULL, &err)
+                                : interp_fx_check_syntax(argv[1], &err);
+  interp_fx_opts_free(&fxo);
   if (st != TTREF_OK) report(&err);
   ir_module_free(m);
   return exit_of(st);
@@ -122,9 +133,12 @@ static int cmd_fmt(int argc, char **argv)
 {
   if (wants_help(argc, argv)) return fputs(usage_fmt, stdout), EXIT_OK;
   const char *in = NULL, *outp = NULL;
-  int probes = 0, nprobes = 0;
+  int probes = 0, nprobes = 0, fxr = 0;
+  interp_fx_opts fxo = {0};
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) outp = argv[++i];
+    if ((fxr = interp_fx_option(argc, argv, &i, &fxo)) != 0) {
+      if (fxr < 0) return interp_fx_opts_free(&fxo), EXIT_BAD;
+    } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) outp = argv[++i];
     else if (strcmp(argv[i], "--probes") == 0) probes = 1;
     else if (!in) in = argv[i];
     else return fputs(usage_fmt, stderr), EXIT_BAD;
@@ -132,7 +146,8 @@ static int cmd_fmt(int argc, char **argv)
   if (!in) return fputs(usage_fmt, stderr), EXIT_BAD;
   ttref_error err = {0};
   ir_module *m = NULL;
-  ttref_status st = ir_parse_file(in, &m, &err);
+  ttref_status st = interp_fx_is(in) ? interp_fx_load(in, &fxo, NULL, 0, &m, NULL, NULL, &err) : ir_parse_file(in, &m, &err);
+  interp_fx_opts_free(&fxo);
   if (st == TTREF_OK) {
     FILE *f = outp ? fopen(outp, "w") : stdout;
     if (!f) {
@@ -175,7 +190,8 @@ static int cmd_run(int argc, char **argv)
   interp_launch_file lf;
   memset(&lf, 0, sizeof lf);
   long long max_steps = 0;
-  int inject_op = 0, threads = 0, stats = 0, ftz = 0, contract = 0, precise = 0, check_races = 0, rc = EXIT_BAD;
+  int inject_op = 0, threads = 0, stats = 0, ftz = 0, contract = 0, precise = 0, check_races = 0, rc = EXIT_BAD, fxr = 0;
+  interp_fx_opts fxo = {0}; /* traced kernels (.fx): --sym, --dtype, --oob */
   const char **specs = calloc((size_t)argc + 1, sizeof *specs);
   int nspecs = 0;
   ttref_error err = {0};
@@ -186,7 +202,9 @@ static int cmd_run(int argc, char **argv)
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int has = i + 1 < argc;
-    if (strcmp(a, "--grid") == 0 && has) {
+    if ((fxr = interp_fx_option(argc, argv, &i, &fxo)) != 0) {
+      if (fxr < 0) goto done;
+    } else if (strcmp(a, "--grid") == 0 && has) {
       grid_given = 1;
       if (parse_grid(argv[++i], grid) != 0) {
         fprintf(stderr, "error: bad --grid '%s' (want X[,Y[,Z]] with 0 <= X, Y, Z < 2^31)\n", argv[i]);
@@ -270,7 +288,7 @@ static int cmd_run(int argc, char **argv)
     fputs(usage_run, stderr);
     goto done;
   }
-  ttref_status st = load(kernel, &m, &err);
+  ttref_status st = interp_fx_is(kernel) ? interp_fx_load(kernel, &fxo, specs, nspecs, &m, NULL, NULL, &err) : load(kernel, &m, &err);
   if (st != TTREF_OK) {
     report(&err);
     rc = exit_of(st);
@@ -345,6 +363,7 @@ static int cmd_run(int argc, char **argv)
             (long long)s->ub_poison, (long long)s->races);
   }
 done:
+  interp_fx_opts_free(&fxo);
   if (bound) interp_bound_free(&b);
   interp_launch_file_free(&lf);
   ir_module_free(m);
