@@ -1576,6 +1576,34 @@ fail:
   return st;
 }
 
+static void relocate_region(ir_region *r, const char *base)
+{
+  for (int b = 0; b < r->nblocks; b++)
+    for (int i = 0; i < r->blocks[b]->nops; i++) {
+      ir_op *op = r->blocks[b]->ops[i];
+      ir_srcloc sl = ir_op_srcloc(op);
+      if (sl.file && sl.line > 0 && !strcmp(sl.file, base)) {
+        op->line = sl.line;
+        op->col = sl.col;
+      }
+      for (int k = 0; k < op->nregions; k++) relocate_region(&op->regions[k], base);
+    }
+}
+
+void ir_fx_relocate(ir_module *m, const char *fx_path)
+{
+  const char *slash = strrchr(fx_path, '/');
+  const char *base = slash ? slash + 1 : fx_path;
+  char *fn_copy = ir_arena_strndup(m->arena, fx_path, strlen(fx_path));
+  if (fn_copy) m->filename = fn_copy;
+  for (int f = 0; f < m->nfuncs; f++) {
+    ir_func *fn = m->funcs[f];
+    ir_srcloc sl = fn->loc ? ir_loc_resolve(fn->loc) : (ir_srcloc){0};
+    if (sl.file && sl.line > 0) fn->line = sl.line, fn->col = sl.col;
+    relocate_region(&fn->body, base);
+  }
+}
+
 ttref_status ir_fx_load_file(const char *path, const ir_fx_bind *b, ir_module **out, char **out_text, size_t *out_len,
                              ttref_error *err)
 {
@@ -1598,7 +1626,8 @@ ttref_status ir_fx_load_file(const char *path, const ir_fx_bind *b, ir_module **
   }
   name[n] = 0;
   TRY(ir_fx_lower(g, b, name, &text, &len, err));
-  TRY(ir_parse_string("lowered.ttir", text, len, out, err)); /* positions in the lowered text; ops carry fx locations */
+  TRY(ir_parse_string("lowered.ttir", text, len, out, err));
+  ir_fx_relocate(*out, path);
   if (out_text) {
     *out_text = text;
     *out_len = len;

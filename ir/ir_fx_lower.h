@@ -33,6 +33,11 @@ typedef struct ir_fx_bind {
 ttref_status ir_fx_lower(const ir_fx *g, const ir_fx_bind *b, const char *kernel_name, char **out_text, size_t *out_len,
                          ttref_error *err);
 
+/* Give every op of @p m (parsed from ir_fx_lower's text) the line:col of its fx
+ * node and make (a copy of) @p fx_path the module's file name, so
+ * diagnostics point into the trace. */
+void ir_fx_relocate(ir_module *m, const char *fx_path);
+
 /**
  * Parse the file at @p path, lower it with @p b and parse the result into a
  * core IR module (not yet verified). *out_text (may be NULL) receives the TTIR.
