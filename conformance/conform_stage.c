@@ -51,6 +51,7 @@ static ttref_status write_case_yaml(const conform_case *c, const conform_spec *s
   fprintf(f, "\nvariant_key: ");
   yaml_str(f, s->variant_key);
   fprintf(f, "\nkernel: kernel.ttir\n");
+  if (s->lowered) fprintf(f, "traced: kernel.fx\n");
   if (s->function) {
     fprintf(f, "function: ");
     yaml_str(f, s->function);
@@ -102,7 +103,13 @@ ttref_status conform_stage_case(const conform_case *c, const conform_spec *s, co
   snprintf(path, sizeof path, "%s/outputs", dir);
   TRY(conform_sys_mkdirs(path, err));
   snprintf(path, sizeof path, "%s/kernel.ttir", dir);
-  TRY(conform_sys_copy_file(s->kernel, path, err));
+  if (s->lowered) { /* a traced kernel: the trace as kernel.fx, its lowering as kernel.ttir */
+    TRY(conform_sys_write_file(path, s->lowered, s->lowered_len, err));
+    snprintf(path, sizeof path, "%s/kernel.fx", dir);
+    TRY(conform_sys_copy_file(s->kernel, path, err));
+  } else {
+    TRY(conform_sys_copy_file(s->kernel, path, err));
+  }
   snprintf(path, sizeof path, "%s/case.yaml", dir);
   TRY(write_case_yaml(c, s, path, err));
   for (int i = 0; i < s->nargs; i++) {
