@@ -571,7 +571,14 @@ static ttref_status parse_annot(parser *p, ir_fx_node *nd)
     if (symidx) {
       nd->sym_index = true;
       if (t.n == 8 && (p->t.k == T_ELEM || is_id_tok(p, "E"))) TRY(next(p));
-      if (is_p(p, '[')) { /* the range [lo, hi) or [lo, hi]: checked for syntax, not used */
+      parser save = *p;
+      bool range = false;
+      if (is_p(p, '[')) { /* `SymIndex [num_users=N]` has no range */
+        TRY(next(p));
+        range = !is_id_tok(p, "num_users");
+        *p = save;
+      }
+      if (range) { /* the range [lo, hi) or [lo, hi]: checked for syntax, not used */
         TRY(next(p));
         ir_fx_arg *lo, *hi;
         TRY(parse_expr(p, &lo));
