@@ -43,6 +43,7 @@ static int wants_help(int argc, char **argv)
 
 static const char *const usage_run =
     "usage: ttref run KERNEL.ttir --grid X[,Y[,Z]] --arg NAME=@FILE.npy --arg NAME=VALUE ... [--out DIR]\n"
+    "       ttref run KERNEL.fx [--sym NAME=INT ...] [--dtype BUF=DT ...] [--oob error|zero] --grid ... --arg ...\n"
     "       ttref run --launch LAUNCH.yaml [options]\n"
     "                 [--kernel NAME] [--threads N] [--ftz] [--contract] [--precise] [--check-races] [--stats] [--max-steps N]\n"
     "  Runs one launch of KERNEL on the CPU with ttref's documented semantics.\n"
@@ -66,16 +67,24 @@ static const char *const usage_run =
     "        reads or writes without atomics (programs then run in order). Without it, such\n"
     "        write-write conflicts end as in program order (the highest program id wins).\n"
     "  --stats prints counts of undefined-behaviour cases met (x/0, shifts >= width, ...).\n"
+    "  Traced kernels (TK fx traces, KERNEL.fx; docs/traced.md): buffers bind by placeholder target,\n"
+    "  --sym NAME=INT  binds a shape symbol (default: from the .npy shapes of the buffers that name it)\n"
+    "  --dtype BUF=DT  element type of a buffer (default: the trace's .of(DT), else f32)\n"
+    "  --oob error|zero  out-of-bounds loads/stores fault (default) or read 0 / are skipped (older TK)\n"
     "  Exit: 0 ran, 1 the kernel faulted (out-of-bounds access, failed assert), 2 bad input.\n";
 
 static const char *const usage_check =
     "usage: ttref check FILE.ttir\n"
+    "       ttref check FILE.fx [--sym NAME=INT ...] [--dtype BUF=DT ...]\n"
     "  Parses and verifies FILE; prints nothing and exits 0 when it is valid,\n"
-    "  otherwise prints FILE:LINE:COL: error: ... and exits 2.\n";
+    "  otherwise prints FILE:LINE:COL: error: ... and exits 2. A traced kernel (.fx) is\n"
+    "  parsed and name-checked; with --sym it is also lowered and verified.\n";
 
 static const char *const usage_fmt =
     "usage: ttref fmt FILE.ttir [-o OUT] [--probes]\n"
-    "  Prints FILE as canonical TTIR (idempotent; re-parses to the same IR; accepted by Triton).\n"
+    "       ttref fmt FILE.fx --sym NAME=INT ... [--dtype BUF=DT ...] [--oob error|zero] [-o OUT] [--probes]\n"
+    "  Prints FILE as canonical TTIR (idempotent; re-parses to the same IR; accepted by Triton);\n"
+    "  a traced kernel (.fx) is printed as its lowering, every op located at its fx node.\n"
     "  --probes  also store every value `ttref conform --localize` probes to a new trailing pointer\n"
     "            argument %ttref_probe_K (numel x programs elements; docs/compliance.md, Localisation)\n";
 
@@ -83,9 +92,9 @@ static void usage(FILE *f)
 {
   fputs("usage: ttref COMMAND [ARGS]\n"
         "commands:\n"
-        "  run      run a TTIR kernel launch on the CPU and write its buffers (.npy)\n"
-        "  check    parse and verify a TTIR file\n"
-        "  fmt      print a TTIR file in canonical form\n"
+        "  run      run a TTIR kernel (or a TK trace, .fx) launch on the CPU and write its buffers (.npy)\n"
+        "  check    parse and verify a TTIR file (or a TK trace)\n"
+        "  fmt      print a TTIR file in canonical form (a TK trace: its lowering)\n"
         "  conform  run a conformance suite on a backend and judge it (reports, journal, --resume)\n"
         "  golden   write or --verify a suite's golden outputs and MANIFEST\n"
         "  report   merge shard report directories (report merge DIR... --out DIR)\n"
@@ -146,6 +155,11 @@ static int cmd_fmt(int argc, char **argv)
   if (!in) return fputs(usage_fmt, stderr), EXIT_BAD;
   ttref_error err = {0};
   ir_module *m = NULL;
+  if (fxo.any && !interp_fx_is(in)) {
+    fprintf(stderr, "error: --sym, --dtype and --oob are for traced kernels (.fx); %s is TTIR\n", in);
+    interp_fx_opts_free(&fxo);
+    return EXIT_BAD;
+  }
   ttref_status st = interp_fx_is(in) ? interp_fx_load(in, &fxo, NULL, 0, &m, NULL, NULL, &err) : ir_parse_file(in, &m, &err);
   interp_fx_opts_free(&fxo);
   if (st == TTREF_OK) {
@@ -286,6 +300,10 @@ static int cmd_run(int argc, char **argv)
   }
   if (!kernel) {
     fputs(usage_run, stderr);
+    goto done;
+  }
+  if (fxo.any && !interp_fx_is(kernel)) {
+    fprintf(stderr, "error: --sym, --dtype and --oob are for traced kernels (.fx); %s is TTIR\n", kernel);
     goto done;
   }
   ttref_status st = interp_fx_is(kernel) ? interp_fx_load(kernel, &fxo, specs, nspecs, &m, NULL, NULL, &err) : load(kernel, &m, &err);

@@ -774,7 +774,9 @@ static ttref_status parse_node(parser *p, ir_fx_node *nd)
       FAIL(perr(p, nd->tline, nd->tcol, "unknown call_function target '%s' (not a TK op or traced operator)", nd->target));
     int na = nd->args->nitems + nd->kwargs->nitems;
     if (na < op_amin[nd->op] || na > op_amax[nd->op])
-      FAIL(perr(p, nd->tline, nd->tcol, "%s takes %d to %d arguments, got %d", op_names[nd->op], op_amin[nd->op], op_amax[nd->op], na));
+      FAIL(op_amin[nd->op] == op_amax[nd->op]
+               ? perr(p, nd->tline, nd->tcol, "%s takes %d argument%s, got %d", op_names[nd->op], op_amin[nd->op], op_amin[nd->op] == 1 ? "" : "s", na)
+               : perr(p, nd->tline, nd->tcol, "%s takes %d to %d arguments, got %d", op_names[nd->op], op_amin[nd->op], op_amax[nd->op], na));
   }
   if (nd->kind == IR_FX_N_OUTPUT && nd->args->nitems != 1)
     FAIL(perr(p, nd->line, nd->col, "output takes one argument"));
