@@ -280,20 +280,26 @@ static ir_fx_arg *new_arg(parser *p, ir_fx_arg_kind k, int line, int col)
 typedef struct alist {
   ir_fx_arg **v;
   const char **keys;
-  int n, cap;
+  int n, cap, kcap; /* capacities of v and keys */
 } alist;
 
 static ttref_status alist_push(parser *p, alist *l, ir_fx_arg *a, const char *key)
 {
-  if (l->n == l->cap) {
-    int nc = l->cap ? l->cap * 2 : 8;
-    ir_fx_arg **nv = ir_realloc(l->v, sizeof *nv * (size_t)l->cap, sizeof *nv * (size_t)nc);
-    if (!nv) return NOMEM(p);
-    l->v = nv;
-    const char **nk = ir_realloc(l->keys, sizeof *nk * (size_t)l->cap, sizeof *nk * (size_t)nc);
-    if (!nk) return NOMEM(p);
-    l->keys = nk;
-    l->cap = nc;
+  if (l->n == l->cap || l->n == l->kcap) {
+    int nc = (l->cap > l->kcap ? l->cap : l->kcap) * 2;
+    if (nc < 8) nc = 8;
+    if (l->cap < nc) {
+      ir_fx_arg **nv = ir_realloc(l->v, sizeof *nv * (size_t)l->cap, sizeof *nv * (size_t)nc);
+      if (!nv) return NOMEM(p);
+      l->v = nv;
+      l->cap = nc;
+    }
+    if (l->kcap < nc) {
+      const char **nk = ir_realloc(l->keys, sizeof *nk * (size_t)l->kcap, sizeof *nk * (size_t)nc);
+      if (!nk) return NOMEM(p);
+      l->keys = nk;
+      l->kcap = nc;
+    }
   }
   l->v[l->n] = a;
   l->keys[l->n++] = key;
@@ -303,7 +309,7 @@ static ttref_status alist_push(parser *p, alist *l, ir_fx_arg *a, const char *ke
 static void alist_free(alist *l)
 {
   ir_free(l->v, sizeof *l->v * (size_t)l->cap);
-  ir_free(l->keys, sizeof *l->keys * (size_t)l->cap);
+  ir_free(l->keys, sizeof *l->keys * (size_t)l->kcap);
 }
 
 static ttref_status alist_finish(parser *p, alist *l, ir_fx_arg *a)

@@ -1025,7 +1025,7 @@ static ttref_status emit_for(lower *L, const scope *s, const ir_fx_node *nd, val
               body->name, nph, 1 + ninit + ncap, ninit, ncap));
   nb = body->nnodes;
   if (!(benv = ir_calloc((size_t)nb + 1, sizeof *benv)) || !(res = ir_calloc((size_t)ninit + 1, sizeof *res)))
-    FAIL(lerr(L, nd->line, nd->col, "out of memory"));
+    FAIL(ir_error_set(L->err, TTREF_E_NOMEM, (ttref_loc){L->g->filename, nd->line, nd->col}, "out of memory"));
   /* bind the body's placeholders: iv, iter args, captures */
   int id = newid(L), iv = newid(L);
   int k = 0;
@@ -1083,7 +1083,7 @@ static ttref_status emit_for(lower *L, const scope *s, const ir_fx_node *nd, val
   out->k = V_TUPLE;
   out->nitems = ninit;
   out->items = ninit ? ir_arena_alloc(L->arena, sizeof *out->items * (size_t)ninit) : NULL;
-  if (ninit && !out->items) FAIL(lerr(L, nd->line, nd->col, "out of memory"));
+  if (ninit && !out->items) FAIL(ir_error_set(L->err, TTREF_E_NOMEM, (ttref_loc){L->g->filename, nd->line, nd->col}, "out of memory"));
   for (int i = 0; i < ninit; i++) {
     out->items[i] = res[i];
     out->items[i].isc = false;
