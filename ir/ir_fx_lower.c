@@ -433,7 +433,7 @@ fail:
 static val vec_new(lower *L, ir_scalar dt, int rank, const int64_t *shape)
 {
   val v = {.k = V_VEC, .dt = dt, .rank = rank};
-  memcpy(v.shape, shape, sizeof *shape * (size_t)rank);
+  if (rank > 0) memcpy(v.shape, shape, sizeof *shape * (size_t)rank);
   snprintf(v.ref, sizeof v.ref, "%%v%d", newid(L));
   return v;
 }
@@ -1521,6 +1521,7 @@ ttref_status ir_fx_lower(const ir_fx *g, const ir_fx_bind *b, const char *kernel
   *out_len = 0;
   if (!L || !(L->arena = ir_arena_new()) || !(env = ir_calloc((size_t)r->nnodes + 1, sizeof *env)) || !(args = ir_alloc(argn)))
     FAIL(ir_error_set(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
+  args[0] = 0; /* a kernel may have no buffers */
   L->g = g;
   L->b = b ? b : &none;
   L->err = err;
