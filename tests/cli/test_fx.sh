@@ -26,7 +26,7 @@ expect() {
 check() { if eval "$2" >"$tmp/err" 2>&1; then ok "$1"; else no "$1"; fi; }
 np() { s=$1; shift; "$PY" -c "import numpy as np, sys
 $s" "$@"; }
-echo "1..58"
+echo "1..59"
 
 # ---- check / fmt ------------------------------------------------------------------------
 expect 0 "" "check softmax.fx (SymIndex∈, short targets)" -- "$T" check "$D/softmax.fx"
@@ -124,8 +124,9 @@ expect 2 "b18.fx:1:1: error: no graph" "an empty trace" -- "$T" check "$tmp/b18.
 S=$SRC/conformance/suite/traced
 "$T" conform "$S" --backend reference --report-dir "$tmp/r1" -j 2 --no-progress >"$tmp/out" 2>"$tmp/err"
 check "the traced suite passes with the reference backend" "[ $? -eq 0 ] && grep -q '^30 passed, 0 failed' '$tmp/err' '$tmp/out'"
+expect 0 "" "the shipped goldens (golden/traced) match the traced suite" -- "$T" golden "$S" --verify "$SRC/golden/traced"
 printf '#!/bin/sh\nexec %s %s/scripts/traced_ref.py "$@"\n' "$PY" "$SRC" >"$tmp/numpy_ref.sh"; chmod +x "$tmp/numpy_ref.sh"
-"$T" conform "$S" --backend "batch:$tmp/numpy_ref.sh" --report-dir "$tmp/r2" -j 2 --no-progress >"$tmp/out" 2>"$tmp/err"
+"$T" conform "$S" --backend "batch:$tmp/numpy_ref.sh" --golden "$SRC/golden/traced" --report-dir "$tmp/r2" -j 2 --no-progress >"$tmp/out" 2>"$tmp/err"
 check "an independent numpy reference (scripts/traced_ref.py) passes every traced item against ttref's goldens" "[ $? -eq 0 ] && grep -q '^30 passed, 0 failed' '$tmp/err' '$tmp/out'"
 "$T" conform "$S" --backend fault:flip-lsb --filter '^softmax' --keep-work --report-dir "$tmp/r3" -j 1 --no-progress >/dev/null 2>&1
 W=$(find "$tmp/r3/work" -name case.yaml | head -n 1); W=$(dirname "$W")
