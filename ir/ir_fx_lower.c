@@ -1,8 +1,9 @@
 /*
  * ir_fx_lower.c: a parsed TK trace with bound symbols becomes TTIR text: one
  * public tt.func whose pointer arguments are the root placeholders; index
- * values are i64 scalars, TK vectors are tensors (rank 0 = scalar), block
- * loads/stores are pointer tensors with bounds masks, for_loop is scf.for.
+ * values are i64 scalars, TK vectors are tensors (rank 0 = scalar) whose dims
+ * are rounded up to powers of two (padding lanes are masked where it matters),
+ * block loads/stores are pointer tensors with bounds masks, for_loop is scf.for.
  */
 #include "config.h"
 #include "ir_fx_lower.h"
@@ -30,7 +31,8 @@ struct val {
   double f;                  /* PYFLOAT */
   ir_scalar dt;              /* VEC */
   int rank;
-  int64_t shape[IR_MAX_RANK];
+  int64_t shape[IR_MAX_RANK];  /* VEC: TK's shape */
+  int64_t pshape[IR_MAX_RANK]; /* VEC: the tensor's: each dim rounded up to a power of two */
   int buf;                   /* BUF: index into L->bufs */
   val *items;                /* TUPLE (arena) */
   int nitems;
@@ -154,9 +156,14 @@ static char *tystr(char *buf, size_t n, const char *elem, int rank, const int64_
   return buf;
 }
 
-static char *vty(char *buf, size_t n, const val *v) { return tystr(buf, n, sname(v->dt), v->rank, v->shape); }
+static char *vty(char *buf, size_t n, const val *v) { return tystr(buf, n, sname(v->dt), v->rank, v->pshape); }
 
-static bool is_pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+static int64_t pow2ceil(int64_t x)
+{
+  int64_t p = 1;
+  while (p < x && p < ((int64_t)1 << 40)) p <<= 1;
+  return p;
+}
 
 static int64_t numel(int rank, const int64_t *shape)
 {
@@ -173,15 +180,16 @@ static const char *shape_str(char *buf, size_t n, int rank, const int64_t *shape
   return buf;
 }
 
-/* every TK vector becomes a Triton tensor: sizes must be powers of two (Triton's rule) */
+/* a TK vector becomes a Triton tensor with every dim rounded up to a power of two */
 static ttref_status check_shape(lower *L, const ir_fx_node *nd, int rank, const int64_t *shape)
 {
   char b[160];
-  for (int d = 0; d < rank; d++)
-    if (!is_pow2(shape[d]))
-      return NERR(L, nd, "vector shape %s of %%%s: dimension %d is %" PRId64 ", but ttref lowers TK vectors to Triton tensors, whose dimensions must be powers of two",
-                  shape_str(b, sizeof b, rank, shape), nd->name, d, shape[d]);
-  if (numel(rank, shape) > FX_MAX_NUMEL) return NERR(L, nd, "vector shape %s of %%%s is too large", shape_str(b, sizeof b, rank, shape), nd->name);
+  int64_t n = 1;
+  for (int d = 0; d < rank; d++) {
+    if (shape[d] < 1) return NERR(L, nd, "vector shape %s of %%%s has an empty dimension", shape_str(b, sizeof b, rank, shape), nd->name);
+    if (shape[d] > FX_MAX_NUMEL || (n *= pow2ceil(shape[d])) > FX_MAX_NUMEL)
+      return NERR(L, nd, "vector shape %s of %%%s is too large", shape_str(b, sizeof b, rank, shape), nd->name);
+  }
   return TTREF_OK;
 }
 
@@ -433,13 +441,20 @@ fail:
 static val vec_new(lower *L, ir_scalar dt, int rank, const int64_t *shape)
 {
   val v = {.k = V_VEC, .dt = dt, .rank = rank};
-  if (rank > 0) memcpy(v.shape, shape, sizeof *shape * (size_t)rank);
+  for (int d = 0; d < rank; d++) {
+    v.shape[d] = shape[d];
+    v.pshape[d] = pow2ceil(shape[d]);
+  }
   snprintf(v.ref, sizeof v.ref, "%%v%d", newid(L));
   return v;
 }
 
 static void fmt_scalar(char *buf, size_t n, ir_scalar dt, double f, int64_t i, bool isint)
 {
+  if (dt == IR_S_I1) {
+    snprintf(buf, n, "%s", (isint ? i : f != 0) ? "true" : "false");
+    return;
+  }
   if (ir_scalar_is_int(dt)) {
     snprintf(buf, n, "%" PRId64, isint ? i : (int64_t)f);
     return;
@@ -641,20 +656,69 @@ typedef struct dimacc {
   int64_t len; /* -1: a scalar index (dim dropped); else a range of len elements */
 } dimacc;
 
-static val ivec_new(lower *L, ir_scalar dt, int rank, const int64_t *shape) { return vec_new(L, dt, rank, shape); }
 
-/* pointers and in-bounds mask for the block d[0..R) of buffer B: *ptrs has the
- * result shape; mask->ref is "" when every element is statically in bounds */
-static ttref_status access(lower *L, const ir_fx_node *nd, const fxbuf *B, dimacc *d, val *ptrs, val *mask, int *rrank,
-                           int64_t *rshape)
+/* a binary i1 op on two masks of the same shape; either may be absent (k == V_NONE) */
+static val mask_op(lower *L, const char *op, val a, val b)
+{
+  char t1[200];
+  if (a.k == V_NONE) return b;
+  if (b.k == V_NONE) return a;
+  val o = vec_new(L, IR_S_I1, a.rank, a.shape);
+  emit(L, "%s = arith.%s %s, %s : %s", o.ref, op, a.ref, b.ref, vty(t1, sizeof t1, &o));
+  return o;
+}
+
+/* lanes [0, len) of a range padded to pow2ceil(len), broadcast along axis ax of shape (rank rr):
+ * V_NONE when len is a power of two */
+static val lane_mask(lower *L, int64_t len, int ax, int rr, const int64_t *pshape)
+{
+  char t1[200], t2[200];
+  int64_t P = pow2ceil(len), ls[1] = {P}, one[IR_MAX_RANK];
+  if (P == len) return (val){.k = V_NONE};
+  val r = vec_new(L, IR_S_I32, 1, ls), c = vec_const(L, IR_S_I32, 1, ls, 0, len, true), m = vec_new(L, IR_S_I1, 1, ls);
+  emit(L, "%s = tt.make_range {end = %" PRId64 " : i32, start = 0 : i32} : %s", r.ref, P, vty(t1, sizeof t1, &r));
+  emit(L, "%s = arith.cmpi slt, %s, %s : %s", m.ref, r.ref, c.ref, vty(t2, sizeof t2, &r));
+  for (int i = 0; i < rr; i++) one[i] = i == ax ? P : 1;
+  return to_shape(L, reshape(L, m, rr, one), rr, pshape);
+}
+
+/* i1 tensor over v's tensor shape, true on TK's lanes; V_NONE when v has no padding */
+static val valid_mask(lower *L, const val *v)
+{
+  val m = {.k = V_NONE};
+  for (int d = 0; d < v->rank; d++) m = mask_op(L, "andi", m, lane_mask(L, v->shape[d], d, v->rank, v->pshape));
+  return m;
+}
+
+/* v with its padding lanes set to a constant (f, or i when isint): the identity of a reduction */
+static val fill_padding(lower *L, val v, double f, int64_t i, bool isint)
+{
+  char t1[200], t2[200];
+  val m = valid_mask(L, &v);
+  if (m.k == V_NONE) return v;
+  val pad = vec_const(L, v.dt, v.rank, v.shape, f, i, isint), o = vec_new(L, v.dt, v.rank, v.shape);
+  emit(L, "%s = arith.select %s, %s, %s : %s, %s", o.ref, m.ref, v.ref, pad.ref, vty(t1, sizeof t1, &m), vty(t2, sizeof t2, &v));
+  return o;
+}
+
+/* pointers and masks for the block d[0..R) of buffer B: *ptrs has the result's
+ * tensor shape; *mask (in bounds and not padding: what to load or store) and
+ * *amask (in bounds or padding: what must hold unless --oob zero) are V_NONE
+ * when every lane is statically in bounds */
+static ttref_status access(lower *L, const ir_fx_node *nd, const fxbuf *B, dimacc *d, val *ptrs, val *mask, val *amask,
+                           int *rrank, int64_t *rshape)
 {
   ttref_status st = TTREF_OK;
   char t1[200], t2[200], pty[80];
   const ir_fx_arg *at = &(ir_fx_arg){.line = nd->line, .col = nd->col};
   int R = B->rank, rr = 0;
+  int64_t ps[IR_MAX_RANK];
   snprintf(pty, sizeof pty, "!tt.ptr<%s>", sname(B->dt));
   for (int k = 0; k < R; k++)
-    if (d[k].len >= 0) rshape[rr++] = d[k].len;
+    if (d[k].len >= 0) {
+      rshape[rr] = d[k].len;
+      ps[rr++] = pow2ceil(d[k].len);
+    }
   *rrank = rr;
   TRY(check_shape(L, nd, rr, rshape));
   /* the scalar part: base offset and bounds */
@@ -683,147 +747,125 @@ static ttref_status access(lower *L, const ir_fx_node *nd, const fxbuf *B, dimac
       snprintf(ok.ref, sizeof ok.ref, "%%v%d", e);
     }
   }
-  mask->ref[0] = 0;
+  /* the scalar condition as an i1 value of the result's tensor shape (V_NONE: always true) */
+  val okv = {.k = V_NONE};
+  if (!(ok.isc && ok.c)) {
+    val so = vec_new(L, IR_S_I1, 0, NULL);
+    if (ok.isc) emit(L, "%s = arith.constant false", so.ref);
+    else snprintf(so.ref, sizeof so.ref, "%s", ok.ref);
+    okv = rr ? to_shape(L, so, rr, ps) : so;
+  }
   if (rr == 0) {
     val p = vec_new(L, B->dt, 0, NULL);
     const char *rb = iref(L, &base);
     emit(L, "%s = tt.addptr %%%s, %s : %s, i64", p.ref, B->name, rb, pty);
     *ptrs = p;
-    if (ok.isc && !ok.c) {
-      int c = newid(L);
-      emit(L, "%%v%d = arith.constant false", c);
-      snprintf(mask->ref, sizeof mask->ref, "%%v%d", c);
-    } else if (!ok.isc) {
-      snprintf(mask->ref, sizeof mask->ref, "%s", ok.ref);
-    }
-    mask->k = V_VEC;
-    mask->dt = IR_S_I1;
-    mask->rank = 0;
+    *mask = *amask = okv;
     goto fail;
   }
-  /* the block part: one range per kept dim, broadcast to the result shape */
-  val off = {.k = V_NONE}, m = {.k = V_NONE};
+  /* the block part: one range per kept dim (padded to a power of two), broadcast to the result */
+  val off = {.k = V_NONE}, m = okv, am = okv;
   int ax = 0;
   for (int k = 0; k < R; k++) {
     if (d[k].len < 0) continue;
-    int64_t len = d[k].len, one[IR_MAX_RANK];
-    int64_t ls[1] = {len};
-    val r32 = ivec_new(L, IR_S_I32, 1, ls), r64 = ivec_new(L, IR_S_I64, 1, ls);
-    emit(L, "%s = tt.make_range {end = %" PRId64 " : i32, start = 0 : i32} : %s", r32.ref, len, vty(t1, sizeof t1, &r32));
+    int64_t P = pow2ceil(d[k].len), ls[1] = {P}, one[IR_MAX_RANK];
+    val r32 = vec_new(L, IR_S_I32, 1, ls), r64 = vec_new(L, IR_S_I64, 1, ls);
+    emit(L, "%s = tt.make_range {end = %" PRId64 " : i32, start = 0 : i32} : %s", r32.ref, P, vty(t1, sizeof t1, &r32));
     emit(L, "%s = arith.extsi %s : %s to %s", r64.ref, r32.ref, t1, vty(t2, sizeof t2, &r64));
     val pos = r64;
     if (!(d[k].idx.isc && d[k].idx.c == 0)) {
       val sidx = {.k = V_VEC, .dt = IR_S_I64, .rank = 0};
       snprintf(sidx.ref, sizeof sidx.ref, "%s", iref(L, &d[k].idx));
       val sp = to_shape(L, sidx, 1, ls);
-      val q = ivec_new(L, IR_S_I64, 1, ls);
+      val q = vec_new(L, IR_S_I64, 1, ls);
       emit(L, "%s = arith.addi %s, %s : %s", q.ref, r64.ref, sp.ref, t2);
       pos = q;
     }
-    bool static_ok = d[k].idx.isc && d[k].idx.c >= 0 && d[k].idx.c + len <= B->dims[k];
+    for (int i = 0; i < rr; i++) one[i] = i == ax ? P : 1;
+    bool static_ok = d[k].idx.isc && d[k].idx.c >= 0 && d[k].idx.c + d[k].len <= B->dims[k];
     val okj = {.k = V_NONE};
     if (!static_ok) {
       val zero = vec_const(L, IR_S_I64, 1, ls, 0, 0, true), hi = vec_const(L, IR_S_I64, 1, ls, 0, B->dims[k], true);
-      val a = ivec_new(L, IR_S_I1, 1, ls), b = ivec_new(L, IR_S_I1, 1, ls);
-      okj = ivec_new(L, IR_S_I1, 1, ls);
+      val a = vec_new(L, IR_S_I1, 1, ls), b = vec_new(L, IR_S_I1, 1, ls);
+      okj = vec_new(L, IR_S_I1, 1, ls);
       emit(L, "%s = arith.cmpi sge, %s, %s : %s", a.ref, pos.ref, zero.ref, t2);
       emit(L, "%s = arith.cmpi slt, %s, %s : %s", b.ref, pos.ref, hi.ref, t2);
       emit(L, "%s = arith.andi %s, %s : %s", okj.ref, a.ref, b.ref, vty(t1, sizeof t1, &okj));
+      okj = to_shape(L, reshape(L, okj, rr, one), rr, ps);
+    }
+    val vj = lane_mask(L, d[k].len, ax, rr, ps);
+    m = mask_op(L, "andi", m, mask_op(L, "andi", okj, vj));
+    if (okj.k != V_NONE) { /* padding lanes never fault */
+      val aj = okj;
+      if (vj.k != V_NONE) {
+        val t = vec_const(L, IR_S_I1, rr, ps, 0, 1, true), nv = vec_new(L, IR_S_I1, rr, ps);
+        emit(L, "%s = arith.xori %s, %s : %s", nv.ref, vj.ref, t.ref, vty(t1, sizeof t1, &nv));
+        aj = mask_op(L, "ori", okj, nv);
+      }
+      am = mask_op(L, "andi", am, aj);
     }
     val offj = pos;
     if (B->strides[k] != 1) {
       val sv = vec_const(L, IR_S_I64, 1, ls, 0, B->strides[k], true);
-      offj = ivec_new(L, IR_S_I64, 1, ls);
+      offj = vec_new(L, IR_S_I64, 1, ls);
       emit(L, "%s = arith.muli %s, %s : %s", offj.ref, pos.ref, sv.ref, t2);
     }
-    for (int i = 0; i < rr; i++) one[i] = i == ax ? len : 1;
-    offj = to_shape(L, reshape(L, offj, rr, one), rr, rshape);
+    offj = to_shape(L, reshape(L, offj, rr, one), rr, ps);
     if (off.k == V_NONE) {
       off = offj;
     } else {
-      val s2 = ivec_new(L, IR_S_I64, rr, rshape);
+      val s2 = vec_new(L, IR_S_I64, rr, ps);
       emit(L, "%s = arith.addi %s, %s : %s", s2.ref, off.ref, offj.ref, vty(t1, sizeof t1, &s2));
       off = s2;
-    }
-    if (okj.k != V_NONE) {
-      okj = to_shape(L, reshape(L, okj, rr, one), rr, rshape);
-      if (m.k == V_NONE) {
-        m = okj;
-      } else {
-        val s2 = ivec_new(L, IR_S_I1, rr, rshape);
-        emit(L, "%s = arith.andi %s, %s : %s", s2.ref, m.ref, okj.ref, vty(t1, sizeof t1, &s2));
-        m = s2;
-      }
     }
     ax++;
   }
   if (!(base.isc && base.c == 0)) {
     val sb = {.k = V_VEC, .dt = IR_S_I64, .rank = 0};
     snprintf(sb.ref, sizeof sb.ref, "%s", iref(L, &base));
-    val bb = to_shape(L, sb, rr, rshape);
-    val s2 = ivec_new(L, IR_S_I64, rr, rshape);
+    val bb = to_shape(L, sb, rr, ps);
+    val s2 = vec_new(L, IR_S_I64, rr, ps);
     emit(L, "%s = arith.addi %s, %s : %s", s2.ref, off.ref, bb.ref, vty(t1, sizeof t1, &s2));
     off = s2;
   }
-  if (!(ok.isc && ok.c)) {
-    val so = {.k = V_VEC, .dt = IR_S_I1, .rank = 0};
-    if (ok.isc) {
-      int c = newid(L);
-      emit(L, "%%v%d = arith.constant false", c);
-      snprintf(so.ref, sizeof so.ref, "%%v%d", c);
-    } else {
-      snprintf(so.ref, sizeof so.ref, "%s", ok.ref);
-    }
-    val sm = to_shape(L, so, rr, rshape);
-    if (m.k == V_NONE) {
-      m = sm;
-    } else {
-      val s2 = ivec_new(L, IR_S_I1, rr, rshape);
-      emit(L, "%s = arith.andi %s, %s : %s", s2.ref, m.ref, sm.ref, vty(t1, sizeof t1, &s2));
-      m = s2;
-    }
-  }
   char pe[200];
-  tystr(pe, sizeof pe, pty, rr, rshape);
+  tystr(pe, sizeof pe, pty, rr, ps);
   int sp = newid(L);
   emit(L, "%%v%d = tt.splat %%%s : %s -> %s", sp, B->name, pty, pe);
   val p = vec_new(L, B->dt, rr, rshape);
   emit(L, "%s = tt.addptr %%v%d, %s : %s, %s", p.ref, sp, off.ref, pe, vty(t1, sizeof t1, &off));
   *ptrs = p;
-  if (m.k != V_NONE) *mask = m;
-  mask->k = V_VEC;
-  mask->dt = IR_S_I1;
+  *mask = m;
+  *amask = am;
 fail:
   return st;
 }
 
-static void oob_assert(lower *L, const ir_fx_node *nd, const fxbuf *B, const val *mask, bool store)
+static void oob_assert(lower *L, const ir_fx_node *nd, const fxbuf *B, const val *amask, bool store)
 {
   char t1[200], dims[120];
-  if (!mask->ref[0] || L->b->oob == IR_FX_OOB_ZERO) return;
+  if (amask->k == V_NONE || L->b->oob == IR_FX_OOB_ZERO) return;
   shape_str(dims, sizeof dims, B->rank, B->dims);
-  emit(L, "tt.assert %s, \"%s: out-of-bounds %s of buffer %s, shape %s\" : %s", mask->ref, ir_fx_op_name(nd->op),
-       store ? "write" : "read", B->name, dims, tystr(t1, sizeof t1, "i1", mask->rank, mask->shape));
+  emit(L, "tt.assert %s, \"%s: out-of-bounds %s of buffer %s, shape %s\" : %s", amask->ref, ir_fx_op_name(nd->op),
+       store ? "write" : "read", B->name, dims, vty(t1, sizeof t1, amask));
 }
 
 static ttref_status emit_load(lower *L, const ir_fx_node *nd, const fxbuf *B, dimacc *d, val *out)
 {
   ttref_status st = TTREF_OK;
-  val ptrs, mask = {0};
+  val ptrs = {0}, mask = {0}, amask = {0};
   int rr = 0;
   int64_t rs[IR_MAX_RANK];
   char t1[200], pty[80];
-  TRY(access(L, nd, B, d, &ptrs, &mask, &rr, rs));
-  mask.rank = rr;
-  memcpy(mask.shape, rs, sizeof rs);
-  oob_assert(L, nd, B, &mask, false);
+  TRY(access(L, nd, B, d, &ptrs, &mask, &amask, &rr, rs));
+  oob_assert(L, nd, B, &amask, false);
   snprintf(pty, sizeof pty, "!tt.ptr<%s>", sname(B->dt));
   val r = vec_new(L, B->dt, rr, rs);
-  if (mask.ref[0]) {
+  if (mask.k != V_NONE) {
     val z = vec_const(L, B->dt, rr, rs, 0, 0, true);
-    emit(L, "%s = tt.load %s, %s, %s : %s", r.ref, ptrs.ref, mask.ref, z.ref, tystr(t1, sizeof t1, pty, rr, rs));
+    emit(L, "%s = tt.load %s, %s, %s : %s", r.ref, ptrs.ref, mask.ref, z.ref, tystr(t1, sizeof t1, pty, rr, r.pshape));
   } else {
-    emit(L, "%s = tt.load %s : %s", r.ref, ptrs.ref, tystr(t1, sizeof t1, pty, rr, rs));
+    emit(L, "%s = tt.load %s : %s", r.ref, ptrs.ref, tystr(t1, sizeof t1, pty, rr, r.pshape));
   }
   *out = r;
 fail:
@@ -833,17 +875,15 @@ fail:
 static ttref_status emit_store(lower *L, const ir_fx_node *nd, const fxbuf *B, dimacc *d, val item)
 {
   ttref_status st = TTREF_OK;
-  val ptrs, mask = {0};
+  val ptrs = {0}, mask = {0}, amask = {0};
   int rr = 0;
   int64_t rs[IR_MAX_RANK];
   char t1[200], pty[80];
-  TRY(access(L, nd, B, d, &ptrs, &mask, &rr, rs));
-  mask.rank = rr;
-  memcpy(mask.shape, rs, sizeof rs);
-  oob_assert(L, nd, B, &mask, true);
+  TRY(access(L, nd, B, d, &ptrs, &mask, &amask, &rr, rs));
+  oob_assert(L, nd, B, &amask, true);
   snprintf(pty, sizeof pty, "!tt.ptr<%s>", sname(B->dt));
-  if (mask.ref[0]) emit(L, "tt.store %s, %s, %s : %s", ptrs.ref, item.ref, mask.ref, tystr(t1, sizeof t1, pty, rr, rs));
-  else emit(L, "tt.store %s, %s : %s", ptrs.ref, item.ref, tystr(t1, sizeof t1, pty, rr, rs));
+  if (mask.k != V_NONE) emit(L, "tt.store %s, %s, %s : %s", ptrs.ref, item.ref, mask.ref, tystr(t1, sizeof t1, pty, rr, ptrs.pshape));
+  else emit(L, "tt.store %s, %s : %s", ptrs.ref, item.ref, tystr(t1, sizeof t1, pty, rr, ptrs.pshape));
 fail:
   return st;
 }
@@ -936,6 +976,12 @@ static ttref_status emit_reduce(lower *L, const scope *s, const ir_fx_node *nd, 
   if (axis < -1) FAIL(AERR(L, ax, "negative axis"));
   bool fl = ir_scalar_is_float(v.dt);
   const char *comb = is_max ? (fl ? "maxnumf" : "maxsi") : (fl ? "addf" : "addi");
+  /* padding lanes hold the combiner's identity: NaN for maxnumf, the minimum for maxsi, -0 for addf */
+  int bits = ir_scalar_bits(v.dt);
+  if (is_max && fl) v = fill_padding(L, v, NAN, 0, false);
+  else if (is_max) v = fill_padding(L, v, 0, bits >= 64 ? INT64_MIN : -((int64_t)1 << (bits - 1)), true);
+  else if (fl) v = fill_padding(L, v, -0.0, 0, false);
+  else v = fill_padding(L, v, 0, 0, true);
   val x = v;
   int keep_axis = (int)axis;
   if (axis <= 0) { /* TK: `if not axis` reduces every dim, also for axis=0 */
@@ -943,7 +989,7 @@ static ttref_status emit_reduce(lower *L, const scope *s, const ir_fx_node *nd, 
       x = v;
       keep_axis = -2;
     } else {
-      int64_t n1[1] = {numel(v.rank, v.shape)};
+      int64_t n1[1] = {numel(v.rank, v.pshape)};
       x = reshape(L, v, 1, n1);
       keep_axis = 0;
     }
@@ -1254,6 +1300,8 @@ static ttref_status lower_call(lower *L, const scope *s, const ir_fx_node *nd, v
     if (a.dt != b.dt) FAIL(lerr(L, nd->tline, nd->tcol, "vector_dot operands differ in type (%s, %s)", sname(a.dt), sname(b.dt)));
     if (ir_scalar_is_float(a.dt) != ir_scalar_is_float(c.dt))
       FAIL(lerr(L, nd->tline, nd->tcol, "vector_dot: %s operands with a %s accumulator", sname(a.dt), sname(c.dt)));
+    a = fill_padding(L, a, 0, 0, true); /* padded k lanes must contribute 0 */
+    b = fill_padding(L, b, 0, 0, true);
     *out = vec_new(L, c.dt, 2, c.shape);
     char ta[120], tb[120];
     vty(ta, sizeof ta, &a);
