@@ -970,10 +970,8 @@ static ttref_status emit_reduce(lower *L, const scope *s, const ir_fx_node *nd, 
   const ir_fx_arg *ax = param(nd, 1, "axis"), *ac = param(nd, 2, "acc");
   int64_t axis = -1;
   if (ax && ax->kind != IR_FX_A_NONE) TRY(eval_static(L, s->r, s->env, ax, &axis));
-  if (axis < -1 || axis == -1 ? false : axis >= v.rank) {
-    if (axis != 0 || v.rank == 0) FAIL(AERR(L, ax, "axis %" PRId64 " is out of range for a rank-%d vector", axis, v.rank));
-  }
   if (axis < -1) FAIL(AERR(L, ax, "negative axis"));
+  if (axis > 0 && axis >= v.rank) FAIL(AERR(L, ax, "axis %" PRId64 " is out of range for a rank-%d vector", axis, v.rank));
   bool fl = ir_scalar_is_float(v.dt);
   const char *comb = is_max ? (fl ? "maxnumf" : "maxsi") : (fl ? "addf" : "addi");
   /* padding lanes hold the combiner's identity: NaN for maxnumf, the minimum for maxsi, -0 for addf */

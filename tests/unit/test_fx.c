@@ -402,6 +402,12 @@ static void test_fx_lower_loop(void **state)
   assert_null(strstr(a1 + 1, "tt.assert"));
   verify_text(t, len);
   ir_free(t, len + 1);
+  /* a kernel without buffers (found by fuzz_fx: the signature was left unset) */
+  t = lower("graph():\n    return None\n", NULL, NULL, IR_FX_OOB_ERROR, &err, &len);
+  assert_non_null(t);
+  assert_non_null(strstr(t, "tt.func public @k() {"));
+  verify_text(t, len);
+  ir_free(t, len + 1);
 }
 
 static void test_fx_lower_errors_located(void **state)
