@@ -123,7 +123,11 @@ static int cmd_check(int argc, char **argv)
   int fxr = 0;
   for (int i = 2; i < argc && fxr >= 0; i++)
     if ((fxr = interp_fx_option(argc, argv, &i, &fxo)) == 0) fxr = -2;
-  if (argc < 2 || fxr < 0 || (fxo.any && !interp_fx_is(argv[1]))) {
+  if (argc >= 2 && fxr >= 0 && fxo.any && !interp_fx_is(argv[1])) {
+    fprintf(stderr, "error: --sym, --dtype and --oob are for traced kernels (.fx); %s is TTIR\n", argv[1]);
+    fxr = -1;
+  }
+  if (argc < 2 || fxr < 0) {
     interp_fx_opts_free(&fxo);
     return fxr == -1 ? EXIT_BAD : (fputs(usage_check, stderr), EXIT_BAD);
   }

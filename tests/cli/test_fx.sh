@@ -26,7 +26,7 @@ expect() {
 check() { if eval "$2" >"$tmp/err" 2>&1; then ok "$1"; else no "$1"; fi; }
 np() { s=$1; shift; "$PY" -c "import numpy as np, sys
 $s" "$@"; }
-echo "1..65"
+echo "1..66"
 
 # ---- check / fmt ------------------------------------------------------------------------
 expect 0 "" "check softmax.fx (SymIndex∈, short targets)" -- "$T" check "$D/softmax.fx"
@@ -97,6 +97,8 @@ expect 0 "" "run attention.fx on BATCH 1, N_HEADS 3, N_CTX 32, D_HEAD 8" -- "$T"
 check "attention matches numpy" "np 'q, k, v = [np.load(sys.argv[i]).astype(float) for i in (1, 2, 3)]; o = np.load(sys.argv[4])
 s = q @ k.transpose(0, 1, 3, 2); p = np.exp2(s - s.max(-1, keepdims=True)); r = (p @ v) / p.sum(-1, keepdims=True)
 sys.exit(0 if np.abs(o - r).max() < 2e-3 else 1)' '$tmp/Q.npy' '$tmp/K.npy' '$tmp/V.npy' '$tmp/o6/O.npy'"
+"$T" run "$D/attention.fx" --sym BLOCK_M=16 --sym BLOCK_N=16 --grid 2,3 --arg "Q=@$tmp/Q.npy" --arg "K=@$tmp/K.npy" --arg "V=@$tmp/V.npy" --arg "O=@$tmp/O.npy" --out "$tmp/o6t" --threads 1 >/dev/null 2>"$tmp/err"
+check "attention outputs are bit-identical on 1 and on all threads" "cmp '$tmp/o6/O.npy' '$tmp/o6t/O.npy'"
 expect 0 "" "--precise writes binary64 companions for a traced kernel" -- "$T" run "$D/softmax.fx" --grid 5 --arg "input=@$tmp/x.npy" --arg "output=@$tmp/y.npy" --out "$tmp/o7" --precise
 [ -s "$tmp/o7/output.precise.npy" ] && [ -s "$tmp/o7/output.bound.npy" ] && ok "precise and bound files exist" || { echo missing >"$tmp/err"; no "precise and bound files exist"; }
 
