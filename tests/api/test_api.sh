@@ -7,6 +7,11 @@ T=${TTREF_BIN:-./ttref}
 S=${TTREF_SRCDIR:-.}
 B=$(cd "$(dirname "$T")" && pwd)
 K=${TTREF_TEST_DATA:-tests/data}/ttir/vadd_f32.ttir
+# an --enable-asan library needs the ASan runtime loaded first in the programs that use it
+san_env=
+if nm -D "$B/.libs/libttref.so" 2>/dev/null | grep -q ' __asan_init'; then
+  san_env="LD_PRELOAD=$(${CC:-cc} -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0"
+fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttref-api.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 n=0; fail=0
@@ -25,10 +30,10 @@ if ${CC:-cc} -std=c11 -Wall -Wextra -Werror -pedantic -o "$tmp/vadd_api" "$S/tes
 else no "a program written against ttref.h builds with -std=c11 -pedantic -Werror"; fi
 if command -v c++ >/dev/null 2>&1; then
   printf '#include <ttref.h>\nint main() { ttref_error e; return ttref_kernel_load(nullptr, nullptr, &e) != nullptr; }\n' >"$tmp/cxx.cc"
-  if c++ -Wall -Werror -o "$tmp/cxx" "$tmp/cxx.cc" $flags -Wl,-rpath,"$libdir" >"$tmp/err" 2>&1 && "$tmp/cxx"; then ok "ttref.h works from C++"; else no "ttref.h works from C++"; fi
+  if c++ -Wall -Werror -o "$tmp/cxx" "$tmp/cxx.cc" $flags -Wl,-rpath,"$libdir" >"$tmp/err" 2>&1 && env $san_env "$tmp/cxx"; then ok "ttref.h works from C++"; else no "ttref.h works from C++"; fi
 fi
 # the program prints its own TAP lines; renumber them into ours
-"$tmp/vadd_api" "$K" >"$tmp/out" 2>"$tmp/err"; rc=$?
+env $san_env "$tmp/vadd_api" "$K" >"$tmp/out" 2>"$tmp/err"; rc=$?
 grep '^ok ' "$tmp/out" | sed 's/^ok [0-9]* - //' >"$tmp/oks"
 while IFS= read -r l; do ok "vadd_api: $l"; done <"$tmp/oks"
 if grep -q '^not ok' "$tmp/out" || [ "$rc" -ne 0 ]; then cat "$tmp/out" >>"$tmp/err"; no "vadd_api: every check passes (exit $rc)"; fi
