@@ -9,6 +9,7 @@
 #include "interp_launch.h"
 #include "ir_parse.h"
 #include "ir_verify.h"
+#include "npy_io.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -413,4 +414,59 @@ ttref_status ttref_launch_stats(const ttref_launch *l, ttref_stats *out, ttref_e
   if (!out) return null_arg(err, "ttref_launch_stats", "out");
   *out = l->stats;
   return TTREF_OK;
+}
+
+/* ---- .npy files ---- */
+
+static void to_public(const npy_array *a, ttref_array *out)
+{
+  memset(out, 0, sizeof *out);
+  out->kind = a->kind;
+  out->elsize = a->elsize;
+  out->rank = a->rank;
+  for (int d = 0; d < a->rank && d < 8; d++) out->shape[d] = a->shape[d];
+  out->numel = a->numel;
+  out->data = a->data;
+  out->nbytes = a->nbytes;
+}
+
+static void to_internal(const ttref_array *a, npy_array *out)
+{
+  memset(out, 0, sizeof *out);
+  out->kind = a->kind;
+  out->elsize = a->elsize;
+  out->rank = a->rank < 0 || a->rank > NPY_MAX_RANK ? NPY_MAX_RANK + 1 : a->rank;
+  for (int d = 0; d < a->rank && d < NPY_MAX_RANK; d++) out->shape[d] = a->shape[d];
+  out->numel = a->numel;
+  out->data = a->data;
+  out->nbytes = a->nbytes;
+}
+
+ttref_status ttref_npy_load(const char *path, ttref_array *out, ttref_error *err)
+{
+  npy_array a;
+  if (!path) return null_arg(err, "ttref_npy_load", "path");
+  if (!out) return null_arg(err, "ttref_npy_load", "out");
+  ttref_status st = npy_read(path, &a, err);
+  if (st == TTREF_OK) to_public(&a, out);
+  else memset(out, 0, sizeof *out);
+  return st;
+}
+
+ttref_status ttref_npy_save(const char *path, const ttref_array *a, ttref_error *err)
+{
+  npy_array in;
+  if (!path) return null_arg(err, "ttref_npy_save", "path");
+  if (!a) return null_arg(err, "ttref_npy_save", "array");
+  to_internal(a, &in);
+  return npy_write(path, &in, err);
+}
+
+void ttref_array_free(ttref_array *a)
+{
+  if (!a) return;
+  npy_array in;
+  to_internal(a, &in);
+  npy_free(&in);
+  memset(a, 0, sizeof *a);
 }

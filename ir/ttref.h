@@ -192,6 +192,30 @@ ttref_status ttref_launch_stats(const ttref_launch *l, ttref_stats *out, ttref_e
 /** Release @p l (NULL: no-op); the buffers bound to it stay the caller's. */
 void ttref_launch_free(ttref_launch *l);
 
+/* ---- .npy files (goldens, inputs) ----------------------------------------------------------- */
+
+/** A dense C-order array in host byte order, as a .npy file holds it. */
+typedef struct ttref_array {
+  char kind;          /**< 'b' bool, 'i' signed int, 'u' unsigned int (also bf16/fp8 bits), 'f' float */
+  int elsize;         /**< bytes per element: 1, 2, 4, 8 */
+  int rank;           /**< 0..8 */
+  int64_t shape[8];   /**< dims; entries past rank are 0 */
+  int64_t numel;      /**< product of shape (1 for rank 0) */
+  void *data;         /**< numel*elsize bytes; owned by the array after ttref_npy_load */
+  size_t nbytes;
+} ttref_array;
+
+/**
+ * Read the .npy file @p path (v1.0-3.0; big-endian and Fortran order converted) into @p out,
+ * which the caller releases with ttref_array_free.
+ * @return TTREF_OK; TTREF_E_IO, TTREF_E_INPUT (not a .npy file), TTREF_E_LIMIT, TTREF_E_NOMEM
+ */
+ttref_status ttref_npy_load(const char *path, ttref_array *out, ttref_error *err);
+/** Write @p a (borrowed) to @p path as NumPy's np.save would. */
+ttref_status ttref_npy_save(const char *path, const ttref_array *a, ttref_error *err);
+/** Free the data of an array from ttref_npy_load and zero it (NULL: no-op). */
+void ttref_array_free(ttref_array *a);
+
 /* ---- judging outputs (the harness's compliance modes, docs/compliance.md) ------------------ */
 
 /** What ttref_compare found. */
