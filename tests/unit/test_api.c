@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ttref.h"
 
@@ -421,6 +422,41 @@ static void test_api_compare(void **state)
   assert_has(&e, "precise");
 }
 
+/* ---- .npy files ---- */
+
+static void test_api_npy_roundtrip(void **state)
+{
+  (void)state;
+  ttref_error e;
+  char path[4096];
+  const char *t = getenv("TMPDIR");
+  snprintf(path, sizeof path, "%s/test_api.%d.npy", t && *t ? t : "/tmp", (int)getpid());
+  uint16_t bits[6] = {0x3f80, 0x4000, 0x7fc0, 0xff80, 0x0001, 0x8000};
+  ttref_array a = {'u', 2, 2, {2, 3}, 6, bits, sizeof bits}, b;
+  assert_int_equal(ttref_npy_save(path, &a, &e), TTREF_OK);
+  assert_int_equal(ttref_npy_load(path, &b, &e), TTREF_OK);
+  assert_int_equal(b.kind, 'u');
+  assert_int_equal(b.elsize, 2);
+  assert_int_equal(b.rank, 2);
+  assert_int_equal(b.shape[0], 2);
+  assert_int_equal(b.shape[1], 3);
+  assert_int_equal(b.numel, 6);
+  assert_int_equal(b.nbytes, sizeof bits);
+  assert_memory_equal(b.data, bits, sizeof bits);
+  ttref_array_free(&b);
+  assert_null(b.data);
+  ttref_array_free(NULL);
+  a.numel = 7; /* inconsistent with the shape */
+  assert_int_equal(ttref_npy_save(path, &a, &e), TTREF_E_INPUT);
+  assert_int_equal(ttref_npy_load(vadd_path, &b, &e), TTREF_E_INPUT); /* not a .npy file */
+  assert_has(&e, "vadd_f32.ttir");
+  assert_null(b.data);
+  assert_int_equal(ttref_npy_load(NULL, &b, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_npy_load(path, NULL, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_npy_save(path, NULL, &e), TTREF_E_USAGE);
+  remove(path);
+}
+
 /* ---- threads: two launches of one kernel at once ---- */
 
 typedef struct job {
@@ -514,6 +550,7 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_api_max_steps, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_precise, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_compare, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_npy_roundtrip, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_two_threads, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_nomem, test_setup, test_teardown),
   };
