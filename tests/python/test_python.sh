@@ -11,6 +11,7 @@ for p in "$PYTHON" /usr/bin/python3 python3; do
   if [ -n "$p" ] && "$p" -c 'import numpy' >/dev/null 2>&1; then PY=$p; break; fi
 done
 if [ -z "$PY" ]; then echo "1..0 # SKIP no python3 with numpy (apt-get install python3-numpy)"; exit 0; fi
+if [ ! -f "$B/.libs/libttref.so" ]; then echo "1..0 # SKIP libttref was built without shared libraries (--disable-shared)"; exit 0; fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttref-py.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 n=0; fail=0
