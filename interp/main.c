@@ -288,6 +288,11 @@ static int cmd_run(int argc, char **argv)
     goto done;
   }
   bound = 1;
+  if (outdir && (st = interp_check_out_names(&b, precise, &err)) != TTREF_OK) { /* before running: no output overwrites another */
+    report(&err);
+    rc = exit_of(st);
+    goto done;
+  }
   b.L.grid[0] = grid[0];
   b.L.grid[1] = grid[1];
   b.L.grid[2] = grid[2];

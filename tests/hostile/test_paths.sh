@@ -252,7 +252,7 @@ args:
   a: {shape: [4], input: {gen: arange, start: 1, step: 1}}
   a.precise: {shape: [4]}
 outputs:
-  a: {mode: ulp, options: {ulp: 1}}
+  a: {mode: ulp, options: {ulp: 1, precise: true}}
   a.precise: {mode: ulp, options: {ulp: 1}}
 YAML
 run_case "golden: outputs a and a.precise collide on a.precise.npy: refused" 2 "collide" "$B" "p/G" -- \
