@@ -17,7 +17,7 @@ n=0
 fails=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/# /' | head -n 8; }
-echo "1..48"
+echo "1..61"
 
 # snap DIR [EXCLUDED-SUBPATH]: a listing of every entry under DIR (type, link
 # target, content hash), excluding one subtree (the directory ttref may write).
@@ -133,12 +133,30 @@ echo doomed >"$B/outside/default/file.txt"
 ln -s ../../../outside "$B/p/R/work/case"
 run_case "R/work/CASE -> outside: the item is not staged there (ERROR), outside intact" 1 "symbolic link" "$B" "p/R" -- \
   "$BIN" conform p/suite --backend reference --report-dir p/R -j 1 --no-progress
+# a process adapter (docs/adapter-protocol.md) that answers --version and copies the reference's output
 mkbox rver
 mkcase "$B/p/suite" "" ""
 mkdir -p "$B/p/R"
+printf '#!/bin/sh\n[ "$1" = --version ] && { echo sh-adapter 1; exit 0; }\ncp ref/o_ptr.npy outputs/o_ptr.npy\n' >"$B/p/adapter.sh"
+chmod +x "$B/p/adapter.sh"
 ln -s ../../outside/victim.txt "$B/p/R/.version.tmp"
-run_case "R/.version.tmp -> outside: the version probe does not write through it" 0 "1 passed" "$B" "p/R" -- \
-  "$BIN" conform p/suite --backend reference --report-dir p/R -j 1 --no-progress
+run_case "R/.version.tmp -> outside: the adapter's version probe does not write through it" 0 "1 passed" "$B" "p/R" -- \
+  "$BIN" conform p/suite --backend p/adapter.sh --report-dir p/R -j 1 --no-progress
+if grep -q '"backend_version": "sh-adapter 1"' "$B/p/R/run.json"; then ok "  ... and run.json records the adapter's version"; else notok "  ... and run.json records the adapter's version" "$(cat "$B/p/R/run.json")"; fi
+# --resume with a linked journal: neither read nor appended to
+mkbox rres
+mkcase "$B/p/suite" "" ""
+mkdir -p "$B/p/R"
+ln -s ../../outside/victim.txt "$B/p/R/journal.jsonl"
+run_case "--resume with R/journal.jsonl -> outside: refused" 2 "symbolic link" "$B" "p/R" -- \
+  "$BIN" conform p/suite --backend reference --report-dir p/R -j 1 --no-progress --resume
+# a FIFO where a report file goes: refused at once, no hang
+mkbox rfifo
+mkcase "$B/p/suite" "" ""
+mkdir -p "$B/p/R"
+mkfifo "$B/p/R/report.md"
+run_case "R/report.md a FIFO: refused as not a regular file (no hang)" 2 "not a regular file" "$B" "p/R" -- \
+  timeout 60 "$BIN" conform p/suite --backend reference --report-dir p/R -j 1 --no-progress
 # a report directory reached through a link the user names is fine (the user chose it)
 mkbox ruser
 mkcase "$B/p/suite" "" ""
@@ -180,6 +198,11 @@ ln -s ../../outside/victim.txt "$B/p/D/o_ptr.precise.npy"
 run_case "run --precise --out D with D/o_ptr.precise.npy -> outside: refused" 2 "symbolic link" "$B" "p/D" -- $RUN --precise
 rm "$B/p/D/o_ptr.precise.npy"
 run_case "run --out D into a clean D works" 0 "" "$B" "p/D" -- $RUN --precise
+# the same through a launch file's out: key
+rm -rf "$B/p/D"; mkdir -p "$B/p/D"
+ln -s ../../outside/victim.txt "$B/p/D/x_ptr.npy"
+printf 'kernel: %s\ngrid: [98]\nargs: {x_ptr: "@x.npy", y_ptr: "@y.npy", o_ptr: "@o.npy", n: 100003}\nout: D\n' "$KERNEL" >"$B/p/launch.yaml"
+run_case "run --launch with out: D and D/x_ptr.npy -> outside: refused" 2 "symbolic link" "$B" "p/D" -- "$BIN" run --launch p/launch.yaml
 
 # ---- 3. suites read only inside the suite directory -------------------------------
 # a secret outside the suite: its content must never appear in a message
@@ -268,5 +291,5 @@ run_case "run --precise --out D: args a and a.precise collide: refused (exit 2)"
 run_case "run without --precise: no collision, runs" 0 "" "$B" "p/D" -- $RUNC
 if [ -f "$B/p/D/a.precise.npy" ] && ! cmp -s "$B/p/D/a.precise.npy" "$B/p/z.npy"; then ok "  ... and a.precise.npy holds the stored values"; else notok "  ... and a.precise.npy holds the stored values"; fi
 
-[ $n -eq 48 ] || echo "# ran $n tests, planned 48"
+[ $n -eq 61 ] || echo "# ran $n tests, planned 61"
 [ $fails -eq 0 ]
