@@ -369,12 +369,15 @@ static bool is_link_at(int dfd, const char *name)
 static ttref_status path_err(ttref_error *err, const char *root, const char *rel, const char *what, int e)
 {
   ttref_loc none = {0};
+  int n = (int)strlen(rel);
+  if (n > 0 && rel[n - 1] == '/') n--; /* mkdirs_in's walk adds one */
   if (e == ELOOP)
-    return IR_ERR(err, TTREF_E_IO, none, "refusing to %s '%s/%s': it is or passes through a symbolic link (ttref never follows links in the directories it writes)",
-                  what, root, rel);
+    return IR_ERR(err, TTREF_E_IO, none,
+                  "refusing to %s '%s/%.*s': it is or passes through a symbolic link (ttref never follows links in the directories it writes)",
+                  what, root, n, rel);
   if (e == ENOTDIR)
-    return IR_ERR(err, TTREF_E_IO, none, "cannot %s '%s/%s': a component is not a directory", what, root, rel);
-  return IR_ERR(err, TTREF_E_IO, none, "cannot %s '%s/%s': %s", what, root, rel, strerror(e));
+    return IR_ERR(err, TTREF_E_IO, none, "cannot %s '%s/%.*s': a component is not a directory", what, root, n, rel);
+  return IR_ERR(err, TTREF_E_IO, none, "cannot %s '%s/%.*s': %s", what, root, n, rel, strerror(e));
 }
 
 /*
@@ -445,8 +448,9 @@ static int clear_dir(int dfd, int depth)
   int rc = 0;
   DIR *d = fdopendir(dfd);
   if (!d) {
+    int e = errno;
     close(dfd);
-    return errno;
+    return e;
   }
   struct dirent *e;
   while ((e = readdir(d)) != NULL) {
@@ -458,7 +462,7 @@ static int clear_dir(int dfd, int depth)
     }
     int sub = depth < 256 ? openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
     if (sub < 0) {
-      if (!rc) rc = depth < 256 ? errno : ELOOP;
+      if (!rc) rc = depth < 256 ? errno : ENAMETOOLONG;
       continue;
     }
     int r = clear_dir(sub, depth + 1);
