@@ -15,9 +15,9 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/test_paths_sh.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 n=0
 fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/# /' | head -n 8; }
-echo "1..61"
+ok() { n=$((n + 1)); printf "ok %d - %s\n" "$n" "$1"; }
+notok() { n=$((n + 1)); fails=$((fails + 1)); printf "not ok %d - %s\n" "$n" "$1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/# /' | head -n 8; }
+echo "1..62"
 
 # snap DIR [EXCLUDED-SUBPATH]: a listing of every entry under DIR (type, link
 # target, content hash), excluding one subtree (the directory ttref may write).
@@ -143,6 +143,15 @@ ln -s ../../outside/victim.txt "$B/p/R/.version.tmp"
 run_case "R/.version.tmp -> outside: the adapter's version probe does not write through it" 0 "1 passed" "$B" "p/R" -- \
   "$BIN" conform p/suite --backend p/adapter.sh --report-dir p/R -j 1 --no-progress
 if grep -q '"backend_version": "sh-adapter 1"' "$B/p/R/run.json"; then ok "  ... and run.json records the adapter's version"; else notok "  ... and run.json records the adapter's version" "$(cat "$B/p/R/run.json")"; fi
+# --localize after an adapter left CASE_DIR/localize as a link: the probe passes do not go there
+mkbox rloc
+mkcase "$B/p/suite" "" ""
+mkdir -p "$B/p/R" "$B/outside/pass0"
+echo keep >"$B/outside/pass0/keep.txt"
+printf '#!/bin/sh\n[ "$1" = --version ] && exit 0\ncp inputs/o_ptr.npy outputs/o_ptr.npy\n[ -e localize ] || ln -s "%s/outside" localize\n' "$B" >"$B/p/wrong.sh"
+chmod +x "$B/p/wrong.sh"
+run_case "--localize with CASE_DIR/localize -> outside (left by the adapter): not followed" 1 "not localised: .*symbolic link" "$B" "p/R" -- \
+  "$BIN" conform p/suite --backend p/wrong.sh --report-dir p/R -j 1 --no-progress --localize
 # --resume with a linked journal: neither read nor appended to
 mkbox rres
 mkcase "$B/p/suite" "" ""
@@ -291,5 +300,5 @@ run_case "run --precise --out D: args a and a.precise collide: refused (exit 2)"
 run_case "run without --precise: no collision, runs" 0 "" "$B" "p/D" -- $RUNC
 if [ -f "$B/p/D/a.precise.npy" ] && ! cmp -s "$B/p/D/a.precise.npy" "$B/p/z.npy"; then ok "  ... and a.precise.npy holds the stored values"; else notok "  ... and a.precise.npy holds the stored values"; fi
 
-[ $n -eq 61 ] || echo "# ran $n tests, planned 61"
+[ $n -eq 62 ] || echo "# ran $n tests, planned 62"
 [ $fails -eq 0 ]
