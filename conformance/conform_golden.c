@@ -132,8 +132,7 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
   TRY(conform_sys_rmtree_in(out, ".stage", err));
   qsort(man.v, (size_t)man.n, sizeof *man.v, cmp_line);
   snprintf(dst, sizeof dst, "%s/MANIFEST", out);
-  f = conform_sys_fopen_in(out, "MANIFEST", "w", err);
-  if (!f) FAIL(err->code);
+  TRY(conform_sys_fopen_in(out, "MANIFEST", "w", &f, err));
   fprintf(f, "# ttref golden manifest: sha256 of every golden file and generated input.\n"
              "# Regenerate with `ttref golden SUITE --out DIR`; check with `ttref golden SUITE --verify DIR`.\n");
   fprintf(f, "ttref-version %s\nsemantics-version %d\n", ttref_version(), CONFORM_SEMANTICS_VERSION);

@@ -564,8 +564,7 @@ static ttref_status run_pass(conform_backend *b, const conform_case *c, const co
   snprintf(kpath, sizeof kpath, "%s/localize/pass%d.ttir", dir, pass);
   for (int k = 0; k < n; k++) pv[k] = cs->v[first + k].v;
   snprintf(path, sizeof path, "localize/pass%d.ttir", pass);
-  fp = conform_sys_fopen_in(dir, path, "w", err);
-  if (!fp) FAIL(err->code);
+  TRY(conform_sys_fopen_in(dir, path, "w", &fp, err));
   st = conform_localize_print(m, f, pv, n, fp, err);
   if (fclose(fp) != 0 && st == TTREF_OK) st = IR_ERR(err, TTREF_E_IO, none, "cannot write '%s'", kpath);
   fp = NULL;

@@ -94,7 +94,9 @@ static void xml_esc(FILE *f, const char *s)
 static FILE *open_out(const char *dir, const char *name, char *path, size_t n, ttref_error *err)
 {
   snprintf(path, n, "%s/%s", dir, name);
-  return conform_sys_fopen_in(dir, name, "w", err); /* never through a symbolic link */
+  FILE *f = NULL;
+  conform_sys_fopen_in(dir, name, "w", &f, err); /* never through a symbolic link */
+  return f;
 }
 
 static ttref_status close_out(FILE *f, const char *path, ttref_error *err)
@@ -440,8 +442,7 @@ ttref_status conform_report_merge(const char *const *dirs, int ndirs, const char
   snprintf(path, sizeof path, "%s/run.json", out);
   if (conform_sys_exists(src) && strcmp(src, path) != 0) TRY(conform_sys_copy_file_in(src, out, "run.json", err));
   snprintf(path, sizeof path, "%s/journal.jsonl", out);
-  jf = conform_sys_fopen_in(out, "journal.jsonl", "w", err);
-  if (!jf) FAIL(err->code);
+  TRY(conform_sys_fopen_in(out, "journal.jsonl", "w", &jf, err));
   for (int i = 0; i < all.n; i++) {
     conform_record_write_json(jf, &all.v[i]);
     if (conform_verdict_unexpected(all.v[i].verdict)) (*out_unexpected)++;

@@ -385,8 +385,8 @@ static ttref_status write_env(const ctx *x, const char *report_dir, ttref_error 
   snprintf(scratch, sizeof scratch, "%s/.version.tmp", x->o->report_dir);
   TRY(conform_sys_rmtree_in(x->o->report_dir, ".version.tmp", err)); /* the probe's child creates it afresh */
   conform_backend_version(&x->backend, scratch, version, sizeof version);
-  FILE *f = conform_sys_fopen_in(report_dir, "run.json", "w", err);
-  if (!f) FAIL(err->code);
+  FILE *f = NULL;
+  TRY(conform_sys_fopen_in(report_dir, "run.json", "w", &f, err));
   time_t now = time(NULL);
   char when[64];
   strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -463,8 +463,7 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
     }
   TRY(conform_sys_mkdirs(o->report_dir, err));
   snprintf(path, sizeof path, "%s/journal.jsonl", o->report_dir);
-  jf = conform_sys_fopen_in(report_dir, "journal.jsonl", o->resume ? "a" : "w", err); /* first: refuses a link */
-  if (!jf) FAIL(err->code);
+  TRY(conform_sys_fopen_in(report_dir, "journal.jsonl", o->resume ? "a" : "w", &jf, err)); /* first: refuses a link */
   if (o->resume) TRY(conform_journal_read(path, true, &done, err));
   snprintf(path, sizeof path, "%s/run.json", o->report_dir);
   if (!o->resume || !conform_sys_exists(path)) TRY(write_env(&x, report_dir, err));

@@ -44,8 +44,8 @@ static ttref_status write_case_yaml(const conform_case *c, const conform_spec *s
   ttref_status st = TTREF_OK;
   ttref_loc none = {0};
   const char *path = "case.yaml";
-  FILE *f = conform_sys_fopen_in(dir, path, "w", err);
-  if (!f) FAIL(err->code);
+  FILE *f = NULL;
+  TRY(conform_sys_fopen_in(dir, path, "w", &f, err));
   fprintf(f, "# ttref case directory (docs/adapter-protocol.md); generated, do not edit\n");
   fprintf(f, "protocol: %d\ncase: ", CONFORM_PROTOCOL_VERSION);
   yaml_str(f, c->name);

@@ -501,7 +501,7 @@ fail:
   return st;
 }
 
-FILE *conform_sys_fopen_in(const char *root, const char *rel, const char *mode, ttref_error *err)
+ttref_status conform_sys_fopen_in(const char *root, const char *rel, const char *mode, FILE **out_f, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   int dfd = -1, fd = -1;
@@ -529,15 +529,15 @@ FILE *conform_sys_fopen_in(const char *root, const char *rel, const char *mode, 
 fail:
   if (fd >= 0) close(fd);
   if (dfd >= 0) close(dfd);
-  (void)st;
-  return f;
+  *out_f = f;
+  return st;
 }
 
 ttref_status conform_sys_write_file_in(const char *root, const char *rel, const void *data, size_t len, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
-  FILE *f = conform_sys_fopen_in(root, rel, "w", err);
-  if (!f) FAIL(err && err->code ? err->code : TTREF_E_IO);
+  FILE *f = NULL;
+  TRY(conform_sys_fopen_in(root, rel, "w", &f, err));
   if (len && fwrite(data, 1, len, f) != len) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s/%s': %s", root, rel, strerror(errno)));
 fail:
   if (f && fclose(f) != 0 && st == TTREF_OK)

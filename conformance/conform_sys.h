@@ -108,10 +108,11 @@ ttref_status conform_sys_mkdirs_in(const char *root, const char *rel, ttref_erro
 ttref_status conform_sys_rmtree_in(const char *root, const char *rel, ttref_error *err);
 /**
  * Open ROOT/REL for writing ("w": created or truncated, "a": created or
- * appended), refusing a symbolic link or any non-regular file there.
- * @return a stream the caller fcloses, or NULL with @p err set.
+ * appended), refusing a symbolic link or any non-regular file there (a FIFO
+ * is refused at once, without waiting for a reader). *out_f receives a
+ * stream the caller fcloses (NULL on failure).
  */
-FILE *conform_sys_fopen_in(const char *root, const char *rel, const char *mode, ttref_error *err);
+ttref_status conform_sys_fopen_in(const char *root, const char *rel, const char *mode, FILE **out_f, ttref_error *err);
 /** Like conform_sys_write_file for ROOT/REL, through conform_sys_fopen_in. */
 ttref_status conform_sys_write_file_in(const char *root, const char *rel, const void *data, size_t len, ttref_error *err);
 /** Copy @p src to ROOT/REL, through conform_sys_fopen_in. */
