@@ -162,17 +162,38 @@ fail:
   return st;
 }
 
-/* MANIFEST lines "KIND SHA  REL" (and header lines) of @p path. */
+/* Whether a MANIFEST path stays below the golden directory: relative, no "." or ".." component, no control character. */
+static bool rel_inside(const char *rel)
+{
+  if (!*rel || *rel == '/') return false;
+  for (const char *p = rel; *p;) {
+    size_t n = strcspn(p, "/");
+    if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) return false;
+    for (size_t k = 0; k < n; k++)
+      if ((unsigned char)p[k] < 0x20 || p[k] == 0x7f) return false;
+    p += n;
+    if (*p) p++;
+  }
+  return rel[strlen(rel) - 1] != '/';
+}
+
+/* MANIFEST lines "KIND SHA  REL" (and header lines) of @p path; a REL leaving the directory is refused. */
 static ttref_status read_manifest(const char *path, lines *out, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   char *buf = NULL;
   size_t len = 0;
+  int line = 0;
   TRY(conform_sys_read_file(path, &buf, &len, err));
   for (char *p = buf, *nl; p < buf + len; p = nl + 1) {
     nl = strchr(p, '\n');
     if (!nl) nl = buf + len;
     *nl = 0;
+    line++;
+    const char *sep = strstr(p, "  ");
+    if (*p && *p != '#' && sep && !rel_inside(sep + 2))
+      FAIL(ir_error_set(err, TTREF_E_INPUT, (ttref_loc){path, line, (int)(sep + 3 - p)},
+                        "MANIFEST path leaves the golden directory (an absolute path or a '..' component)"));
     if (*p && *p != '#') TRY(lines_add(out, p, err));
   }
 fail:

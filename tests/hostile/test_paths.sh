@@ -17,7 +17,7 @@ n=0
 fails=0
 ok() { n=$((n + 1)); printf "ok %d - %s\n" "$n" "$1"; }
 notok() { n=$((n + 1)); fails=$((fails + 1)); printf "not ok %d - %s\n" "$n" "$1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/# /' | head -n 8; }
-echo "1..62"
+echo "1..64"
 
 # snap DIR [EXCLUDED-SUBPATH]: a listing of every entry under DIR (type, link
 # target, content hash), excluding one subtree (the directory ttref may write).
@@ -195,6 +195,16 @@ mkdir -p "$B/p/G"
 ln -s ../../outside/victim.txt "$B/p/G/MANIFEST"
 run_case "golden: G/MANIFEST -> outside is refused" 2 "symbolic link" "$B" "p/G" -- \
   "$BIN" golden p/suite --out p/G
+# a golden MANIFEST naming a file outside the golden directory: refused, not read
+mkbox gesc
+mkcase "$B/p/suite" "" ""
+(cd "$B" && "$BIN" golden p/suite --out p/G >/dev/null 2>&1)
+h=0000000000000000000000000000000000000000000000000000000000000000
+printf 'file %s  ../../outside/victim.txt\n' "$h" >>"$B/p/G/MANIFEST"
+run_case "conform --golden G with a MANIFEST path out of G: refused" 2 "leaves the golden directory" "$B" "p/R" -- \
+  "$BIN" conform p/suite --backend reference --report-dir p/R -j 1 --no-progress --golden p/G
+run_case "golden --verify G with a MANIFEST path out of G: refused" 2 "leaves the golden directory" "$B" "p/G" -- \
+  "$BIN" golden p/suite --verify p/G
 # ttref run --out D with D/NAME.npy (and D/NAME.precise.npy) linked outside
 mkbox runout
 for a in x y o; do cp "$DATA/corpus/triton-3.6-h100/vadd_f32/${a}_ptr.in.npy" "$B/p/$a.npy"; done
@@ -300,5 +310,5 @@ run_case "run --precise --out D: args a and a.precise collide: refused (exit 2)"
 run_case "run without --precise: no collision, runs" 0 "" "$B" "p/D" -- $RUNC
 if [ -f "$B/p/D/a.precise.npy" ] && ! cmp -s "$B/p/D/a.precise.npy" "$B/p/z.npy"; then ok "  ... and a.precise.npy holds the stored values"; else notok "  ... and a.precise.npy holds the stored values"; fi
 
-[ $n -eq 62 ] || echo "# ran $n tests, planned 62"
+[ $n -eq 64 ] || echo "# ran $n tests, planned 64"
 [ $fails -eq 0 ]
