@@ -32,6 +32,11 @@ ttref_status interp_bind(const ir_module *m, const ir_func *fn, const char *cons
                          interp_bound *out, ttref_error *err);
 void interp_bound_free(interp_bound *b);
 
+/* Refuse (TTREF_E_USAGE) pointer arguments whose output files in --out DIR
+ * would collide: with @p precise, an argument named X.precise or X.bound next
+ * to a pointer argument X (both would write X.precise.npy / X.bound.npy). */
+ttref_status interp_check_out_names(const interp_bound *b, bool precise, ttref_error *err);
+
 /* Write every pointer argument's buffer to DIR/NAME.npy (input dtype and shape). */
 ttref_status interp_write_outputs(const interp_bound *b, const char *dir, ttref_error *err);
 
