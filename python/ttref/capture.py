@@ -170,6 +170,16 @@ _NP = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "i8": np.int8, "
        "i64": np.int64, "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64, "bool": np.bool_}
 
 
+def _benchmarking():
+    """True inside an autotuner's benchmark (triton.testing.do_bench): those launches are not recorded."""
+    f = sys._getframe(2)
+    while f is not None:
+        if f.f_code.co_name in ("do_bench", "do_bench_cudagraph", "_bench"):
+            return True
+        f = f.f_back
+    return False
+
+
 class Capture:
     """Patch Triton's JITFunction.run to record every launch into `dirpath` (GPU launches run
     as usual). Use as a context manager or start()/stop()."""
@@ -185,7 +195,7 @@ class Capture:
         cap = self
 
         def run(fn, *args, grid, warmup, **kwargs):
-            if warmup or getattr(cap._busy, "on", False):
+            if warmup or getattr(cap._busy, "on", False) or _benchmarking():
                 return cap._orig(fn, *args, grid=grid, warmup=warmup, **kwargs)
             cap._busy.on = True
             try:

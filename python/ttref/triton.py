@@ -322,7 +322,11 @@ def _to_ttir(jitfn, signature, constexprs, attrs, options):
         module = src.make_ir(options, codegen_fns, module_map, context)
     stages = {}
     if len(inspect.signature(backend.add_stages).parameters) >= 3:
-        backend.add_stages(stages, options, src.language)
+        lang = getattr(src, "language", None)
+        if lang is None:
+            from triton.backends.compiler import Language
+            lang = Language.TRITON
+        backend.add_stages(stages, options, lang)
     else:
         backend.add_stages(stages, options)
     metadata = {"hash": "ttref", "target": target, **options.__dict__}
