@@ -154,12 +154,10 @@ def note_uncaptured(dirpath, kernel, reason):
 def _torch_raw(t):
     """The memory from t's first element to the end of its storage, as a CPU numpy array."""
     import torch
-    st = t.untyped_storage()
-    off = t.data_ptr() - st.data_ptr()
-    flat = torch.empty(0, dtype=torch.uint8, device=t.device).set_(st, 0, (st.nbytes(),), (1,))
-    b = flat[off:].cpu().numpy()
     es = t.element_size()
-    b = b[:b.size - b.size % es]
+    n = t.untyped_storage().nbytes() // es - t.storage_offset()
+    flat = t.detach().as_strided((n,), (1,), t.storage_offset()).cpu()
+    b = flat.view({1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}[es]).numpy().view(_RAW[es])
     dt = _DTYPES.get(str(t.dtype).split(".")[-1])
     if dt in _NP:
         return b.view(_NP[dt]), dt
@@ -233,7 +231,10 @@ class Capture:
         for (lo1, hi1, n1), (lo2, hi2, n2) in zip(ranges, ranges[1:]):
             if lo2 < hi1:
                 reason = "arguments %s and %s share one storage (the suite format has one buffer per argument)" % (n1, n2)
-        before = {} if reason else {n: _torch_raw(t) for n, t in tensors.items()}
+        try:
+            before = {} if reason else {n: _torch_raw(t) for n, t in tensors.items()}
+        except Exception as e:  # noqa: BLE001 - reported below
+            reason = "reading the inputs failed: %s: %s" % (type(e).__name__, e)
         ret = self._orig(fn, *args, grid=grid, warmup=False, **kwargs)
         name = getattr(fn, "__name__", "kernel")
         if reason:
