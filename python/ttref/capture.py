@@ -102,6 +102,9 @@ def write_case(dirpath, record, modes=None):
     with open(os.path.join(cdir, "kernel.ttir"), "w") as f:
         f.write(record["ttir"])
     grid = [int(g) for g in record["grid"]]
+    if not 1 <= len(grid) <= 3:
+        raise BadInput("error: grid %r: 1 to 3 dimensions" % (record["grid"],))
+    grid += [1] * (3 - len(grid))
     lines = ["# captured by ttref.capture: a real Triton launch (%s)" % record.get("meta", {}).get("device", "GPU"),
              'description: "captured launch of %s"' % record["kernel"], "kernel: %s/kernel.ttir" % name,
              "op: captured", "tags: [captured]", "grid: [%s]" % ", ".join(map(str, grid)), "args:"]
@@ -157,7 +160,7 @@ def _torch_raw(t):
     es = t.element_size()
     n = t.untyped_storage().nbytes() // es - t.storage_offset()
     flat = t.detach().as_strided((n,), (1,), t.storage_offset()).cpu()
-    b = flat.view({1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}[es]).numpy().view(_RAW[es])
+    b = flat.view({1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}[es]).numpy().view(_RAW[es]).copy()
     dt = _DTYPES.get(str(t.dtype).split(".")[-1])
     if dt in _NP:
         return b.view(_NP[dt]), dt
@@ -228,9 +231,12 @@ class Capture:
         reason = None
         ranges = sorted((t.untyped_storage().data_ptr(), t.untyped_storage().data_ptr() + t.untyped_storage().nbytes(), n)
                         for n, t in tensors.items())
-        for (lo1, hi1, n1), (lo2, hi2, n2) in zip(ranges, ranges[1:]):
-            if lo2 < hi1:
-                reason = "arguments %s and %s share one storage (the suite format has one buffer per argument)" % (n1, n2)
+        top, top_name = None, None  # the furthest-reaching storage so far
+        for lo, hi, n in ranges:
+            if top is not None and lo < top and reason is None:
+                reason = "arguments %s and %s share one storage (the suite format has one buffer per argument)" % (top_name, n)
+            if top is None or hi > top:
+                top, top_name = hi, n
         try:
             before = {} if reason else {n: _torch_raw(t) for n, t in tensors.items()}
         except Exception as e:  # noqa: BLE001 - reported below

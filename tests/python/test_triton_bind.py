@@ -209,6 +209,229 @@ def test_env_hook_and_autotune():
             os.environ["TTREF_TRITON_CONFIG"] = old
 
 
+FAKE = {
+    "triton/__init__.py": "__version__ = 'fake'\nfrom . import runtime, compiler, backends\n",
+    "triton/runtime/__init__.py": "from . import jit, autotuner\n",
+    "triton/runtime/autotuner.py": "class Autotuner:\n    def run(self, *a, **k): raise RuntimeError('0 active drivers')\n",
+    "triton/runtime/jit.py": """
+import inspect
+class KernelParam:
+    def __init__(self, num, name, constexpr):
+        self.num, self.name, self.is_constexpr = num, name, constexpr
+class JITFunction:
+    def __init__(self, fn, ttir):
+        self.fn, self.ttir, self.signature, self.debug, self.pre_run_hooks = fn, ttir, inspect.signature(fn), None, []
+        self.params = [KernelParam(i, n, p.annotation == "constexpr") for i, (n, p) in enumerate(self.signature.parameters.items())]
+        self.cache_key = "srchash"
+    def __getitem__(self, grid):
+        return lambda *a, **k: self.run(*a, grid=grid, warmup=False, **k)
+    def run(self, *a, **k):
+        raise RuntimeError("0 active drivers")
+def create_function_from_signature(sig, params, backend):
+    def binder(*args, **kwargs):
+        b = sig.bind(*args, **{k: v for k, v in kwargs.items() if k in sig.parameters})
+        b.apply_defaults()
+        spec = []
+        for p in params:
+            v = b.arguments[p.name]
+            if p.is_constexpr or v is None or (isinstance(v, int) and v == 1):
+                spec.append(("constexpr", v))
+            else:
+                spec.append(("i32", "D" if v % 16 == 0 else None) if isinstance(v, int) else ("*fp32", "D"))
+        return dict(b.arguments), spec, {k: v for k, v in kwargs.items() if k not in sig.parameters}
+    return binder
+""",
+    "triton/backends/__init__.py": "from . import compiler\n",
+    "triton/backends/compiler.py": """
+class GPUTarget:
+    def __init__(self, backend, arch, warp_size):
+        self.backend, self.arch, self.warp_size = backend, arch, warp_size
+class Language:
+    TRITON = "triton"
+""",
+    "triton/compiler/__init__.py": "from . import compiler\n",
+    "triton/compiler/compiler.py": """
+COMPILES = []
+class Options:
+    def __init__(self, kw):
+        self.num_warps, self.debug = kw.get("num_warps", 4), kw.get("debug", False)
+class Module:
+    def __init__(self, text): self.text = text
+    def __str__(self): return self.text
+class Backend:
+    def __init__(self, target): self.target = target
+    def parse_options(self, kw): return Options(kw)
+    def load_dialects(self, ctx): pass
+    def get_codegen_implementation(self, options): return {}
+    def get_module_map(self): return {}
+    def parse_attr(self, desc): return [["tt.divisibility", 16]] if desc == "D" else []
+    def add_stages(self, stages, options, language):
+        assert language == "triton"
+        stages["ttir"] = lambda mod, metadata: mod
+def make_backend(target):
+    assert (target.backend, target.arch, target.warp_size) == ("cuda", 90, 32), target.__dict__
+    return Backend(target)
+class ASTSource:
+    def __init__(self, fn, signature, constexprs, attrs):
+        self.fn, self.signature, self.constexprs, self.attrs = fn, signature, constexprs, attrs
+    def make_ir(self, target, options, codegen_fns, module_map, context):
+        COMPILES.append((dict(self.signature), dict(self.constexprs), dict(self.attrs), options.num_warps))
+        return Module(self.fn.ttir)
+""",
+    "triton/_C/__init__.py": "",
+    "triton/_C/libtriton/__init__.py": "class ir:\n    context = object\n    @staticmethod\n    def load_dialects(ctx): pass\n",
+}
+
+
+def test_jit_run_on_a_fake_triton():
+    """The launcher glue (binder, specialisation, cache, TTIR stage, grid, binding, faults)
+    against a fake `triton` with Triton 3.6's interfaces, the TTIR being the corpus vadd."""
+    root = os.path.join(TMP, "fake")
+    for f, text in FAKE.items():
+        os.makedirs(os.path.dirname(os.path.join(root, f)), exist_ok=True)
+        with open(os.path.join(root, f), "w") as fh:
+            fh.write(text)
+    code = r"""
+import os, sys, numpy as np, ttref, ttref.triton as tt
+import triton.runtime.jit as jit, triton.compiler.compiler as cc
+def vadd(x_ptr, y_ptr, o_ptr, n, BLOCK: "constexpr", scale=None):
+    pass
+k = jit.JITFunction(vadd, open(sys.argv[1]).read())
+tt.enable(cache_dir=sys.argv[2])
+x = np.arange(4096, dtype=np.float32); y = np.float32(0.25) - x * np.float32(3); o = np.zeros(4096, np.float32)
+grid = lambda m: ((m["n"] + m["BLOCK"] - 1) // m["BLOCK"],)
+r = k[grid](x, y, o, 4096, BLOCK=1024)
+assert np.array_equal(o, x + y)
+assert r.asm["ttir"].startswith("#loc") and os.path.dirname(r.path) == sys.argv[2] and r.constexprs == {(4,): 1024, (5,): None}
+sig, cons, attrs, warps = cc.COMPILES[0]
+assert sig == {"x_ptr": "*fp32", "y_ptr": "*fp32", "o_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr", "scale": "constexpr"}, sig
+assert attrs == {(0,): [["tt.divisibility", 16]], (1,): [["tt.divisibility", 16]], (2,): [["tt.divisibility", 16]], (3,): [["tt.divisibility", 16]]}, attrs
+o[:] = 0
+k[(4,)](x, y, o, 4096, BLOCK=1024)
+assert np.array_equal(o, x + y) and len(cc.COMPILES) == 1       # cached
+k[(4,)](x, y, o, 4096, BLOCK=1024, num_warps=8)
+assert len(cc.COMPILES) == 2 and cc.COMPILES[1][3] == 8          # options are part of the key
+assert k.run(x, y, o, 4096, grid=(4,), warmup=True, BLOCK=512) is not None and len(cc.COMPILES) == 3
+try:
+    k[(8,)](x, y, o, 8192, BLOCK=1024)
+    raise SystemExit("no fault")
+except ttref.KernelFault as e:
+    assert "out-of-bounds" in str(e) and "pid (4, 0, 0)" in str(e) and "python: kernels.py:" in str(e), str(e)
+try:
+    k[(4,)](x, y, o, 4096, BLOCK=1024, bogus=1)
+    raise SystemExit("no KeyError")
+except KeyError as e:
+    assert "bogus" in str(e)
+tt.disable()
+try:
+    k[(4,)](x, y, o, 4096, BLOCK=1024)
+except RuntimeError as e:
+    assert "active drivers" in str(e)
+print("fine")
+"""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+    env.pop("TRITON_INTERPRET", None)
+    out = subprocess.run([sys.executable, "-c", code, VADD, os.path.join(TMP, "ttir-cache")], capture_output=True,
+                         text=True, env=env)
+    assert out.stdout.strip() == "fine", out.stdout + out.stderr
+
+
+FAKE_TORCH = '''
+import numpy as np
+__version__ = "fake"
+class _D:
+    def __init__(self, name, np_dtype): self.name, self.np = name, np.dtype(np_dtype)
+    def __str__(self): return "torch." + self.name
+uint8, int16, int32, int64 = (_D(n, n) for n in ("uint8", "int16", "int32", "int64"))
+float32, bfloat16 = _D("float32", "float32"), _D("bfloat16", "uint16")
+class _Storage:
+    def __init__(self, root): self.root = root
+    def data_ptr(self): return self.root.__array_interface__["data"][0]
+    def nbytes(self): return self.root.nbytes
+class Tensor:
+    # a strided view of a 1-D numpy root, as torch's storage model has it
+    def __init__(self, root, dtype, off, shape, stride):
+        self.root, self.dtype, self.off, self.shape, self._stride = root, dtype, off, tuple(shape), tuple(stride)
+    def data_ptr(self): return self.root.__array_interface__["data"][0] + self.off * self.root.itemsize
+    def untyped_storage(self): return _Storage(self.root)
+    def element_size(self): return self.root.itemsize
+    def storage_offset(self): return self.off
+    def stride(self): return self._stride
+    def detach(self): return self
+    def cpu(self): return self
+    def as_strided(self, shape, stride, off): return Tensor(self.root, self.dtype, off, shape, stride)
+    def view(self, dtype): return Tensor(self.root.view(dtype.np), dtype, self.off, self.shape, self._stride)
+    def numpy(self):
+        return np.lib.stride_tricks.as_strided(self.root[self.off:], self.shape, [s * self.root.itemsize for s in self._stride])
+class cuda:
+    @staticmethod
+    def synchronize(): pass
+    @staticmethod
+    def is_available(): return False
+'''
+
+FAKE_GPU_JIT = '''
+import inspect, numpy as np
+class Ret:
+    def __init__(self, ttir): self.asm = {"ttir": ttir}
+class JITFunction:
+    def __init__(self, fn, ttir):
+        self.fn, self.ttir, self.signature, self.__name__ = fn, ttir, inspect.signature(fn), fn.__name__
+    def __getitem__(self, grid):
+        return lambda *a, **k: self.run(*a, grid=grid, warmup=False, **k)
+    def run(self, *args, grid, warmup, **kwargs):
+        # the "GPU": o = x + y over n elements, through the tensors' strided views
+        x, y, o, n = args[:4]
+        o.numpy()[:n] = x.numpy()[:n] + y.numpy()[:n]
+        return Ret(self.ttir)
+'''
+
+
+def test_capture_on_a_fake_gpu():
+    """ttref.capture's recording (bound arguments, storage snapshots before/after, grid lambda,
+    TTIR names, aliasing reported, benchmark launches skipped) with a fake torch and Triton."""
+    root = os.path.join(TMP, "fakegpu")
+    for f, text in (("torch/__init__.py", FAKE_TORCH), ("triton/__init__.py", "__version__ = 'fake'\nfrom . import runtime\n"),
+                    ("triton/runtime/__init__.py", "from . import jit\n"), ("triton/runtime/jit.py", FAKE_GPU_JIT)):
+        os.makedirs(os.path.dirname(os.path.join(root, f)), exist_ok=True)
+        with open(os.path.join(root, f), "w") as fh:
+            fh.write(text)
+    suite = os.path.join(TMP, "capsuite")
+    code = r"""
+import sys, numpy as np, torch, ttref.capture as cap
+import triton.runtime.jit as jit
+def vadd(x_ptr, y_ptr, o_ptr, n, BLOCK: "constexpr"):
+    pass
+k = jit.JITFunction(vadd, open(sys.argv[1]).read())
+st = np.arange(3 * 4096, dtype=np.float32) * np.float32(0.5)
+T = lambda off, n: torch.Tensor(st, torch.float32, off, (n,), (1,))
+yb = np.linspace(-3, 3, 4096).astype(np.float32)
+y = torch.Tensor(yb, torch.float32, 0, (4096,), (1,))
+ob = np.zeros(4096 + 7, np.float32)
+o = torch.Tensor(ob, torch.float32, 7, (4096,), (1,))      # an offset view
+with cap.capture(sys.argv[2]) as c:
+    k[lambda m: (m["n"] // m["BLOCK"],)](T(4096, 4096), y, o, 4096, BLOCK=1024)
+    def do_bench():
+        k[(4,)](T(0, 4096), y, o, 4096, BLOCK=1024)
+    do_bench()                                              # not recorded
+    k[(4,)](T(0, 4096), y, T(4096, 4096), 4096, BLOCK=1024)  # x and o share a storage: reported
+print(c.count, c.missed)
+"""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code, VADD, suite], capture_output=True, text=True, env=env)
+    assert out.stdout.strip() == "1 1", out.stdout + out.stderr
+    y = open(os.path.join(suite, "vadd_0.yaml")).read()
+    assert "grid: [4, 1, 1]" in y and "x_ptr: {shape: [8192], dtype: f32" in y and "o_ptr: {shape: [4096]," in y, y
+    xin = np.load(os.path.join(suite, "vadd_0", "x_ptr.in.npy"))
+    assert np.array_equal(xin, np.arange(4096, 3 * 4096, dtype=np.float32) * np.float32(0.5))  # view start to storage end
+    meta = json.load(open(os.path.join(suite, "vadd_0", "meta.json")))
+    assert meta["python_args"]["o_ptr"]["storage_offset"] == 7 and meta["grid"] == [4], meta
+    unc = open(os.path.join(suite, "UNCAPTURED.txt")).read()
+    assert "vadd: arguments " in unc and "share one storage" in unc, unc
+    rc, txt = conform(suite, os.path.join(suite, "replay_gpu.py"))
+    assert rc == 0 and "1 passed" in txt, txt
+
+
 def corpus_record(case):
     d = os.path.join(CORPUS, case)
     cj = json.load(open(os.path.join(d, "case.json")))
