@@ -95,6 +95,29 @@ def test_strided_rows():
     assert np.allclose(ref, e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=0)
 
 
+def test_device_print_and_assert():
+    gen = os.path.join(DATA, "corpus", "triton-3.6-h100-gen")
+    k = ttref.Kernel(os.path.join(gen, "cf_device_assert", "kernel.ttir"))
+    x = np.load(os.path.join(gen, "cf_device_assert", "x_ptr.in.npy"))
+    x[37] = -1e30  # program 1, lane 5 fails tl.device_assert(x >= ...)
+    raises(ttref.KernelFault, lambda: tt.run_ttir(k, (4,), {"x_ptr": x, "o_ptr": np.zeros(128, np.float32), "n": 100,
+                                                           "lo": 0, "hi": 4, "MODE": "device_assert", "BLOCK": 32}),
+           "kernel.ttir:44:5: error: device assertion failed: 'x too small'", "pid (1, 0, 0) lane 5",
+           "python: ", "gen_corpus.py:1382:39")
+    # tl.device_print: ttref's lines are the H100's (stdout.txt), in order with Python's own prints
+    d = os.path.join(gen, "cf_device_print")
+    code = ("import sys, numpy as np, ttref, ttref.triton as tt\n"
+            "print('before')\n"
+            "tt.run_ttir(ttref.Kernel(sys.argv[1] + '/kernel.ttir'), (1,), {'x_ptr': np.load(sys.argv[1] + '/x_ptr.in.npy'),"
+            " 'o_ptr': np.zeros(128, np.float32), 'n': 4, 'lo': 0, 'hi': 4})\n"
+            "print('after')\n")
+    out = subprocess.run([sys.executable, "-c", code, d], capture_output=True, text=True)
+    lines = out.stdout.splitlines()
+    gpu = open(os.path.join(d, "stdout.txt")).read().splitlines()
+    assert lines[0] == "before" and lines[-1] == "after", out.stdout + out.stderr
+    assert set(lines[1:-1]) == set(gpu) and len(lines) == 7, (lines, sorted(set(gpu)))  # the GPU repeats per thread
+
+
 def test_map_arguments():
     k = ttref.Kernel(VADD)
     x = np.zeros(4, np.float32)
