@@ -162,7 +162,7 @@ static ttref_status read_manifest(const char *path, lines *out, ttref_error *err
   ttref_status st = TTREF_OK;
   char *buf = NULL;
   size_t len = 0;
-  TRY(conform_sys_read_file(path, &buf, &len, err));
+  TRY(conform_sys_read_regular(path, &buf, &len, err));
   for (char *p = buf, *nl; p < buf + len; p = nl + 1) {
     nl = strchr(p, '\n');
     if (!nl) nl = buf + len;

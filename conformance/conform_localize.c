@@ -621,13 +621,13 @@ static ttref_status run_pass(conform_backend *b, const conform_case *c, const co
     ttref_error e = {0};
     conform_judgement j;
     snprintf(path, sizeof path, "%s/%s.npy", refdir, names[k]);
-    if (npy_read(path, &ref, &e) != TTREF_OK) {
+    if (npy_read_bounded(path, NULL, SIZE_MAX, &ref, &e) != TTREF_OK) {
       cd->state = PS_ERROR;
       snprintf(cd->reason, sizeof cd->reason, "reference probe: %.200s", e.msg);
       goto next;
     }
     snprintf(path, sizeof path, "%s/outputs/%s.npy", pdir, names[k]);
-    if (npy_read(path, &got, &e) != TTREF_OK) {
+    if (npy_read_bounded(path, NULL, ref.nbytes, &got, &e) != TTREF_OK) { /* the backend's file: never more than expected */
       cd->state = PS_ERROR;
       snprintf(cd->reason, sizeof cd->reason, "backend probe: %.200s", e.msg);
       goto next;

@@ -43,7 +43,7 @@ static void load_env(const char *dir, env *e)
   ttref_error err = {0};
   memset(e, 0, sizeof *e);
   snprintf(path, sizeof path, "%s/run.json", dir);
-  if (conform_sys_read_file(path, &text, &len, &err) != TTREF_OK) return;
+  if (conform_sys_read_regular(path, &text, &len, &err) != TTREF_OK) return;
   json_get(text, "backend", e->backend, sizeof e->backend);
   json_get(text, "backend_version", e->version, sizeof e->version);
   json_get(text, "device", e->device, sizeof e->device);

@@ -17,6 +17,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,9 +324,14 @@ static ttref_status resolve_spec(conform_yaml *y, yaml_node_t *where, const conf
   ttref_status st = TTREF_OK;
   ir_module *m = NULL;
   ttref_error kerr = {0};
+  int kfd = -1;
   conform_yaml_pair *dtp = NULL;
   int ndtp = 0;
   if (!conform_sys_exists(sp->kernel)) FAIL(conform_yaml_fail(y, knode, "no such kernel file '%s'", sp->kernel));
+  if (conform_sys_open_regular(sp->kernel, sp->kernel_rel, true, &kfd, NULL, &kerr) != TTREF_OK) /* a FIFO would hang */
+    FAIL(conform_yaml_fail(y, knode, "%s", strncmp(kerr.msg, "error: ", 7) == 0 ? kerr.msg + 7 : kerr.msg));
+  close(kfd);
+  kerr = (ttref_error){0};
   if (ir_parse_file(sp->kernel, &m, &kerr) != TTREF_OK || ir_verify_module(m, &kerr) != TTREF_OK)
     FAIL(conform_yaml_fail(y, knode, "kernel '%s' is invalid: %s", sp->kernel_rel, kerr.msg));
   const ir_func *fn = sp->function ? ir_module_find_func(m, sp->function) : ir_module_entry(m);
