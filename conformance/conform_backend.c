@@ -9,6 +9,7 @@
 #include "config.h"
 #include "conform_backend.h"
 #include "conform_plugin.h"
+#include "conform_reply.h"
 #include "conform_stage.h"
 
 #include <errno.h>
@@ -184,27 +185,6 @@ static void from_exit(const conform_exit *ex, const char *who, conform_backend_r
   }
 }
 
-static bool word_is(const char *w, size_t wl, const char *lit) { return wl == strlen(lit) && memcmp(w, lit, wl) == 0; }
-
-conform_reply_kind conform_backend_parse_reply(const char *line, size_t len, const char *dir, const char **out_reason)
-{
-  /* reply -> ("ok" | "unsupported" | "error") " " CASE_DIR [" " reason] */
-  const char *sp = memchr(line, ' ', len);
-  size_t wl = sp ? (size_t)(sp - line) : len, dl = strlen(dir);
-  bool known = word_is(line, wl, "ok") || word_is(line, wl, "unsupported") || word_is(line, wl, "error");
-  *out_reason = "";
-  if (!sp) return CONFORM_REPLY_NOISE;
-  const char *rest = sp + 1;
-  size_t rl = len - wl - 1;
-  if (dl > 0 && rl >= dl && memcmp(rest, dir, dl) == 0 && (rl == dl || rest[dl] == ' ')) {
-    if (!known) return CONFORM_REPLY_BAD;
-    *out_reason = rl == dl ? "" : rest + dl + 1;
-    if (word_is(line, wl, "ok")) return CONFORM_REPLY_OK;
-    return word_is(line, wl, "error") ? CONFORM_REPLY_ERROR : CONFORM_REPLY_UNSUPPORTED;
-  }
-  return known && rl > 0 && rest[0] == '/' ? CONFORM_REPLY_OTHER : CONFORM_REPLY_NOISE;
-}
-
 /* Append one line to the worker's batch log (best effort: a full disk shows up elsewhere). */
 static void log_line(const conform_backend *b, const char *what, const char *line, size_t dropped)
 {
@@ -253,7 +233,7 @@ static ttref_status run_pipe(conform_backend *b, const char *request, const char
       log_line(b, NULL, NULL, dropped);
       continue;
     }
-    kind = conform_backend_parse_reply(reply, strlen(reply), dir, &reason);
+    kind = conform_reply_parse(reply, strlen(reply), dir, &reason);
     if (kind == CONFORM_REPLY_OTHER) log_line(b, "ignored a reply for another case", reply, 0);
     else if (kind == CONFORM_REPLY_NOISE) log_line(b, "ignored a stdout line", reply, 0);
     else break;

@@ -46,22 +46,7 @@ typedef struct conform_backend_result {
   char log[4200]; /* where its output went: CASE_DIR/backend.log, or the worker's batch log */
 } conform_backend_result;
 
-/** What one line from a batch adapter or plugin host is, for the case directory in flight. */
-typedef enum conform_reply_kind {
-  CONFORM_REPLY_OK,          /* "ok DIR" */
-  CONFORM_REPLY_UNSUPPORTED, /* "unsupported DIR [reason]" */
-  CONFORM_REPLY_ERROR,       /* "error DIR [reason]" */
-  CONFORM_REPLY_OTHER,       /* a well-formed reply for another directory (late or doubled): ignored */
-  CONFORM_REPLY_NOISE,       /* not a protocol line (a log line on stdout): ignored */
-  CONFORM_REPLY_BAD          /* names DIR with an unknown word: a protocol error */
-} conform_reply_kind;
 
-/**
- * Classify the @p len bytes of @p line (no newline; may hold NULs) as a reply
- * for the case directory @p dir. *out_reason points into @p line (after DIR
- * and one space; "" when none) for OK, UNSUPPORTED and ERROR. Pure: no I/O.
- */
-conform_reply_kind conform_backend_parse_reply(const char *line, size_t len, const char *dir, const char **out_reason);
 
 /**
  * Parse @p spec ("reference", "fault:flip-lsb", "batch:PATH", "plugin:PATH"

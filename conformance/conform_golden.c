@@ -13,10 +13,14 @@
 #include "conform_suite.h"
 #include "conform_sys.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct lines {
@@ -61,6 +65,38 @@ fail:
   return st;
 }
 
+/* fsync every file under @p dir (and the directories): the golden is on disk before it is renamed into place. */
+static ttref_status sync_tree(const char *dir, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  if (!d) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot read '%s': %s", dir, strerror(errno)));
+  while ((e = readdir(d)) != NULL) {
+    char sub[4400];
+    struct stat sb;
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+    if (lstat(sub, &sb) != 0) continue;
+    if (S_ISDIR(sb.st_mode)) {
+      TRY(sync_tree(sub, err));
+    } else if (S_ISREG(sb.st_mode)) {
+      int fd = open(sub, O_RDONLY | O_CLOEXEC);
+      if (fd < 0 || fsync(fd) != 0) {
+        int en = errno;
+        if (fd >= 0) close(fd);
+        FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s': %s", sub, strerror(en)));
+      }
+      close(fd);
+    }
+  }
+  int dfd = dirfd(d);
+  if (dfd >= 0 && fsync(dfd) != 0) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s': %s", dir, strerror(errno)));
+fail:
+  if (d) closedir(d);
+  return st;
+}
+
 /* Generate into @p out; count reference failures in *nfail. */
 static ttref_status generate(const char *suite_path, const char *out, const char *filter, int *nfail, ttref_error *err)
 {
@@ -96,6 +132,16 @@ static ttref_status generate(const char *suite_path, const char *out, const char
       const bool precise = conform_judge_case_wants_precise(c);
       TRY(conform_stage_reference(sp, dir, refdir, precise, false, 600, &ex, err));
       if (ex.kind != CONFORM_EXITED || ex.code != 0) {
+        size_t most = 4096; /* a full disk is the harness's failure (exit 2), not the reference's */
+        for (int a = 0; a < sp->nargs; a++) {
+          struct stat sb;
+          snprintf(src, sizeof src, "%s/inputs/%s.npy", dir, sp->args[a].name);
+          if (sp->args[a].is_ptr && stat(src, &sb) == 0 && (size_t)sb.st_size + 4096 > most) most = (size_t)sb.st_size + 4096;
+        }
+        ttref_error pe = {0};
+        if (conform_sys_space_probe(dir, most, &pe) != TTREF_OK)
+          FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "%s: the reference run failed and the disk cannot take its outputs: %s", id,
+                      strncmp(pe.msg, "error: ", 7) == 0 ? pe.msg + 7 : pe.msg));
         fprintf(stderr, "error: %s: the reference run failed; see %s.log\n", id, refdir);
         (*nfail)++;
         continue;
@@ -126,16 +172,16 @@ static ttref_status generate(const char *suite_path, const char *out, const char
   qsort(man.v, (size_t)man.n, sizeof *man.v, cmp_line);
   snprintf(dst, sizeof dst, "%s/MANIFEST", out);
   f = fopen(dst, "w");
-  if (!f) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", dst));
+  if (!f) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s': %s", dst, strerror(errno)));
   fprintf(f, "# ttref golden manifest: sha256 of every golden file and generated input.\n"
              "# Regenerate with `ttref golden SUITE --out DIR`; check with `ttref golden SUITE --verify DIR`.\n");
   fprintf(f, "ttref-version %s\nsemantics-version %d\n", ttref_version(), CONFORM_SEMANTICS_VERSION);
   snprintf(line, sizeof line, "suite %s", s->name);
   fprintf(f, "%s\n", line);
   for (int i = 0; i < man.n; i++) fprintf(f, "%s\n", man.v[i]);
-  if (fclose(f) != 0) {
+  if (ferror(f) | (fclose(f) != 0)) {
     f = NULL;
-    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", dst));
+    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s': %s", dst, strerror(errno)));
   }
   f = NULL;
 fail:
@@ -150,9 +196,26 @@ ttref_status conform_golden_write(const char *suite, const char *out, const char
 {
   ttref_status st = TTREF_OK;
   int nfail = 0;
-  TRY(generate(suite, out, filter, &nfail, err));
-  if (nfail) FAIL(IR_ERR(err, TTREF_E_FAULT, (ttref_loc){0}, "%d reference run(s) failed", nfail));
+  char tmp[4200], old[4200];
+  /* build OUT.tmp.PID and rename it onto OUT only when complete: never a partial golden directory */
+  size_t ol = strlen(out);
+  while (ol > 1 && out[ol - 1] == '/') ol--;
+  snprintf(tmp, sizeof tmp, "%.*s.tmp.%d", (int)ol, out, (int)getpid());
+  snprintf(old, sizeof old, "%.*s.old.%d", (int)ol, out, (int)getpid());
+  conform_sys_rmtree(tmp);
+  TRY(generate(suite, tmp, filter, &nfail, err));
+  if (nfail) FAIL(IR_ERR(err, TTREF_E_FAULT, (ttref_loc){0}, "%d reference run(s) failed; nothing was written to '%s'", nfail, out));
+  TRY(sync_tree(tmp, err));
+  if (conform_sys_exists(out) && rename(out, old) != 0)
+    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot replace '%s': %s", out, strerror(errno)));
+  if (rename(tmp, out) != 0) {
+    int e = errno;
+    if (conform_sys_exists(old)) (void)!rename(old, out);
+    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot rename '%s' to '%s': %s", tmp, out, strerror(e)));
+  }
+  conform_sys_rmtree(old);
 fail:
+  conform_sys_rmtree(tmp);
   return st;
 }
 

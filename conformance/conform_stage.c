@@ -8,6 +8,7 @@
 #include "config.h"
 #include "conform_stage.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,7 @@ static ttref_status write_case_yaml(const conform_case *c, const conform_spec *s
   ttref_status st = TTREF_OK;
   ttref_loc none = {0};
   FILE *f = fopen(path, "w");
-  if (!f) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot write '%s'", path));
+  if (!f) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", path, strerror(errno)));
   fprintf(f, "# ttref case directory (docs/adapter-protocol.md); generated, do not edit\n");
   fprintf(f, "protocol: %d\ncase: ", CONFORM_PROTOCOL_VERSION);
   yaml_str(f, c->name);
@@ -86,9 +87,9 @@ static ttref_status write_case_yaml(const conform_case *c, const conform_spec *s
       fprintf(f, "\n    file: outputs/%s.npy\n    mode: %s\n", o->name, o->mode);
     }
   }
-  if (ferror(f)) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot write '%s'", path));
+  if (ferror(f)) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", path, strerror(errno)));
 fail:
-  if (f && fclose(f) != 0 && st == TTREF_OK) st = IR_ERR(err, TTREF_E_IO, none, "cannot write '%s'", path);
+  if (f && fclose(f) != 0 && st == TTREF_OK) st = IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", path, strerror(errno));
   return st;
 }
 

@@ -372,9 +372,9 @@ ttref_status conform_sys_write_file(const char *path, const void *data, size_t l
   ttref_loc none = {0};
   FILE *f = fopen(path, "wb");
   if (!f) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", path, strerror(errno)));
-  if (len && fwrite(data, 1, len, f) != len) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot write '%s'", path));
+  if (len && fwrite(data, 1, len, f) != len) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", path, strerror(errno)));
 fail:
-  if (f && fclose(f) != 0 && st == TTREF_OK) st = IR_ERR(err, TTREF_E_IO, none, "cannot write '%s'", path);
+  if (f && fclose(f) != 0 && st == TTREF_OK) st = IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", path, strerror(errno));
   return st;
 }
 
@@ -540,6 +540,25 @@ ttref_status conform_sys_atomic_commit(conform_atomic *a, ttref_error *err)
     unlink(a->tmp);
     FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", a->path, strerror(e)));
   }
+fail:
+  return st;
+}
+
+ttref_status conform_sys_atomic_close(FILE *f, const char *path, ttref_error *err)
+{
+  conform_atomic a = {f, "", ""};
+  snprintf(a.path, sizeof a.path, "%s", path);
+  snprintf(a.tmp, sizeof a.tmp, "%s.tmp.%d", path, (int)getpid()); /* as conform_sys_atomic_open names it */
+  return conform_sys_atomic_commit(&a, err);
+}
+
+ttref_status conform_sys_write_atomic(const char *path, const void *data, size_t len, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  conform_atomic a;
+  TRY(conform_sys_atomic_open(path, &a, err));
+  if (len) fwrite(data, 1, len, a.f); /* a short write shows up as ferror in the commit */
+  TRY(conform_sys_atomic_commit(&a, err));
 fail:
   return st;
 }

@@ -133,6 +133,10 @@ ttref_status conform_sys_atomic_open(const char *path, conform_atomic *a, ttref_
  * TTREF_E_IO naming the file with strerror(errno).
  */
 ttref_status conform_sys_atomic_commit(conform_atomic *a, ttref_error *err);
+/** conform_sys_atomic_commit for the stream @p f that conform_sys_atomic_open made for @p path. */
+ttref_status conform_sys_atomic_close(FILE *f, const char *path, ttref_error *err);
+/** Write @p path whole or not at all (conform_sys_atomic_open, fwrite, commit). */
+ttref_status conform_sys_write_atomic(const char *path, const void *data, size_t len, ttref_error *err);
 /** Close and remove the temporary (after an error). */
 void conform_sys_atomic_abort(conform_atomic *a);
 /**

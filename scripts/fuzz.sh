@@ -1,8 +1,9 @@
 #!/bin/sh
 # fuzz.sh: build the libFuzzer targets (clang, +ASan/UBSan) and fuzz each for
 # SECONDS (default 60), seeded from tests/data: tests/fuzz/fuzz_parse.c (TTIR
-# parser/verifier/printer) and tests/fuzz/fuzz_run.c (parse, verify and execute
-# the kernel on small buffers). Exits non-zero on any crash, leak, timeout or
+# parser/verifier/printer), tests/fuzz/fuzz_run.c (parse, verify and execute
+# the kernel on small buffers) and tests/fuzz/fuzz_reply.c (batch-adapter reply
+# lines, conformance/conform_reply.c). Exits non-zero on any crash, leak, timeout or
 # OOM and prints the reproducer. Usage: scripts/fuzz.sh [SECONDS]
 # Env: FUZZ_WORK (work dir, kept; default a fresh /var/tmp dir, removed on
 # success), FUZZ_JOBS (>1: libFuzzer -fork=N), FUZZ_ARGS (extra flags).
@@ -39,6 +40,10 @@ qlib=$(dirname "$(gcc -print-file-name=libquadmath.so)")
 # shellcheck disable=SC2086
 clang $CFL -I"$work/cfg" -I"$work/qinc" -I"$top/ir" -I"$top/interp" "$top"/ir/*.c $run_srcs "$top/tests/fuzz/fuzz_run.c" \
   -o "$work/fuzz_run" -L"$qlib" -lyaml -lquadmath -lm
+# the batch-adapter reply classifier (pure C, no libraries)
+# shellcheck disable=SC2086
+clang $CFL -I"$work/cfg" -I"$top/conformance" "$top/conformance/conform_reply.c" "$top/tests/fuzz/fuzz_reply.c" \
+  -o "$work/fuzz_reply"
 # seeds: every .ttir under tests/data/ttir and the Triton corpus kernels
 for f in "$top"/tests/data/ttir/*.ttir "$top"/tests/data/ttir/*/*.ttir \
          "$top"/tests/data/corpus/*/*/kernel.ttir; do
@@ -50,9 +55,14 @@ fork=""
 [ "${FUZZ_JOBS:-1}" -gt 1 ] && fork="-fork=$FUZZ_JOBS"
 echo "fuzz: $(ls "$work/corpus" | wc -l) inputs in $work/corpus, ${secs}s per target"
 status=0
-for target in fuzz_parse fuzz_run; do
+mkdir -p "$work/corpus_fuzz_reply"
+for w in ok unsupported error okay; do # reply seeds: "DIR\nLINE"
+  printf '/r/work/a/v\n%s /r/work/a/v why' "$w" >"$work/corpus_fuzz_reply/seed_$w"
+done
+printf '/r/work/a/v\nok /r/work/b/v' >"$work/corpus_fuzz_reply/seed_other"
+for target in fuzz_parse fuzz_run fuzz_reply; do
   mkdir -p "$work/corpus_$target"
-  cp "$work"/corpus/* "$work/corpus_$target/" 2>/dev/null || true
+  [ "$target" = fuzz_reply ] || cp "$work"/corpus/* "$work/corpus_$target/" 2>/dev/null || true
   rc=0
   # shellcheck disable=SC2086
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
