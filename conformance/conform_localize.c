@@ -10,6 +10,7 @@
 #include "ir_parse.h"
 #include "ir_print.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -563,9 +564,9 @@ static ttref_status run_pass(conform_backend *b, const conform_case *c, const co
   snprintf(kpath, sizeof kpath, "%s/localize/pass%d.ttir", dir, pass);
   for (int k = 0; k < n; k++) pv[k] = cs->v[first + k].v;
   fp = fopen(kpath, "w");
-  if (!fp) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot write '%s'", kpath));
+  if (!fp) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", kpath, strerror(errno)));
   st = conform_localize_print(m, f, pv, n, fp, err);
-  if (fclose(fp) != 0 && st == TTREF_OK) st = IR_ERR(err, TTREF_E_IO, none, "cannot write '%s'", kpath);
+  if (fclose(fp) != 0 && st == TTREF_OK) st = IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", kpath, strerror(errno));
   fp = NULL;
   if (st != TTREF_OK) goto fail;
   /* the derived case: the probes are trailing pointer arguments and the only outputs */
