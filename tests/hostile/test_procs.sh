@@ -36,7 +36,7 @@ alive() { # how many pids listed in file $1 still run (zombies excluded)
   done <"$1"
   echo $k
 }
-echo "1..28"
+echo "1..30"
 
 # a small suite: five copies of a 256-element vadd (inputs < 1 KB each)
 mkdir -p "$T/suite/kernels"
@@ -112,6 +112,21 @@ timeout -k 2 20 "$BIN" golden "$T/fsuite" --out "$T/fsg" >/dev/null 2>"$T/fsk.er
 rc=$?
 check "a FIFO kernel file in a suite is refused, no hang (exit $rc)" \
   "[ $rc -eq 2 ] && grep -q 'fifo.ttir.*not a regular file' '$T/fsk.err'" "$(head -3 "$T/fsk.err")"
+
+mkfifo "$T/cfg.yaml"
+timeout -k 2 20 "$BIN" conform "$T/suite" --backend reference --config "$T/cfg.yaml" --report-dir "$T/fc" --no-progress \
+  >/dev/null 2>"$T/fc.err"
+rc=$?
+check "a FIFO --config is refused, no hang (exit $rc)" \
+  "[ $rc -eq 2 ] && grep -q 'cfg.yaml.*not a regular file' '$T/fc.err'" "$(head -3 "$T/fc.err")"
+timeout -k 2 30 "$BIN" golden "$T/suite" --out "$T/fg" --filter '^vadd_a' >/dev/null 2>&1
+rm -f "$T/fg/vadd_a/default/o_ptr.npy"
+mkfifo "$T/fg/vadd_a/default/o_ptr.npy"
+timeout -k 2 20 "$BIN" conform "$T/suite" --backend reference --golden "$T/fg" --filter '^vadd_a' --report-dir "$T/fgr" \
+  --no-progress >/dev/null 2>"$T/fgr.err"
+rc=$?
+check "a FIFO in a golden directory is refused, no hang (exit $rc)" \
+  "[ $rc -eq 2 ] && grep -q 'o_ptr.npy' '$T/fgr.err'" "$(head -3 "$T/fgr.err")"
 
 # ---- batch adapters that lose sync -------------------------------------------------------------
 # item 1: a stray stdout line first; item 2: two replies; item 3: a 100 KB line after the reply
