@@ -161,51 +161,6 @@ ttref_status conform_sys_pipe_start_fn(int (*fn)(void *arg), void *arg, const ch
   return pipe_spawn(NULL, fn, arg, err_path, c, err);
 }
 
-ttref_status conform_sys_pipe_ask(conform_pipe_child *c, const char *line, char *reply, size_t n,
-                                  double timeout_s, ttref_error *err)
-{
-  ttref_status st = TTREF_OK;
-  ttref_loc none = {0};
-  double t0 = conform_sys_now();
-  size_t len = strlen(line);
-  char *msg = ir_alloc(len + 2);
-  if (!msg) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
-  memcpy(msg, line, len);
-  msg[len] = '\n';
-  for (size_t off = 0; off < len + 1;) {
-    ssize_t w = write(c->to_fd, msg + off, len + 1 - off);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) FAIL(IR_ERR(err, TTREF_E_IO, none, "the child closed its input"));
-    off += (size_t)w;
-  }
-  for (;;) {
-    char *nl = memchr(c->buf, '\n', c->nbuf);
-    if (nl) {
-      size_t l = (size_t)(nl - c->buf);
-      size_t k = l < n - 1 ? l : n - 1;
-      memcpy(reply, c->buf, k);
-      reply[k] = 0;
-      memmove(c->buf, nl + 1, c->nbuf - l - 1);
-      c->nbuf -= l + 1;
-      break;
-    }
-    if (c->nbuf == sizeof c->buf) c->nbuf = 0; /* an over-long line is dropped */
-    double left = timeout_s > 0 ? timeout_s - (conform_sys_now() - t0) : 1e9;
-    if (left <= 0) FAIL(IR_ERR(err, TTREF_E_LIMIT, none, "the child did not answer in %.0f s", timeout_s));
-    struct pollfd p = {c->from_fd, POLLIN, 0};
-    int r = poll(&p, 1, left > 1e6 ? -1 : (int)(left * 1000) + 1);
-    if (r < 0 && errno == EINTR) continue;
-    if (r == 0) continue;
-    ssize_t got = read(c->from_fd, c->buf + c->nbuf, sizeof c->buf - c->nbuf);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) FAIL(IR_ERR(err, TTREF_E_IO, none, "the child closed its output"));
-    c->nbuf += (size_t)got;
-  }
-fail:
-  ir_free(msg, len + 2);
-  return st;
-}
-
 ttref_status conform_sys_pipe_send(conform_pipe_child *c, const char *line, ttref_error *err)
 {
   ttref_status st = TTREF_OK;

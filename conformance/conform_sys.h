@@ -62,14 +62,6 @@ ttref_status conform_sys_pipe_start(const char *const *argv, const char *err_pat
  */
 ttref_status conform_sys_pipe_start_fn(int (*fn)(void *arg), void *arg, const char *err_path, conform_pipe_child *c,
                                        ttref_error *err);
-/**
- * Send @p line (a newline is added) and read one reply line into @p reply
- * (NUL-terminated, newline stripped) within @p timeout_s.
- * @return TTREF_OK; TTREF_E_LIMIT on timeout; TTREF_E_IO when the child
- * closed its stdout (died).
- */
-ttref_status conform_sys_pipe_ask(conform_pipe_child *c, const char *line, char *reply, size_t n,
-                                  double timeout_s, ttref_error *err);
 /** Send @p line and a newline to the child. @return TTREF_OK or TTREF_E_IO (it closed its input). */
 ttref_status conform_sys_pipe_send(conform_pipe_child *c, const char *line, ttref_error *err);
 /**
