@@ -329,7 +329,7 @@ void conform_backend_version(const conform_backend *b, const char *scratch, char
   size_t len = 0;
   snprintf(buf, n, "unknown");
   if (conform_sys_run(&sp, &ex, &err) == TTREF_OK && ex.kind == CONFORM_EXITED && ex.code == 0 &&
-      conform_sys_read_file(scratch, &text, &len, &err) == TTREF_OK) {
+      conform_sys_read_regular(scratch, &text, &len, &err) == TTREF_OK) {
     size_t l = strcspn(text, "\n");
     snprintf(buf, n, "%.*s", (int)(l < 200 ? l : 200), text);
   }

@@ -62,6 +62,21 @@ void conform_run_describe(const conform_case *c, const conform_spec *s, conform_
 /* An error's text without ir_error_set's "error: " (it is embedded in a reason). */
 static const char *bare(const char *msg) { return strncmp(msg, "error: ", 7) == 0 ? msg + 7 : msg; }
 
+/* Write @p in to @p out (size @p n) with every @p from replaced by @p to (absolute report paths shown as given). */
+static void replace_all(const char *in, const char *from, const char *to, char *out, size_t n)
+{
+  size_t fl = strlen(from), pos = 0;
+  while (*in && pos + 1 < n) {
+    if (fl && strncmp(in, from, fl) == 0) {
+      pos += (size_t)snprintf(out + pos, n - pos, "%s", to);
+      in += fl;
+    } else {
+      out[pos++] = *in++;
+    }
+  }
+  out[pos < n ? pos : n - 1] = 0;
+}
+
 static void nd_index(const npy_array *a, int64_t i, char *buf, size_t n)
 {
   size_t pos = (size_t)snprintf(buf, n, "[");
@@ -498,6 +513,7 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
     TRY(conform_golden_check(absgolden, err));
     oa.golden_dir = absgolden;
   }
+  const char *shown = o->report_dir; /* messages show the directory as the user gave it */
   o = &oa;
   x.o = o;
   TRY(conform_suite_load(o->suite, &x.suite, err));
@@ -613,18 +629,23 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
       running--;
       if (conform_journal_append(jf, &rec, err) != TTREF_OK) {
         char what[300];
-        snprintf(what, sizeof what, "%.200s", bare(err->msg));
-        FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "%s/journal.jsonl: %s; no verdict was recorded for %s: free space and rerun with --resume",
-                    o->report_dir, what, rec.id));
+        const char *colon = strrchr(err->msg, ':'); /* "cannot write the journal: STRERROR" */
+        snprintf(what, sizeof what, "%.200s", colon ? colon + 2 : err->msg);
+        FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0},
+                    "cannot append to %s/journal.jsonl: %s; no verdict was recorded for %s: free space and rerun with --resume",
+                    shown, what, rec.id));
       }
       progress_show(&pg, &rec);
     }
   }
   for (int i = 0; i < nw; i++) worker_stop(&ws[i]);
   conform_sys_reap_descendants(-1);
-  if (harness[0])
-    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0},
-                "%s: %s; no verdict was recorded for it: fix this and rerun with --resume", hid, harness));
+  if (harness[0]) {
+    char msg[800];
+    replace_all(harness, o->report_dir, shown, msg, sizeof msg);
+    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "%s: %s; no verdict was recorded for it: fix this and rerun with --resume",
+                hid, msg));
+  }
   fclose(jf);
   jf = NULL;
   /* reports cover every item of this run (resumed ones too), in suite order */
