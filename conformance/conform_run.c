@@ -208,7 +208,11 @@ static double item_timeout(const ctx *x, const item *it)
   return x->o->timeout > 0 ? x->o->timeout : 60;
 }
 
-/* The largest staged input file of the item's outputs (an output has its input's dtype and shape). */
+/*
+ * The largest file a run of the item writes: an output has its input's dtype
+ * and shape (the staged input's size), and --precise writes binary64 values
+ * and bounds (8 bytes per element).
+ */
 static size_t output_bytes(const item *it, const char *dir)
 {
   size_t most = 0;
@@ -217,6 +221,13 @@ static size_t output_bytes(const item *it, const char *dir)
     struct stat sb;
     snprintf(path, sizeof path, "%s/inputs/%s.npy", dir, it->c->outputs[k].name);
     if (stat(path, &sb) == 0 && (size_t)sb.st_size > most) most = (size_t)sb.st_size;
+    for (int i = 0; i < it->s->nargs; i++) {
+      const conform_arg *a = &it->s->args[i];
+      if (!a->is_ptr || strcmp(a->name, it->c->outputs[k].name) != 0) continue;
+      double n = 8;
+      for (int d = 0; d < a->rank; d++) n *= (double)a->shape[d];
+      if (n < 1e15 && (size_t)n > most) most = (size_t)n;
+    }
   }
   return most + 4096;
 }

@@ -529,18 +529,13 @@ void conform_sys_atomic_abort(conform_atomic *a)
 ttref_status conform_sys_space_probe(const char *dir, size_t bytes, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
-  char path[4200], block[4096];
-  memset(block, 0, sizeof block);
+  char path[4200];
   snprintf(path, sizeof path, "%s/.ttref-space-probe.%d", dir, (int)getpid());
   int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write in '%s': %s", dir, strerror(errno)));
-  for (size_t done = 0; done < bytes;) {
-    size_t k = bytes - done < sizeof block ? bytes - done : sizeof block;
-    if (conform_sys_write_all(fd, block, k) != TTREF_OK)
-      FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write %zu bytes in '%s': %s", bytes, dir, strerror(errno)));
-    done += k;
-  }
-  if (fsync(fd) != 0) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write in '%s': %s", dir, strerror(errno)));
+  /* reserve the blocks (ENOSPC, EDQUOT; EFBIG past ulimit -f) without writing them; glibc emulates it where unsupported */
+  int e = posix_fallocate(fd, 0, (off_t)bytes);
+  if (e != 0) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write %zu bytes in '%s': %s", bytes, dir, strerror(e)));
 fail:
   if (fd >= 0) {
     close(fd);

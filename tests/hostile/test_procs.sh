@@ -36,7 +36,7 @@ alive() { # how many pids listed in file $1 still run (zombies excluded)
   done <"$1"
   echo $k
 }
-echo "1..30"
+echo "1..32"
 
 # a small suite: five copies of a 256-element vadd (inputs < 1 KB each)
 mkdir -p "$T/suite/kernels"
@@ -250,6 +250,21 @@ timeout -k 2 60 "$BIN" conform "$T/big" --backend reference --report-dir "$T/dis
 rc=$?
 check "--resume with space finishes the run: both items PASS (exit $rc)" \
   "[ $rc -eq 0 ] && [ \$(count '$T/disk' PASS) -eq 2 ] && [ \$(wc -l <'$T/disk/journal.jsonl') -eq 2 ]" "$(head -3 "$T/disk2.err")"
+
+# the reference's precise values (8 bytes per f16 element) do not fit: the disk's failure, not an ERROR
+mkdir -p "$T/prec/kernels"
+cp "$T/suite/kernels/vadd_f16.ttir" "$T/prec/kernels/"
+sed 's/256/20000/g; s/grid: \[1, 1, 1\]/grid: [79, 1, 1]/; s/o_ptr: {mode: exact}/o_ptr: {mode: ulp, options: {ulp: 1, precise: true}}/' \
+  "$T/suite/vadd_a.yaml" >"$T/prec/p.yaml"
+(ulimit -f 128; exec timeout -k 2 60 "$BIN" conform "$T/prec" --backend reference --report-dir "$T/pr" -j 1 --no-progress) \
+  >"$T/pr.out" 2>"$T/pr.err"
+rc=$?
+check "a reference run that fails for lack of space: exit 2, the disk named, no verdict (exit $rc)" \
+  "[ $rc -eq 2 ] && grep -q 'reference run failed, and the disk cannot take the outputs.*File too large' '$T/pr.err' && [ ! -s '$T/pr/journal.jsonl' ]" \
+  "$(head -3 "$T/pr.err")"
+timeout -k 2 60 "$BIN" conform "$T/prec" --backend reference --report-dir "$T/pr" -j 1 --no-progress --resume >/dev/null 2>"$T/pr2.err"
+rc=$?
+check "... and with space it passes (exit $rc)" "[ $rc -eq 0 ] && [ \$(count '$T/pr' PASS) -eq 1 ]" "$(head -3 "$T/pr2.err")"
 
 # the journal outgrows the limit: no torn line, exit 2, --resume completes with one record each
 (ulimit -f 5; exec timeout -k 2 60 "$BIN" conform "$T/suite" --backend reference --report-dir "$T/jr" -j 1 --no-progress) \
