@@ -514,6 +514,8 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   conform_record_list done = {0}, all = {0};
   int *todo = NULL, total = 0;
   char path[4200], harness[800] = "", hid[300] = "";
+  const char *shown = o->report_dir; /* messages show the directory as the user gave it */
+  absreport[0] = 0;
   *out_unexpected = 0;
   conform_sys_become_subreaper(); /* orphans of workers come back here; SIGXFSZ becomes EFBIG */
   TRY(conform_sys_mkdirs(o->report_dir, err));
@@ -524,7 +526,6 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
     TRY(conform_golden_check(absgolden, err));
     oa.golden_dir = absgolden;
   }
-  const char *shown = o->report_dir; /* messages show the directory as the user gave it */
   o = &oa;
   x.o = o;
   TRY(conform_suite_load(o->suite, &x.suite, err));
@@ -704,5 +705,10 @@ fail:
   conform_backend_close(&x.backend);
   conform_config_free(x.cfg);
   conform_suite_free(x.suite);
+  if (st != TTREF_OK && err && absreport[0]) { /* "cannot write 'R/results.json'", not this machine's absolute path */
+    char msg[sizeof err->msg];
+    replace_all(err->msg, absreport, shown, msg, sizeof msg);
+    memcpy(err->msg, msg, sizeof msg);
+  }
   return st;
 }
