@@ -6,7 +6,8 @@
 # start setsid daemons leave no process behind; a full disk (ulimit -f) stops
 # the run with exit 2 and no verdict, no torn journal line, no partial
 # golden or merged report, and --resume finishes it. Every step runs under
-# `timeout`, so a regression fails instead of hanging.
+# `timeout`, so a regression fails instead of hanging. KEEP=1 keeps the
+# work directory for inspection.
 BIN=${TTREF_BIN:-./ttref}
 case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
 SRC=${TTREF_SRCDIR:-.}
