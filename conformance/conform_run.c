@@ -300,8 +300,10 @@ static bool process(ctx *x, const item *it, conform_record *r)
   }
   conform_backend_result br;
   if (conform_backend_run(&x->backend, it->c, it->s, dir, item_timeout(x, it), &br, &err) != TTREF_OK) {
-    snprintf(r->reason, sizeof r->reason, "running the backend: %.400s", bare(err.msg)); /* fork or pipe failed */
-    return false;
+    snprintf(r->reason, sizeof r->reason, "running the backend: %.400s", bare(err.msg));
+    if (err.code == TTREF_E_IO || err.code == TTREF_E_NOMEM) return false; /* fork, pipe or memory: the harness's */
+    raw = CONFORM_V_ERROR;
+    goto decide;
   }
   if ((br.raw == CONFORM_V_ERROR || br.raw == CONFORM_V_CRASH) &&
       disk_failed(it, dir, "the backend failed", r->reason, sizeof r->reason))
