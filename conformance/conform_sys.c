@@ -41,6 +41,7 @@ static void child_setup(const char *cwd, const char *out_path)
   setpgid(0, 0);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   signal(SIGPIPE, SIG_DFL);
+  signal(SIGXFSZ, SIG_DFL); /* the harness ignores it; its children get the default */
   int in = open("/dev/null", O_RDONLY);
   if (in >= 0) {
     dup2(in, 0);
@@ -122,6 +123,7 @@ static ttref_status pipe_spawn(const char *const *argv, int (*fn)(void *), void 
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     signal(SIGPIPE, SIG_DFL);
+    signal(SIGXFSZ, SIG_DFL); /* the harness ignores it; its children get the default */
     dup2(in[0], 0);
     dup2(outp[1], 1);
     int e = open(err_path ? err_path : "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0644);
