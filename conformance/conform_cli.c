@@ -8,6 +8,7 @@
 #include "conform_cli.h"
 #include "conform_backend.h"
 #include "conform_golden.h"
+#include "conform_library.h"
 #include "conform_report.h"
 #include "conform_run.h"
 #include "ir_base.h"
@@ -47,6 +48,9 @@ static const char *const usage_golden =
     "  tensors where a compliance mode needs them) to DIR/CASE/VARIANT/ and DIR/MANIFEST (sha256 of\n"
     "  each file and generated input, ttref version, semantics version).\n"
     "  --verify recomputes and names every file that drifted.\n"
+    "       ttref golden --library MANIFEST.yaml --out DIR | --verify DIR\n"
+    "  goldens by dispatch key for wrapper tests (docs/golden.md): every variant of the library's\n"
+    "  dispatch schema to DIR/KERNEL/VARIANT_KEY/{inputs,outputs}/*.npy and DIR/index.json.\n"
     "  Exit: 0 ok, 1 drift or a failed reference run, 2 bad input.\n";
 
 static const char *const usage_report =
@@ -131,7 +135,7 @@ int conform_cmd_conform(int argc, char **argv)
 
 int conform_cmd_golden(int argc, char **argv)
 {
-  const char *suite = NULL, *out = NULL, *verify = NULL, *filter = NULL;
+  const char *suite = NULL, *out = NULL, *verify = NULL, *filter = NULL, *library = NULL;
   ttref_error err = {0};
   if (wants_help(argc, argv)) return fputs(usage_golden, stdout), EXIT_OK;
   for (int i = 1; i < argc; i++) {
@@ -139,9 +143,20 @@ int conform_cmd_golden(int argc, char **argv)
     if (strcmp(argv[i], "--out") == 0 && has) out = argv[++i];
     else if (strcmp(argv[i], "--verify") == 0 && has) verify = argv[++i];
     else if (strcmp(argv[i], "--filter") == 0 && has) filter = argv[++i];
+    else if (strcmp(argv[i], "--library") == 0 && has) library = argv[++i];
     else if (argv[i][0] == '-') return fprintf(stderr, "error: unknown or incomplete option '%s'\n", argv[i]), fputs(usage_golden, stderr), EXIT_BAD;
     else if (!suite) suite = argv[i];
     else return fprintf(stderr, "error: unexpected argument '%s'\n", argv[i]), EXIT_BAD;
+  }
+  if (library) { /* goldens by dispatch key */
+    if (suite || filter || !out == !verify) return fputs(usage_golden, stderr), EXIT_BAD;
+    int ldrift = 0;
+    ttref_status lst = out ? conform_library_write(library, out, &err) : conform_library_verify(library, verify, &ldrift, &err);
+    if (lst != TTREF_OK) return report_err(&err), exit_of(lst);
+    if (out) printf("goldens written to %s (see %s/index.json)\n", out, out);
+    else if (ldrift) fprintf(stderr, "%d golden file(s) drifted\n", ldrift);
+    else printf("goldens in %s match\n", verify);
+    return ldrift ? EXIT_FAIL : EXIT_OK;
   }
   if (!suite || (!out == !verify)) return fputs(usage_golden, stderr), EXIT_BAD;
   if (out) {

@@ -202,6 +202,16 @@ fail:
   return st;
 }
 
+int interp_find_arg(const ir_func *fn, const char *name, size_t len) { return find_arg(fn, name, len); }
+
+ttref_status interp_parse_scalar(const ir_type *t, const char *s, interp_elem *out) { return parse_scalar(t, s, out); }
+
+ir_scalar interp_pointee_scalar(const ir_type *t)
+{
+  const ir_type *pe = t->elem;
+  return !pe ? IR_S_I8 : pe->kind == IR_T_PTR ? IR_S_PTR : pe->scalar;
+}
+
 ttref_status interp_write_outputs(const interp_bound *b, const char *dir, ttref_error *err)
 {
   ttref_status st = TTREF_OK;

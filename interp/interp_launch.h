@@ -43,6 +43,18 @@ ttref_status interp_write_precise(const interp_bound *b, const char *dir, ttref_
 /* The kernel signature "name(%x_ptr: !tt.ptr<f32>, %n: i32)" into buf. */
 void interp_signature(const ir_func *fn, char *buf, size_t n);
 
+/* The index of @p fn's argument named @p name (len bytes, with or without '%', or a 0-based
+ * position), -1 when none. */
+int interp_find_arg(const ir_func *fn, const char *name, size_t len);
+
+/* Parse scalar literal @p s for scalar type @p t (the rules of interp_bind) into *out;
+ * TTREF_E_INPUT (no message) when it is not a valid literal of @p t. */
+ttref_status interp_parse_scalar(const ir_type *t, const char *s, interp_elem *out);
+
+/* The scalar type of the elements a pointer argument of type @p t points to (i8 for an opaque
+ * pointer, IR_S_PTR for pointers to pointers). */
+ir_scalar interp_pointee_scalar(const ir_type *t);
+
 #endif
 
 /* ---- launch files (`ttref run --launch FILE.yaml`) ---------------------------------------- */
