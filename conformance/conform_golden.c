@@ -13,9 +13,7 @@
 #include "conform_suite.h"
 #include "conform_sys.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,38 +60,6 @@ static ttref_status manifest_add(lines *l, const char *kind, const char *path, c
   snprintf(line, sizeof line, "%s %s  %s", kind, hex, rel);
   TRY(lines_add(l, line, err));
 fail:
-  return st;
-}
-
-/* fsync every file under @p dir (and the directories): the golden is on disk before it is renamed into place. */
-static ttref_status sync_tree(const char *dir, ttref_error *err)
-{
-  ttref_status st = TTREF_OK;
-  DIR *d = opendir(dir);
-  struct dirent *e;
-  if (!d) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot read '%s': %s", dir, strerror(errno)));
-  while ((e = readdir(d)) != NULL) {
-    char sub[4400];
-    struct stat sb;
-    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-    snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
-    if (lstat(sub, &sb) != 0) continue;
-    if (S_ISDIR(sb.st_mode)) {
-      TRY(sync_tree(sub, err));
-    } else if (S_ISREG(sb.st_mode)) {
-      int fd = open(sub, O_RDONLY | O_CLOEXEC);
-      if (fd < 0 || fsync(fd) != 0) {
-        int en = errno;
-        if (fd >= 0) close(fd);
-        FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s': %s", sub, strerror(en)));
-      }
-      close(fd);
-    }
-  }
-  int dfd = dirfd(d);
-  if (dfd >= 0 && fsync(dfd) != 0) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s': %s", dir, strerror(errno)));
-fail:
-  if (d) closedir(d);
   return st;
 }
 
@@ -196,24 +162,13 @@ ttref_status conform_golden_write(const char *suite, const char *out, const char
 {
   ttref_status st = TTREF_OK;
   int nfail = 0;
-  char tmp[4200], old[4200];
+  char tmp[4200];
   /* build OUT.tmp.PID and rename it onto OUT only when complete: never a partial golden directory */
-  size_t ol = strlen(out);
-  while (ol > 1 && out[ol - 1] == '/') ol--;
-  snprintf(tmp, sizeof tmp, "%.*s.tmp.%d", (int)ol, out, (int)getpid());
-  snprintf(old, sizeof old, "%.*s.old.%d", (int)ol, out, (int)getpid());
+  conform_sys_dir_tmp(out, tmp, sizeof tmp);
   conform_sys_rmtree(tmp);
   TRY(generate(suite, tmp, filter, &nfail, err));
   if (nfail) FAIL(IR_ERR(err, TTREF_E_FAULT, (ttref_loc){0}, "%d reference run(s) failed; nothing was written to '%s'", nfail, out));
-  TRY(sync_tree(tmp, err));
-  if (conform_sys_exists(out) && rename(out, old) != 0)
-    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot replace '%s': %s", out, strerror(errno)));
-  if (rename(tmp, out) != 0) {
-    int e = errno;
-    if (conform_sys_exists(old)) (void)!rename(old, out);
-    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot rename '%s' to '%s': %s", tmp, out, strerror(e)));
-  }
-  conform_sys_rmtree(old);
+  TRY(conform_sys_replace_dir(tmp, out, err));
 fail:
   conform_sys_rmtree(tmp);
   return st;

@@ -520,6 +520,66 @@ fail:
   return st;
 }
 
+/* fsync every file under @p dir (and the directories): the golden is on disk before it is renamed into place. */
+static ttref_status sync_tree(const char *dir, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  if (!d) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot read '%s': %s", dir, strerror(errno)));
+  while ((e = readdir(d)) != NULL) {
+    char sub[4400];
+    struct stat sb;
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+    if (lstat(sub, &sb) != 0) continue;
+    if (S_ISDIR(sb.st_mode)) {
+      TRY(sync_tree(sub, err));
+    } else if (S_ISREG(sb.st_mode)) {
+      int fd = open(sub, O_RDONLY | O_CLOEXEC);
+      if (fd < 0 || fsync(fd) != 0) {
+        int en = errno;
+        if (fd >= 0) close(fd);
+        FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s': %s", sub, strerror(en)));
+      }
+      close(fd);
+    }
+  }
+  int dfd = dirfd(d);
+  if (dfd >= 0 && fsync(dfd) != 0) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s': %s", dir, strerror(errno)));
+fail:
+  if (d) closedir(d);
+  return st;
+}
+
+void conform_sys_dir_tmp(const char *dir, char *buf, size_t n)
+{
+  size_t l = strlen(dir);
+  while (l > 1 && dir[l - 1] == '/') l--;
+  snprintf(buf, n, "%.*s.tmp.%d", (int)l, dir, (int)getpid());
+}
+
+ttref_status conform_sys_replace_dir(const char *tmp, const char *dir, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  char old[4200];
+  size_t l = strlen(dir);
+  while (l > 1 && dir[l - 1] == '/') l--;
+  snprintf(old, sizeof old, "%.*s.old.%d", (int)l, dir, (int)getpid());
+  TRY(sync_tree(tmp, err));
+  conform_sys_rmtree(old);
+  if (conform_sys_exists(dir) && rename(dir, old) != 0)
+    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot replace '%s': %s", dir, strerror(errno)));
+  if (rename(tmp, dir) != 0) {
+    int e = errno;
+    if (conform_sys_exists(old) && rename(old, dir) != 0) {} /* put the old one back */
+    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot rename '%s' to '%s': %s", tmp, dir, strerror(e)));
+  }
+  conform_sys_rmtree(old);
+fail:
+  return st;
+}
+
 void conform_sys_atomic_abort(conform_atomic *a)
 {
   if (!a->f) return;

@@ -129,6 +129,14 @@ ttref_status conform_sys_atomic_commit(conform_atomic *a, ttref_error *err);
 ttref_status conform_sys_atomic_close(FILE *f, const char *path, ttref_error *err);
 /** Write @p path whole or not at all (conform_sys_atomic_open, fwrite, commit). */
 ttref_status conform_sys_write_atomic(const char *path, const void *data, size_t len, ttref_error *err);
+/** The temporary name of a directory built whole: DIR.tmp.PID (trailing slashes dropped) into @p buf. */
+void conform_sys_dir_tmp(const char *dir, char *buf, size_t n);
+/**
+ * fsync every file and directory under @p tmp, then rename it onto @p dir
+ * (an existing @p dir is moved aside and removed after). On failure @p dir
+ * is left as it was. @return TTREF_OK or TTREF_E_IO with strerror.
+ */
+ttref_status conform_sys_replace_dir(const char *tmp, const char *dir, ttref_error *err);
 /** Close and remove the temporary (after an error). */
 void conform_sys_atomic_abort(conform_atomic *a);
 /**

@@ -37,7 +37,7 @@ alive() { # how many pids listed in file $1 still run (zombies excluded)
   done <"$1"
   echo $k
 }
-echo "1..32"
+echo "1..33"
 
 # a small suite: five copies of a 256-element vadd (inputs < 1 KB each)
 mkdir -p "$T/suite/kernels"
@@ -309,6 +309,14 @@ timeout -k 2 60 "$BIN" golden "$T/big" --out "$T/gold" >/dev/null 2>"$T/gold2.er
 rc=$?
 check "golden with space: complete output that verifies (exit $rc)" \
   "[ $rc -eq 0 ] && '$BIN' golden '$T/big' --verify '$T/gold' >/dev/null 2>&1"
+
+# golden --library likewise: nothing under OUT until it is complete
+(ulimit -f 4; exec timeout -k 2 60 "$BIN" golden --library "$SRC/docs/examples/rope/MANIFEST.yaml" --out "$T/lib") \
+  >/dev/null 2>"$T/lib.err"
+rc=$?
+check "golden --library on a full disk: exit 2, errno text, no partial output (exit $rc)" \
+  "[ $rc -eq 2 ] && grep -q 'File too large' '$T/lib.err' && [ ! -e '$T/lib' ] && [ -z \"\$(ls '$T' | grep 'lib\\.tmp')\" ]" \
+  "$(head -3 "$T/lib.err")"
 
 # ---- the shipped python adapters name a missing module in one line ----------------------------
 if command -v python3 >/dev/null 2>&1; then
