@@ -9,9 +9,11 @@
 #include "config.h"
 #include "conform_backend.h"
 #include "conform_plugin.h"
+#include "conform_reply.h"
 #include "conform_stage.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,7 +185,27 @@ static void from_exit(const conform_exit *ex, const char *who, conform_backend_r
   }
 }
 
-/* One item through a long-lived child (batch adapter or plugin host): send @p request, read the reply naming @p dir. */
+/* Append one line to the worker's batch log (best effort: a full disk shows up elsewhere). */
+static void log_line(const conform_backend *b, const char *what, const char *line, size_t dropped)
+{
+  char buf[4400];
+  int k;
+  if (!b->errlog[0]) return;
+  if (dropped) k = snprintf(buf, sizeof buf, "ttref: discarded a stdout line of %zu bytes (over 4095)\n", dropped);
+  else k = snprintf(buf, sizeof buf, "ttref: %s: %.4000s\n", what, line);
+  int fd = open(b->errlog, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return;
+  (void)conform_sys_write_all(fd, buf, (size_t)k < sizeof buf ? (size_t)k : sizeof buf - 1);
+  close(fd);
+}
+
+/*
+ * One item through a long-lived child (batch adapter or plugin host): send
+ * @p request, then read lines until the reply naming @p dir. Other lines
+ * (logs, late or doubled replies, over-long lines) go to the batch log and
+ * are ignored; a reply naming @p dir with an unknown word is a protocol
+ * error, and after it (or a timeout, or a death) the child is restarted.
+ */
 static ttref_status run_pipe(conform_backend *b, const char *request, const char *dir, double timeout_s,
                              conform_backend_result *r, ttref_error *err)
 {
@@ -200,7 +222,22 @@ static ttref_status run_pipe(conform_backend *b, const char *request, const char
     TRY(conform_sys_pipe_start(argv, b->errlog[0] ? b->errlog : NULL, &b->pipe, err));
     b->pipe_up = true;
   }
-  ttref_status ps = conform_sys_pipe_ask(&b->pipe, request, reply, sizeof reply, timeout_s, &perr);
+  ttref_status ps = conform_sys_pipe_send(&b->pipe, request, &perr);
+  conform_reply_kind kind = CONFORM_REPLY_NOISE;
+  const char *reason = "";
+  while (ps == TTREF_OK) {
+    size_t dropped = 0;
+    ps = conform_sys_pipe_readline(&b->pipe, reply, sizeof reply, timeout_s > 0 ? t0 + timeout_s : 0, &dropped, &perr);
+    if (ps != TTREF_OK) break;
+    if (dropped) {
+      log_line(b, NULL, NULL, dropped);
+      continue;
+    }
+    kind = conform_reply_parse(reply, strlen(reply), dir, &reason);
+    if (kind == CONFORM_REPLY_OTHER) log_line(b, "ignored a reply for another case", reply, 0);
+    else if (kind == CONFORM_REPLY_NOISE) log_line(b, "ignored a stdout line", reply, 0);
+    else break;
+  }
   r->seconds = conform_sys_now() - t0;
   if (ps == TTREF_E_LIMIT) {
     conform_sys_pipe_stop(&b->pipe, NULL);
@@ -216,26 +253,20 @@ static ttref_status run_pipe(conform_backend *b, const char *request, const char
       r->raw = CONFORM_V_ERROR;
       snprintf(r->detail, sizeof r->detail, "%s quit without answering (exit %d)", who, ex.code);
     }
-  } else {
-    size_t dl = strlen(dir);
-    const char *word = reply, *sp = strchr(reply, ' ');
-    size_t wl = sp ? (size_t)(sp - reply) : strlen(reply);
-    const char *rest = sp ? sp + 1 : "";
-    if (strncmp(rest, dir, dl) != 0 || (rest[dl] != 0 && rest[dl] != ' ')) {
-      r->raw = CONFORM_V_ERROR;
-      snprintf(r->detail, sizeof r->detail, "%s protocol error: reply '%.150s' does not name the case directory", who, reply);
-    } else if (wl == 2 && strncmp(word, "ok", 2) == 0) {
-      r->raw = CONFORM_V_PASS;
-    } else if (wl == 11 && strncmp(word, "unsupported", 11) == 0) {
-      r->raw = CONFORM_V_UNSUPPORTED;
-      snprintf(r->detail, sizeof r->detail, "%s: unsupported%s%.200s", who, rest[dl] ? ":" : "", rest + dl);
-    } else if (wl == 5 && strncmp(word, "error", 5) == 0) {
-      r->raw = CONFORM_V_ERROR;
-      snprintf(r->detail, sizeof r->detail, "%s: error%s%.200s", who, rest[dl] ? ":" : "", rest + dl);
-    } else {
-      r->raw = CONFORM_V_ERROR;
-      snprintf(r->detail, sizeof r->detail, "%s protocol error: reply '%.200s'", who, reply);
-    }
+  } else if (kind == CONFORM_REPLY_OK) {
+    r->raw = CONFORM_V_PASS;
+  } else if (kind == CONFORM_REPLY_UNSUPPORTED) {
+    r->raw = CONFORM_V_UNSUPPORTED;
+    snprintf(r->detail, sizeof r->detail, "%s: unsupported%s%.200s", who, reason[0] ? ": " : "", reason);
+  } else if (kind == CONFORM_REPLY_ERROR) {
+    r->raw = CONFORM_V_ERROR;
+    snprintf(r->detail, sizeof r->detail, "%s: error%s%.200s", who, reason[0] ? ": " : "", reason);
+  } else { /* CONFORM_REPLY_BAD: it is out of step with us; start a fresh one for the next item */
+    log_line(b, "protocol error, restarting the adapter after", reply, 0);
+    conform_sys_pipe_stop(&b->pipe, NULL);
+    b->pipe_up = false;
+    r->raw = CONFORM_V_ERROR;
+    snprintf(r->detail, sizeof r->detail, "%s protocol error: reply '%.150s' (expected ok, unsupported or error)", who, reply);
   }
 fail:
   return st;
@@ -252,6 +283,7 @@ ttref_status conform_backend_run(conform_backend *b, const conform_case *c, cons
   memset(r, 0, sizeof *r);
   snprintf(out, sizeof out, "%s/outputs", dir);
   snprintf(log, sizeof log, "%s/backend.log", dir);
+  snprintf(r->log, sizeof r->log, "%s", b->kind == CONFORM_BK_BATCH && b->errlog[0] ? b->errlog : log);
   switch (b->kind) {
   case CONFORM_BK_REFERENCE:
     TRY(conform_stage_reference(s, dir, out, false, false, timeout_s, &ex, err));
@@ -297,7 +329,7 @@ void conform_backend_version(const conform_backend *b, const char *scratch, char
   size_t len = 0;
   snprintf(buf, n, "unknown");
   if (conform_sys_run(&sp, &ex, &err) == TTREF_OK && ex.kind == CONFORM_EXITED && ex.code == 0 &&
-      conform_sys_read_file(scratch, &text, &len, &err) == TTREF_OK) {
+      conform_sys_read_regular(scratch, &text, &len, &err) == TTREF_OK) {
     size_t l = strcspn(text, "\n");
     snprintf(buf, n, "%.*s", (int)(l < 200 ? l : 200), text);
   }

@@ -35,7 +35,7 @@ typedef struct conform_backend {
   char plugin_desc[256];     /* plugin: "NAME VERSION" from its api table */
   conform_pipe_child pipe;   /* batch adapter or plugin host, when running */
   bool pipe_up;
-  char errlog[4096];         /* batch adapter stderr log ("" = /dev/null) */
+  char errlog[4096];         /* batch adapter stderr and ignored stdout lines ("" = /dev/null) */
 } conform_backend;
 
 /** What one backend run did. raw is PASS (ran; outputs to judge), UNSUPPORTED, ERROR, CRASH or TIMEOUT. */
@@ -43,7 +43,10 @@ typedef struct conform_backend_result {
   conform_verdict raw;
   char detail[256];
   double seconds;
+  char log[4200]; /* where its output went: CASE_DIR/backend.log, or the worker's batch log */
 } conform_backend_result;
+
+
 
 /**
  * Parse @p spec ("reference", "fault:flip-lsb", "batch:PATH", "plugin:PATH"

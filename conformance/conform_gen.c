@@ -7,11 +7,13 @@
 #include "config.h"
 #include "conform_gen.h"
 #include "fp.h"
+#include "conform_sys.h"
 #include "ir_base.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct {
   const char *name;
@@ -292,6 +294,7 @@ ttref_status conform_gen_fill(const conform_recipe *r, conform_dtype dt, int ran
   ttref_loc none = {0};
   gsl_rng *rng = NULL;
   npy_array file = {0};
+  int ffd = -1;
   double *s0tab = NULL;
   size_t s0tab_n = 0;
   const int fmt = conform_dtype_fp(dt), bytes = conform_dtype_bytes(dt);
@@ -398,6 +401,8 @@ ttref_status conform_gen_fill(const conform_recipe *r, conform_dtype dt, int ran
     break;
   }
   case CONFORM_GEN_FILE:
+    TRY(conform_sys_open_regular(r->file, NULL, true, &ffd, NULL, err)); /* a FIFO would hang npy_read */
+    close(ffd);
     TRY(npy_read(r->file, &file, err));
     if (file.elsize != bytes || file.numel != n)
       FAIL(IR_ERR(err, TTREF_E_INPUT, none, "'%s' has %lld %d-byte elements; the argument needs %lld of %s", r->file,

@@ -13,10 +13,12 @@
 #include "conform_suite.h"
 #include "conform_sys.h"
 
+#include <errno.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct lines {
@@ -99,6 +101,16 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
       const bool precise = conform_judge_case_wants_precise(c);
       TRY(conform_stage_reference(sp, dir, refdir, precise, false, 600, &ex, err));
       if (ex.kind != CONFORM_EXITED || ex.code != 0) {
+        size_t most = 4096; /* a full disk is the harness's failure (exit 2), not the reference's */
+        for (int a = 0; a < sp->nargs; a++) {
+          struct stat sb;
+          snprintf(src, sizeof src, "%s/inputs/%s.npy", dir, sp->args[a].name);
+          if (sp->args[a].is_ptr && stat(src, &sb) == 0 && (size_t)sb.st_size + 4096 > most) most = (size_t)sb.st_size + 4096;
+        }
+        ttref_error pe = {0};
+        if (conform_sys_space_probe(dir, most, &pe) != TTREF_OK)
+          FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "%s: the reference run failed and the disk cannot take its outputs: %s", id,
+                      strncmp(pe.msg, "error: ", 7) == 0 ? pe.msg + 7 : pe.msg));
         fprintf(stderr, "error: %s: the reference run failed; see %s.log\n", id, refdir);
         (*nfail)++;
         continue;
@@ -139,9 +151,9 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
   snprintf(line, sizeof line, "suite %s", s->name);
   fprintf(f, "%s\n", line);
   for (int i = 0; i < man.n; i++) fprintf(f, "%s\n", man.v[i]);
-  if (fclose(f) != 0) {
+  if (ferror(f) | (fclose(f) != 0)) {
     f = NULL;
-    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", dst));
+    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s': %s", dst, strerror(errno)));
   }
   f = NULL;
 fail:
@@ -156,9 +168,16 @@ ttref_status conform_golden_write(const char *suite, unsigned flags, const char 
 {
   ttref_status st = TTREF_OK;
   int nfail = 0;
-  TRY(generate(suite, flags, out, filter, &nfail, err));
-  if (nfail) FAIL(IR_ERR(err, TTREF_E_FAULT, (ttref_loc){0}, "%d reference run(s) failed", nfail));
+  char tmp[4200];
+  /* build OUT.tmp.PID (no link followed below it) and rename it onto OUT only when complete:
+     never a partial golden directory; links left in an old OUT are removed with it, never followed */
+  conform_sys_dir_tmp(out, tmp, sizeof tmp);
+  conform_sys_rmtree(tmp);
+  TRY(generate(suite, flags, tmp, filter, &nfail, err));
+  if (nfail) FAIL(IR_ERR(err, TTREF_E_FAULT, (ttref_loc){0}, "%d reference run(s) failed; nothing was written to '%s'", nfail, out));
+  TRY(conform_sys_replace_dir(tmp, out, err));
 fail:
+  conform_sys_rmtree(tmp);
   return st;
 }
 
@@ -184,7 +203,7 @@ static ttref_status read_manifest(const char *path, lines *out, ttref_error *err
   char *buf = NULL;
   size_t len = 0;
   int line = 0;
-  TRY(conform_sys_read_file(path, &buf, &len, err));
+  TRY(conform_sys_read_regular(path, &buf, &len, err));
   for (char *p = buf, *nl; p < buf + len; p = nl + 1) {
     nl = strchr(p, '\n');
     if (!nl) nl = buf + len;

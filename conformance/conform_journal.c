@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void conform_record_init(conform_record *r)
@@ -245,7 +246,7 @@ ttref_status conform_journal_read(const char *path, bool repair, conform_record_
   conform_record *r = ir_alloc(sizeof *r);
   if (!r) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
   if (!conform_sys_exists(path)) goto fail;
-  TRY(conform_sys_read_file(path, &buf, &len, err));
+  TRY(conform_sys_read_regular(path, &buf, &len, err));
   while (pos < len) {
     char *nl = memchr(buf + pos, '\n', len - pos);
     if (!nl) { /* torn last line: the run died mid-write */
@@ -271,9 +272,37 @@ fail:
 ttref_status conform_journal_append(FILE *f, const conform_record *r, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
-  conform_record_write_json(f, r);
-  if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+  /* every byte of a record becomes at most 6 ("\u00XX"): the line fits in 8x the record */
+  const size_t cap = sizeof *r * 8 + 4096;
+  char *line = ir_alloc(cap);
+  size_t len = 0;
+  struct stat sb;
+  int fd = fileno(f);
+  FILE *m = line ? fmemopen(line, cap, "w") : NULL;
+  if (!m) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
+  conform_record_write_json(m, r);
+  long pos = ftell(m);
+  fclose(m);
+  if (pos <= 0 || (size_t)pos >= cap - 1) FAIL(IR_ERR(err, TTREF_E_INTERNAL, (ttref_loc){0}, "journal record too long"));
+  len = (size_t)pos;
+  if (fflush(f) != 0 || fstat(fd, &sb) != 0)
     FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write the journal: %s", strerror(errno)));
+  if (conform_sys_write_all(fd, line, len) != TTREF_OK) {
+    int e = errno;
+    if (ftruncate(fd, sb.st_size) != 0) {} /* cut the torn part; --resume repairs it otherwise */
+    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write the journal: %s", strerror(e)));
+  }
+  if (fsync(fd) != 0) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write the journal: %s", strerror(errno)));
 fail:
+  ir_free(line, cap);
   return st;
+}
+
+bool conform_record_is_harness_error(const conform_record *r)
+{
+  static const char *const prefixes[] = {"harness", "staging the case", "the reference run failed", "running the backend:"};
+  if (r->raw != CONFORM_V_ERROR) return false;
+  for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+    if (strncmp(r->reason, prefixes[i], strlen(prefixes[i])) == 0) return true;
+  return false;
 }

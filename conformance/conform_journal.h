@@ -70,7 +70,19 @@ void conform_record_list_free(conform_record_list *l);
  */
 ttref_status conform_journal_read(const char *path, bool repair, conform_record_list *out, ttref_error *err);
 
-/** Append @p r to the journal file @p f and fsync it. */
+/**
+ * Append @p r to the journal file @p f (unbuffered use: the record is one
+ * write() of the whole line) and fsync it. A write that fails part-way is cut
+ * off again, so the journal never holds a torn line. @return TTREF_OK or
+ * TTREF_E_IO naming @p path with strerror(errno).
+ */
 ttref_status conform_journal_append(FILE *f, const conform_record *r, ttref_error *err);
+
+/**
+ * Whether @p r records a failure of the harness rather than a verdict on the
+ * backend (a dead worker, a failed staging or reference run, an unreadable
+ * record): `--resume` runs such items again.
+ */
+bool conform_record_is_harness_error(const conform_record *r);
 
 #endif

@@ -221,7 +221,7 @@ void conform_judge_read_precise(const char *refdir, const char *name, npy_array 
   char path[4400];
   ttref_error e = {0};
   snprintf(path, sizeof path, "%s/%s.precise.npy", refdir, name);
-  if (conform_sys_exists(path) && npy_read(path, pre, &e) != TTREF_OK) npy_free(pre);
+  if (conform_sys_exists(path) && npy_read_bounded(path, NULL, SIZE_MAX, pre, &e) != TTREF_OK) npy_free(pre);
   snprintf(path, sizeof path, "%s/%s.bound.npy", refdir, name);
-  if (conform_sys_exists(path) && npy_read(path, bnd, &e) != TTREF_OK) npy_free(bnd);
+  if (conform_sys_exists(path) && npy_read_bounded(path, NULL, SIZE_MAX, bnd, &e) != TTREF_OK) npy_free(bnd);
 }

@@ -531,7 +531,12 @@ fail:
 ttref_status conform_library_write(const char *manifest, const char *out, ttref_error *err)
 {
   strs files = {0};
-  ttref_status st = generate(manifest, out, &files, err);
+  char tmp[4200];
+  conform_sys_dir_tmp(out, tmp, sizeof tmp); /* built whole in OUT.tmp.PID, then renamed onto OUT */
+  conform_sys_rmtree(tmp);
+  ttref_status st = generate(manifest, tmp, &files, err);
+  if (st == TTREF_OK) st = conform_sys_replace_dir(tmp, out, err);
+  conform_sys_rmtree(tmp);
   strs_free(&files);
   return st;
 }

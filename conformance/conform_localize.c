@@ -10,6 +10,7 @@
 #include "ir_parse.h"
 #include "ir_print.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -567,7 +568,7 @@ static ttref_status run_pass(conform_backend *b, const conform_case *c, const co
   snprintf(path, sizeof path, "localize/pass%d.ttir", pass);
   TRY(conform_sys_fopen_in(dir, path, "w", &fp, err));
   st = conform_localize_print(m, f, pv, n, fp, err);
-  if (fclose(fp) != 0 && st == TTREF_OK) st = IR_ERR(err, TTREF_E_IO, none, "cannot write '%s'", kpath);
+  if (fclose(fp) != 0 && st == TTREF_OK) st = IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", kpath, strerror(errno));
   fp = NULL;
   if (st != TTREF_OK) goto fail;
   /* the derived case: the probes are trailing pointer arguments and the only outputs */
@@ -624,13 +625,13 @@ static ttref_status run_pass(conform_backend *b, const conform_case *c, const co
     ttref_error e = {0};
     conform_judgement j;
     snprintf(path, sizeof path, "%s/%s.npy", refdir, names[k]);
-    if (npy_read(path, &ref, &e) != TTREF_OK) {
+    if (npy_read_bounded(path, NULL, SIZE_MAX, &ref, &e) != TTREF_OK) {
       cd->state = PS_ERROR;
       snprintf(cd->reason, sizeof cd->reason, "reference probe: %.200s", e.msg);
       goto next;
     }
     snprintf(path, sizeof path, "%s/outputs/%s.npy", pdir, names[k]);
-    if (npy_read(path, &got, &e) != TTREF_OK) {
+    if (npy_read_bounded(path, NULL, ref.nbytes, &got, &e) != TTREF_OK) { /* the backend's file: never more than expected */
       cd->state = PS_ERROR;
       snprintf(cd->reason, sizeof cd->reason, "backend probe: %.200s", e.msg);
       goto next;

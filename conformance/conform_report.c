@@ -43,7 +43,7 @@ static void load_env(const char *dir, env *e)
   ttref_error err = {0};
   memset(e, 0, sizeof *e);
   snprintf(path, sizeof path, "%s/run.json", dir);
-  if (conform_sys_read_file(path, &text, &len, &err) != TTREF_OK) return;
+  if (conform_sys_read_regular(path, &text, &len, &err) != TTREF_OK) return;
   json_get(text, "backend", e->backend, sizeof e->backend);
   json_get(text, "backend_version", e->version, sizeof e->version);
   json_get(text, "device", e->device, sizeof e->device);
@@ -93,16 +93,15 @@ static void xml_esc(FILE *f, const char *s)
 
 static FILE *open_out(const char *dir, const char *name, char *path, size_t n, ttref_error *err)
 {
+  conform_atomic a;
   snprintf(path, n, "%s/%s", dir, name);
-  FILE *f = NULL;
-  conform_sys_fopen_in(dir, name, "w", &f, err); /* never through a symbolic link */
-  return f;
+  if (conform_sys_atomic_open(path, &a, err) != TTREF_OK) return NULL; /* PATH.tmp.PID, renamed when complete */
+  return a.f;
 }
 
 static ttref_status close_out(FILE *f, const char *path, ttref_error *err)
 {
-  if (ferror(f) | (fclose(f) != 0)) return ir_error_set(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", path);
-  return TTREF_OK;
+  return conform_sys_atomic_close(f, path, err); /* fsync + rename; strerror on failure */
 }
 
 static ttref_status write_json(const char *dir, const conform_record_list *l, const env *e, const tally *t, ttref_error *err)
@@ -429,7 +428,9 @@ ttref_status conform_report_merge(const char *const *dirs, int ndirs, const char
 {
   ttref_status st = TTREF_OK;
   conform_record_list all = {0};
-  char path[4200], src[4200];
+  char path[4200], src[4200], *text = NULL;
+  size_t tlen = 0;
+  conform_atomic ja = {0};
   FILE *jf = NULL;
   *out_unexpected = 0;
   for (int i = 0; i < ndirs; i++) {
@@ -440,21 +441,23 @@ ttref_status conform_report_merge(const char *const *dirs, int ndirs, const char
   TRY(conform_sys_mkdirs(out, err));
   snprintf(src, sizeof src, "%s/run.json", dirs[0]);
   snprintf(path, sizeof path, "%s/run.json", out);
-  if (conform_sys_exists(src) && strcmp(src, path) != 0) TRY(conform_sys_copy_file_in(src, out, "run.json", err));
+  if (conform_sys_exists(src) && strcmp(src, path) != 0) {
+    TRY(conform_sys_read_regular(src, &text, &tlen, err));
+    TRY(conform_sys_write_atomic(path, text, tlen, err));
+  }
   snprintf(path, sizeof path, "%s/journal.jsonl", out);
-  TRY(conform_sys_fopen_in(out, "journal.jsonl", "w", &jf, err));
+  TRY(conform_sys_atomic_open(path, &ja, err)); /* the merged journal replaces the old one whole, or not at all */
+  jf = ja.f;
   for (int i = 0; i < all.n; i++) {
     conform_record_write_json(jf, &all.v[i]);
     if (conform_verdict_unexpected(all.v[i].verdict)) (*out_unexpected)++;
   }
-  if (fclose(jf) != 0) {
-    jf = NULL;
-    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", path));
-  }
   jf = NULL;
+  TRY(conform_sys_atomic_commit(&ja, err));
   TRY(conform_report_write(out, &all, err));
 fail:
-  if (jf) fclose(jf);
+  conform_sys_atomic_abort(&ja);
+  if (text) ir_free(text, tlen + 1);
   conform_record_list_free(&all);
   return st;
 }

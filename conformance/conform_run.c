@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,6 +57,24 @@ void conform_run_describe(const conform_case *c, const conform_spec *s, conform_
   r->tags[0] = 0;
   for (int t = 0; t < c->ntags && pos < sizeof r->tags; t++)
     pos += (size_t)snprintf(r->tags + pos, sizeof r->tags - pos, "%s%s", t ? "," : "", c->tags[t]);
+}
+
+/* An error's text without ir_error_set's "error: " (it is embedded in a reason). */
+static const char *bare(const char *msg) { return strncmp(msg, "error: ", 7) == 0 ? msg + 7 : msg; }
+
+/* Write @p in to @p out (size @p n) with every @p from replaced by @p to (absolute report paths shown as given). */
+static void replace_all(const char *in, const char *from, const char *to, char *out, size_t n)
+{
+  size_t fl = strlen(from), pos = 0;
+  while (*in && pos + 1 < n) {
+    if (fl && strncmp(in, from, fl) == 0) {
+      pos += (size_t)snprintf(out + pos, n - pos, "%s", to);
+      in += fl;
+    } else {
+      out[pos++] = *in++;
+    }
+  }
+  out[pos < n ? pos : n - 1] = 0;
 }
 
 static void nd_index(const npy_array *a, int64_t i, char *buf, size_t n)
@@ -98,11 +117,11 @@ static conform_verdict judge_all(const ctx *x, const item *it, const char *dir, 
     npy_array got = {0}, ref = {0}, pre = {0}, bnd = {0};
     ttref_error err = {0};
     conform_judgement j;
-    char path[4400];
+    char path[4400], rel[400];
     for (int i = 0; i < it->s->nargs; i++)
       if (strcmp(it->s->args[i].name, o->name) == 0) a = &it->s->args[i];
     snprintf(path, sizeof path, "%s/%s.npy", refdir, o->name);
-    if (npy_read(path, &ref, &err) != TTREF_OK) {
+    if (npy_read_bounded(path, NULL, SIZE_MAX, &ref, &err) != TTREF_OK) {
       snprintf(r->reason, sizeof r->reason, "reference output %s: %.300s", o->name, err.msg);
       v = CONFORM_V_ERROR;
       goto next;
@@ -113,8 +132,15 @@ static conform_verdict judge_all(const ctx *x, const item *it, const char *dir, 
       v = CONFORM_V_ERROR;
       goto next;
     }
-    if (npy_read(path, &got, &err) != TTREF_OK) {
+    snprintf(rel, sizeof rel, "outputs/%s.npy", o->name);
+    /* a regular file only (a FIFO or a symlink to /dev/stdin would block), no bigger than the reference */
+    ttref_status rs = npy_read_bounded(path, rel, ref.nbytes, &got, &err);
+    if (rs == TTREF_E_INPUT) {
       snprintf(r->reason, sizeof r->reason, "outputs/%s.npy is malformed: %.300s", o->name, err.msg);
+      v = CONFORM_V_ERROR;
+      goto next;
+    } else if (rs != TTREF_OK) {
+      snprintf(r->reason, sizeof r->reason, "%.300s", bare(err.msg));
       v = CONFORM_V_ERROR;
       goto next;
     }
@@ -182,8 +208,49 @@ static double item_timeout(const ctx *x, const item *it)
   return x->o->timeout > 0 ? x->o->timeout : 60;
 }
 
-/* Process one item end to end (in a worker). */
-static void process(ctx *x, const item *it, conform_record *r)
+/*
+ * The largest file a run of the item writes: an output has its input's dtype
+ * and shape (the staged input's size), and --precise writes binary64 values
+ * and bounds (8 bytes per element).
+ */
+static size_t output_bytes(const item *it, const char *dir)
+{
+  size_t most = 0;
+  for (int k = 0; k < it->c->noutputs; k++) {
+    char path[4400];
+    struct stat sb;
+    snprintf(path, sizeof path, "%s/inputs/%s.npy", dir, it->c->outputs[k].name);
+    if (stat(path, &sb) == 0 && (size_t)sb.st_size > most) most = (size_t)sb.st_size;
+    for (int i = 0; i < it->s->nargs; i++) {
+      const conform_arg *a = &it->s->args[i];
+      if (!a->is_ptr || strcmp(a->name, it->c->outputs[k].name) != 0) continue;
+      double n = 8;
+      for (int d = 0; d < a->rank; d++) n *= (double)a->shape[d];
+      if (n < 1e15 && (size_t)n > most) most = (size_t)n;
+    }
+  }
+  return most + 4096;
+}
+
+/*
+ * Whether a failure seen in @p dir may be the disk's: the disk must take a
+ * file of the item's output size, else the failure is the harness's (message
+ * into @p why) and no verdict is recorded.
+ */
+static bool disk_failed(const item *it, const char *dir, const char *what, char *why, size_t n)
+{
+  ttref_error e = {0};
+  if (conform_sys_space_probe(dir, output_bytes(it, dir), &e) == TTREF_OK) return false;
+  snprintf(why, n, "%s, and the disk cannot take the outputs: %.300s", what, bare(e.msg));
+  return true;
+}
+
+/*
+ * Process one item end to end (in a worker). @return false when the harness
+ * itself failed (no space, no fork): then r->reason says why and no verdict
+ * may be recorded.
+ */
+static bool process(ctx *x, const item *it, conform_record *r)
 {
   const double t0 = conform_sys_now();
   char dir[4096], refdir[4200], why[256], rel[600];
@@ -207,6 +274,12 @@ static void process(ctx *x, const item *it, conform_record *r)
   snprintf(dir, sizeof dir, "%s/%s", x->o->report_dir, rel);
   if (conform_sys_rmtree_in(x->o->report_dir, rel, &err) != TTREF_OK || conform_sys_mkdirs_in(x->o->report_dir, rel, &err) != TTREF_OK ||
       conform_stage_case(it->c, it->s, dir, &err) != TTREF_OK) {
+    /* the disk's or the machine's fault (probed in the report directory itself, never through the
+       case directory, which may be a link an adapter left) is the harness's, not the case's */
+    if (err.code == TTREF_E_NOMEM || (err.code == TTREF_E_IO && disk_failed(it, x->o->report_dir, "staging the case", r->reason, sizeof r->reason))) {
+      if (err.code == TTREF_E_NOMEM) snprintf(r->reason, sizeof r->reason, "staging the case: %.400s", bare(err.msg));
+      return false;
+    }
     raw = CONFORM_V_ERROR;
     snprintf(r->reason, sizeof r->reason, "staging the case: %.300s", err.msg);
     goto decide;
@@ -219,6 +292,10 @@ static void process(ctx *x, const item *it, conform_record *r)
     double limit = item_timeout(x, it) * 4 < 120 ? 120 : item_timeout(x, it) * 4;
     if (conform_stage_reference(it->s, dir, refdir, conform_judge_case_wants_precise(it->c), false, limit, &ex, &err) != TTREF_OK ||
         ex.kind != CONFORM_EXITED || ex.code != 0) {
+      if (err.msg[0] || disk_failed(it, dir, "the reference run failed", r->reason, sizeof r->reason)) {
+        if (err.msg[0]) snprintf(r->reason, sizeof r->reason, "running the reference: %.400s", bare(err.msg));
+        return false;
+      }
       raw = CONFORM_V_ERROR;
       snprintf(r->reason, sizeof r->reason, "the reference run failed (%.200s); see %.200s.log",
                err.msg[0] ? err.msg : ex.kind == CONFORM_TIMED_OUT ? "timeout" : "nonzero exit", refdir);
@@ -227,13 +304,17 @@ static void process(ctx *x, const item *it, conform_record *r)
   }
   conform_backend_result br;
   if (conform_backend_run(&x->backend, it->c, it->s, dir, item_timeout(x, it), &br, &err) != TTREF_OK) {
+    snprintf(r->reason, sizeof r->reason, "running the backend: %.400s", bare(err.msg));
+    if (err.code == TTREF_E_IO || err.code == TTREF_E_NOMEM) return false; /* fork, pipe or memory: the harness's */
     raw = CONFORM_V_ERROR;
-    snprintf(r->reason, sizeof r->reason, "running the backend: %.300s", err.msg);
     goto decide;
   }
+  if ((br.raw == CONFORM_V_ERROR || br.raw == CONFORM_V_CRASH) &&
+      disk_failed(it, dir, "the backend failed", r->reason, sizeof r->reason))
+    return false;
   if (br.raw != CONFORM_V_PASS) {
     raw = br.raw;
-    snprintf(r->reason, sizeof r->reason, "%.200s (log: %.250s/backend.log)", br.detail, dir);
+    snprintf(r->reason, sizeof r->reason, "%.200s (log: %.300s)", br.detail, br.log);
     if (it->c->noutputs) {
       snprintf(r->mode, sizeof r->mode, "%s", it->c->outputs[0].mode);
       snprintf(r->output, sizeof r->output, "%s", it->c->outputs[0].name);
@@ -241,6 +322,10 @@ static void process(ctx *x, const item *it, conform_record *r)
     goto decide;
   }
   raw = judge_all(x, it, dir, refdir, r);
+  if (raw == CONFORM_V_ERROR && disk_failed(it, dir, "an output could not be judged", why, sizeof why)) {
+    snprintf(r->reason, sizeof r->reason, "%s", why);
+    return false;
+  }
   if (raw == CONFORM_V_FAIL && x->o->localize) {
     err = (ttref_error){0};
     if (conform_localize(&x->backend, it->c, it->s, dir, item_timeout(x, it), x->cfg->ftz, r, &err) != TTREF_OK)
@@ -256,6 +341,7 @@ decide:;
   r->seconds = conform_sys_now() - t0;
   if (!x->o->keep_work && (r->verdict == CONFORM_V_PASS || r->verdict == CONFORM_V_SKIP) && raw != CONFORM_V_SKIP)
     conform_sys_rmtree_in(x->o->report_dir, rel, &err);
+  return true;
 }
 
 /* ---- workers ------------------------------------------------------------------------ */
@@ -268,12 +354,15 @@ typedef struct worker {
   size_t nbuf;
 } worker;
 
-static void worker_main(ctx *x, int cmd_fd, int res_fd)
+static void worker_main(ctx *x, int index, int cmd_fd, int res_fd)
 {
   char line[64];
   size_t n = 0;
   conform_record rec;
   prctl(PR_SET_PDEATHSIG, SIGKILL);
+  conform_sys_become_subreaper(); /* daemons of adapters reparent to this worker, which kills them */
+  if (x->backend.kind == CONFORM_BK_BATCH) /* the adapter's stderr and every stdout line it should not have sent */
+    snprintf(x->backend.errlog, sizeof x->backend.errlog, "%s/work/batch-worker-%d.log", x->o->report_dir, index);
   FILE *out = fdopen(res_fd, "w");
   for (;;) {
     char ch;
@@ -288,11 +377,19 @@ static void worker_main(ctx *x, int cmd_fd, int res_fd)
     n = 0;
     int idx = atoi(line);
     if (idx < 0 || idx >= x->nitems) break;
-    process(x, &x->items[idx], &rec);
-    conform_record_write_json(out, &rec);
+    if (process(x, &x->items[idx], &rec)) {
+      conform_record_write_json(out, &rec);
+    } else { /* a harness failure: "!" and the reason, never a record */
+      for (char *p = rec.reason; *p; p++)
+        if (*p == '\n') *p = ' ';
+      fprintf(out, "!%s\n", rec.reason);
+    }
     fflush(out);
+    /* every process the item left behind (setsid daemons included); a batch adapter stays */
+    conform_sys_reap_descendants(x->backend.pipe_up ? x->backend.pipe.pid : -1);
   }
   conform_backend_close(&x->backend);
+  conform_sys_reap_descendants(-1);
   _exit(0);
 }
 
@@ -317,7 +414,7 @@ static ttref_status worker_start(ctx *x, worker *w, worker *all, int nall, ttref
       }
     close(cmd[1]);
     close(res[0]);
-    worker_main(x, cmd[0], res[1]);
+    worker_main(x, (int)(w - all), cmd[0], res[1]);
   }
   close(cmd[0]);
   close(res[1]);
@@ -385,8 +482,9 @@ static ttref_status write_env(const ctx *x, const char *report_dir, ttref_error 
   snprintf(scratch, sizeof scratch, "%s/.version.tmp", x->o->report_dir);
   TRY(conform_sys_rmtree_in(x->o->report_dir, ".version.tmp", err)); /* the probe's child creates it afresh */
   conform_backend_version(&x->backend, scratch, version, sizeof version);
-  FILE *f = NULL;
-  TRY(conform_sys_fopen_in(report_dir, "run.json", "w", &f, err));
+  conform_atomic at;
+  TRY(conform_sys_atomic_open(path, &at, err)); /* whole or not at all; a link at PATH is refused */
+  FILE *f = at.f;
   time_t now = time(NULL);
   char when[64];
   strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -405,7 +503,7 @@ static ttref_status write_env(const ctx *x, const char *report_dir, ttref_error 
   fprintf(f, ", \"config\": ");
   conform_json_str(f, x->o->config ? x->o->config : "");
   fprintf(f, ", \"shard\": \"%d/%d\", \"jobs\": %d, \"started\": \"%s\"}\n", x->o->shard_i, x->o->shard_n, x->o->jobs, when);
-  if (fclose(f) != 0) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", path));
+  TRY(conform_sys_atomic_commit(&at, err));
 fail:
   return st;
 }
@@ -423,9 +521,12 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   FILE *jf = NULL;
   conform_record_list done = {0}, all = {0};
   int *todo = NULL, total = 0;
-  char path[4200];
+  char path[4200], harness[800] = "", hid[300] = "";
+  const char *shown = o->report_dir; /* messages show the directory as the user gave it */
+  absreport[0] = 0;
   *out_unexpected = 0;
   const char *report_dir = o->report_dir; /* as the user wrote it, for messages */
+  conform_sys_become_subreaper(); /* orphans of workers come back here; SIGXFSZ becomes EFBIG */
   TRY(conform_sys_mkdirs(o->report_dir, err));
   TRY(conform_sys_mkdirs_in(report_dir, "work", err)); /* refuses a symbolic link there */
   if (!realpath(o->report_dir, absreport)) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "bad report directory '%s'", o->report_dir));
@@ -472,7 +573,8 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
     char id[300];
     bool have = false;
     conform_case_id(x.items[i].c, x.items[i].s, id, sizeof id);
-    for (int k = 0; k < done.n && !have; k++) have = strcmp(done.v[k].id, id) == 0;
+    for (int k = 0; k < done.n && !have; k++) /* a harness error is no verdict: run it again */
+      have = strcmp(done.v[k].id, id) == 0 && !conform_record_is_harness_error(&done.v[k]);
     if (!have) todo[ntodo++] = i;
   }
   progress pg = {o->progress < 0 ? isatty(2) : o->progress, 0, ntodo, {0}, conform_sys_now()};
@@ -487,7 +589,7 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   conform_record rec;
   while (next < ntodo || running > 0) {
     for (int i = 0; i < nw; i++) { /* hand out work */
-      if (ws[i].pid > 0 && ws[i].current < 0 && next < ntodo) {
+      if (ws[i].pid > 0 && ws[i].current < 0 && next < ntodo && !harness[0]) {
         char line[32];
         int l = snprintf(line, sizeof line, "%d\n", todo[next]);
         if (write(ws[i].cmd_fd, line, (size_t)l) == l) {
@@ -520,6 +622,15 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
         if (!nl) continue;
         size_t l = (size_t)(nl - w->buf);
         ttref_error perr = {0};
+        if (w->buf[0] == '!') { /* a harness failure: stop handing out work, record nothing */
+          conform_case_id(x.items[w->current].c, x.items[w->current].s, hid, sizeof hid);
+          if (!harness[0]) snprintf(harness, sizeof harness, "%.*s", (int)(l - 1 < 700 ? l - 1 : 700), w->buf + 1);
+          memmove(w->buf, nl + 1, w->nbuf - l - 1);
+          w->nbuf -= l + 1;
+          w->current = -1;
+          running--;
+          continue;
+        }
         if (conform_record_parse_json(w->buf, l, &rec, &perr) != TTREF_OK) {
           conform_record_init(&rec);
           conform_run_describe(x.items[w->current].c, x.items[w->current].s, &rec);
@@ -531,17 +642,31 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
         int idx = w->current;
         conform_record_init(&rec);
         conform_run_describe(x.items[idx].c, x.items[idx].s, &rec);
-        snprintf(rec.reason, sizeof rec.reason, "harness worker died while running this item");
+        snprintf(rec.reason, sizeof rec.reason, "harness worker died while running this item (--resume runs it again)");
         worker_stop(w);
         if (next < ntodo || running > 1) TRY(worker_start(&x, w, ws, nw, err));
       }
       w->current = -1;
       running--;
-      TRY(conform_journal_append(jf, &rec, err));
+      if (conform_journal_append(jf, &rec, err) != TTREF_OK) {
+        char what[300];
+        const char *colon = strrchr(err->msg, ':'); /* "cannot write the journal: STRERROR" */
+        snprintf(what, sizeof what, "%.200s", colon ? colon + 2 : err->msg);
+        FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0},
+                    "cannot append to %s/journal.jsonl: %s; no verdict was recorded for %s: free space and rerun with --resume",
+                    shown, what, rec.id));
+      }
       progress_show(&pg, &rec);
     }
   }
   for (int i = 0; i < nw; i++) worker_stop(&ws[i]);
+  conform_sys_reap_descendants(-1);
+  if (harness[0]) {
+    char msg[800];
+    replace_all(harness, o->report_dir, shown, msg, sizeof msg);
+    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "%s: %s; no verdict was recorded for it: fix this and rerun with --resume",
+                hid, msg));
+  }
   fclose(jf);
   jf = NULL;
   /* reports cover every item of this run (resumed ones too), in suite order */
@@ -578,6 +703,7 @@ fail:
       if (ws[i].pid > 0) kill(ws[i].pid, SIGKILL);
       worker_stop(&ws[i]);
     }
+  conform_sys_reap_descendants(-1);
   ir_free(ws, sizeof *ws * ((size_t)nw + 1));
   if (jf) fclose(jf);
   if (have_re) regfree(&re);
@@ -588,5 +714,10 @@ fail:
   conform_backend_close(&x.backend);
   conform_config_free(x.cfg);
   conform_suite_free(x.suite);
+  if (st != TTREF_OK && err && absreport[0]) { /* "cannot write 'R/results.json'", not this machine's absolute path */
+    char msg[sizeof err->msg];
+    replace_all(err->msg, absreport, shown, msg, sizeof msg);
+    memcpy(err->msg, msg, sizeof msg);
+  }
   return st;
 }

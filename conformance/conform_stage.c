@@ -8,6 +8,7 @@
 #include "config.h"
 #include "conform_stage.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,9 +89,9 @@ static ttref_status write_case_yaml(const conform_case *c, const conform_spec *s
       fprintf(f, "\n    file: outputs/%s.npy\n    mode: %s\n", o->name, o->mode);
     }
   }
-  if (ferror(f)) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot write '%s'", path));
+  if (ferror(f)) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", path, strerror(errno)));
 fail:
-  if (f && fclose(f) != 0 && st == TTREF_OK) st = IR_ERR(err, TTREF_E_IO, none, "cannot write '%s'", path);
+  if (f && fclose(f) != 0 && st == TTREF_OK) st = IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", path, strerror(errno));
   return st;
 }
 

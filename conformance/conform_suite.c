@@ -19,6 +19,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -462,10 +463,15 @@ static ttref_status resolve_spec(conform_yaml *y, yaml_node_t *where, const conf
   ttref_status st = TTREF_OK;
   ir_module *m = NULL;
   ttref_error kerr = {0};
+  int kfd = -1;
   conform_yaml_pair *dtp = NULL;
   int ndtp = 0;
   TRY(check_inside(y, knode, c, "kernel file", sp->kernel_rel, sp->kernel));
   if (!conform_sys_exists(sp->kernel)) FAIL(conform_yaml_fail(y, knode, "no such kernel file '%s'", sp->kernel));
+  if (conform_sys_open_regular(sp->kernel, sp->kernel_rel, true, &kfd, NULL, &kerr) != TTREF_OK) /* a FIFO would hang */
+    FAIL(conform_yaml_fail(y, knode, "%s", strncmp(kerr.msg, "error: ", 7) == 0 ? kerr.msg + 7 : kerr.msg));
+  close(kfd);
+  kerr = (ttref_error){0};
   if (dtypes_node) TRY(conform_yaml_map(y, dtypes_node, "dtypes", 0, &dtp, &ndtp));
   if (ir_fx_sniff_file(sp->kernel)) TRY(lower_traced(y, knode, raw, nraw, dtp, ndtp, syms, nsyms, sp, &m));
   else if (nsyms) FAIL(conform_yaml_fail(y, knode, "syms are for traced kernels (.fx), but '%s' is TTIR", sp->kernel_rel));

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 #include "ttref.h"
@@ -47,6 +48,8 @@ typedef struct conform_pipe_child {
   int from_fd;  /**< read end of its stdout */
   char buf[4096];
   size_t nbuf;
+  bool skipping;  /**< inside an over-long line that conform_sys_pipe_readline discards */
+  size_t skipped; /**< its bytes so far */
 } conform_pipe_child;
 
 /** Start @p argv with pipes; stderr goes to @p err_path (appended). */
@@ -59,14 +62,19 @@ ttref_status conform_sys_pipe_start(const char *const *argv, const char *err_pat
  */
 ttref_status conform_sys_pipe_start_fn(int (*fn)(void *arg), void *arg, const char *err_path, conform_pipe_child *c,
                                        ttref_error *err);
+/** Send @p line and a newline to the child. @return TTREF_OK or TTREF_E_IO (it closed its input). */
+ttref_status conform_sys_pipe_send(conform_pipe_child *c, const char *line, ttref_error *err);
 /**
- * Send @p line (a newline is added) and read one reply line into @p reply
- * (NUL-terminated, newline stripped) within @p timeout_s.
- * @return TTREF_OK; TTREF_E_LIMIT on timeout; TTREF_E_IO when the child
- * closed its stdout (died).
+ * Read the child's next stdout line into @p out (NUL-terminated, newline
+ * stripped, cut to @p n - 1) by the monotonic time @p deadline
+ * (conform_sys_now() seconds; <= 0: none). A line longer than the pipe
+ * buffer (4096) is discarded as it arrives: then *out_dropped is its length
+ * and @p out is "" (else *out_dropped is 0).
+ * @return TTREF_OK; TTREF_E_LIMIT past the deadline; TTREF_E_IO when the
+ * child closed its stdout.
  */
-ttref_status conform_sys_pipe_ask(conform_pipe_child *c, const char *line, char *reply, size_t n,
-                                  double timeout_s, ttref_error *err);
+ttref_status conform_sys_pipe_readline(conform_pipe_child *c, char *out, size_t n, double deadline, size_t *out_dropped,
+                                       ttref_error *err);
 /** Close the pipes, kill the child's process group and reap it; *out may be NULL. */
 void conform_sys_pipe_stop(conform_pipe_child *c, conform_exit *out);
 
@@ -128,5 +136,69 @@ bool conform_sys_inside(const char *root_real, const char *path, int *out_errno)
 bool conform_sys_self_exe(char *buf, size_t n);
 /** Seconds on a monotonic clock. */
 double conform_sys_now(void);
+
+/**
+ * Open @p path for reading only if it is a regular file, without waiting on
+ * a FIFO (O_NONBLOCK) and, unless @p follow, without following a symlink in
+ * its last component (O_NOFOLLOW). Messages show @p name (NULL: @p path).
+ * @return TTREF_OK with *out_fd (caller closes) and *out_size (may be NULL);
+ * TTREF_E_IO naming the file and why ("not a regular file (a FIFO)",
+ * "it is a symbolic link", strerror).
+ */
+ttref_status conform_sys_open_regular(const char *path, const char *name, bool follow, int *out_fd, int64_t *out_size,
+                                      ttref_error *err);
+/** conform_sys_open_regular (following symlinks) as a stdio stream; the caller fcloses *out. */
+ttref_status conform_sys_fopen_regular(const char *path, bool follow, FILE **out, ttref_error *err);
+/** conform_sys_read_file for a regular file only (a FIFO or device is TTREF_E_IO, never a hang). */
+ttref_status conform_sys_read_regular(const char *path, char **out_buf, size_t *out_len, ttref_error *err);
+/** write() all @p len bytes (EINTR retried). @return TTREF_OK or TTREF_E_IO with errno set. */
+ttref_status conform_sys_write_all(int fd, const void *data, size_t len);
+
+/** A file written whole or not at all: PATH.tmp.PID, then fsync and rename onto PATH. */
+typedef struct conform_atomic {
+  FILE *f; /**< write here */
+  char path[4096], tmp[4200];
+} conform_atomic;
+/** Create @p path's temporary (O_EXCL, O_NOFOLLOW). @return TTREF_OK or TTREF_E_IO (strerror). */
+ttref_status conform_sys_atomic_open(const char *path, conform_atomic *a, ttref_error *err);
+/**
+ * Flush, fsync and rename the temporary onto the path. On any failure the
+ * temporary is removed and the old file is untouched. @return TTREF_OK or
+ * TTREF_E_IO naming the file with strerror(errno).
+ */
+ttref_status conform_sys_atomic_commit(conform_atomic *a, ttref_error *err);
+/** conform_sys_atomic_commit for the stream @p f that conform_sys_atomic_open made for @p path. */
+ttref_status conform_sys_atomic_close(FILE *f, const char *path, ttref_error *err);
+/** Write @p path whole or not at all (conform_sys_atomic_open, fwrite, commit). */
+ttref_status conform_sys_write_atomic(const char *path, const void *data, size_t len, ttref_error *err);
+/** The temporary name of a directory built whole: DIR.tmp.PID (trailing slashes dropped) into @p buf. */
+void conform_sys_dir_tmp(const char *dir, char *buf, size_t n);
+/**
+ * fsync every file and directory under @p tmp, then rename it onto @p dir
+ * (an existing @p dir is moved aside and removed after). On failure @p dir
+ * is left as it was. @return TTREF_OK or TTREF_E_IO with strerror.
+ */
+ttref_status conform_sys_replace_dir(const char *tmp, const char *dir, ttref_error *err);
+/** Close and remove the temporary (after an error). */
+void conform_sys_atomic_abort(conform_atomic *a);
+/**
+ * Whether @p dir can take a file of @p bytes (written, fsync'd, removed): a
+ * failed write there is the disk's fault, not a backend's. @return TTREF_OK or
+ * TTREF_E_IO with strerror (ENOSPC, EFBIG, EDQUOT, ...).
+ */
+ttref_status conform_sys_space_probe(const char *dir, size_t bytes, ttref_error *err);
+/**
+ * Make this process the reaper of its orphaned descendants
+ * (PR_SET_CHILD_SUBREAPER), so a daemon an adapter starts with setsid stays
+ * findable, and ignore SIGXFSZ (a file-size limit becomes EFBIG).
+ */
+void conform_sys_become_subreaper(void);
+/**
+ * SIGKILL and reap every descendant of this process (found through /proc,
+ * recursively, including orphans reparented to this subreaper) except
+ * @p keep and its descendants (@p keep <= 0: none kept).
+ * @return how many processes were killed.
+ */
+int conform_sys_reap_descendants(pid_t keep);
 
 #endif

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE /* strcasecmp under -std=c11 */
 #include "config.h"
 #include "conform_yaml.h"
+#include "conform_sys.h"
 
 #include <errno.h>
 #include <math.h>
@@ -61,11 +62,8 @@ ttref_status conform_yaml_load(conform_yaml *y, const char *file, ir_arena *aren
   y->file = file;
   y->arena = arena;
   y->err = err;
-  FILE *f = fopen(file, "rb");
-  if (!f) {
-    ttref_loc none = {0};
-    FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot read '%s': %s", file, strerror(errno)));
-  }
+  FILE *f = NULL;
+  TRY(conform_sys_fopen_regular(file, true, &f, err)); /* a FIFO or device is an error, never a hang */
   if (!yaml_parser_initialize(&p)) {
     ttref_loc none = {0};
     FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));

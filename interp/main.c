@@ -15,6 +15,7 @@
 #include "conform_localize.h"
 
 #include <gsl/gsl_errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -402,6 +403,7 @@ done:
 int main(int argc, char **argv)
 {
   gsl_set_error_handler_off();
+  signal(SIGXFSZ, SIG_IGN); /* past a file-size limit (ulimit -f) writes fail with EFBIG: an error message, not a kill */
   if (argc < 2) {
     usage(stderr);
     return EXIT_BAD;

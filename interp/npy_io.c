@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -43,6 +44,8 @@ typedef struct source {
   const unsigned char *buf;
   size_t len, pos;
   int64_t size; /* total bytes; -1 when unknown (pipe, character device) */
+  bool bounded;   /* npy_read_bounded: the data may not exceed max_data */
+  size_t max_data;
 } source;
 
 /* Cursor over the header text. */
@@ -429,6 +432,9 @@ static ttref_status read_npy(source *s, npy_array *out, ttref_error *err)
 
   lx = (lexer){s->name, hdr, hlen, 0, pre[6] <= 2, err};
   TRY(parse_header(&lx, &h));
+  if (s->bounded && h.nbytes > s->max_data) /* refused from the header, before reading any data */
+    FAIL(ir_error_set(err, TTREF_E_LIMIT, no_loc, "%s: header claims %zu bytes of data, expected %zu", s->name,
+                      h.nbytes, s->max_data));
 
   if (s->size >= 0 && (uint64_t)h.nbytes > (uint64_t)s->size - s->pos)
     FAIL(claims_too_much(s, h.nbytes, (uint64_t)s->size - s->pos, err));
@@ -463,7 +469,7 @@ fail:
 ttref_status npy_read(const char *path, npy_array *out, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
-  source s = {path, NULL, NULL, 0, 0, -1};
+  source s = {path, NULL, NULL, 0, 0, -1, false, 0};
   struct stat sb;
   if (!out || !path) return ir_error_set(err, TTREF_E_USAGE, no_loc, "npy_read: NULL argument");
   memset(out, 0, sizeof *out);
@@ -478,10 +484,45 @@ fail:
   return st;
 }
 
+ttref_status npy_read_bounded(const char *path, const char *name, size_t max_data, npy_array *out,
+                              ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  source s = {name ? name : path, NULL, NULL, 0, 0, -1, true, max_data};
+  struct stat sb;
+  int fd = -1;
+  if (!out || !path) return ir_error_set(err, TTREF_E_USAGE, no_loc, "npy_read_bounded: NULL argument");
+  memset(out, 0, sizeof *out);
+  /* O_NONBLOCK: a FIFO without a writer must not block the open; O_NOFOLLOW: no symlink (to /dev/stdin) */
+  fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0 && errno == ELOOP)
+    FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: it is a symbolic link, not a regular file", s.name));
+  if (fd < 0) FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: cannot open: %s", s.name, strerror(errno)));
+  if (fstat(fd, &sb) != 0)
+    FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: cannot stat: %s", s.name, strerror(errno)));
+  if (!S_ISREG(sb.st_mode))
+    FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: not a regular file (%s)", s.name,
+                      S_ISFIFO(sb.st_mode)  ? "a FIFO"
+                      : S_ISDIR(sb.st_mode) ? "a directory"
+                      : S_ISCHR(sb.st_mode) ? "a character device"
+                                            : "not a plain file"));
+  int fl = fcntl(fd, F_GETFL);
+  if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+  s.size = (int64_t)sb.st_size;
+  s.f = fdopen(fd, "rb");
+  if (!s.f) FAIL(ir_error_set(err, TTREF_E_NOMEM, no_loc, "%s: cannot open: %s", s.name, strerror(errno)));
+  fd = -1;
+  TRY(read_npy(&s, out, err));
+fail:
+  if (fd >= 0) close(fd);
+  if (s.f) fclose(s.f);
+  return st;
+}
+
 ttref_status npy_read_mem(const char *name, const void *buf, size_t len, npy_array *out,
                           ttref_error *err)
 {
-  source s = {name ? name : "<memory>", NULL, buf, len, 0, (int64_t)len};
+  source s = {name ? name : "<memory>", NULL, buf, len, 0, (int64_t)len, false, 0};
   if (!out || (!buf && len))
     return ir_error_set(err, TTREF_E_USAGE, no_loc, "npy_read_mem: NULL argument");
   memset(out, 0, sizeof *out);

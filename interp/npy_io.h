@@ -39,6 +39,16 @@ typedef struct npy_array {
 ttref_status npy_read(const char *path, npy_array *out, ttref_error *err);
 
 /**
+ * Like npy_read, for files another process controls (a backend's outputs):
+ * only a regular file is read (a FIFO, device, directory or a symlink in the
+ * last component is TTREF_E_IO, never a hang), and a header whose data
+ * exceeds @p max_data bytes is TTREF_E_LIMIT before any data is read.
+ * @param[in] name  label used in error messages (NULL: @p path)
+ */
+ttref_status npy_read_bounded(const char *path, const char *name, size_t max_data, npy_array *out,
+                              ttref_error *err);
+
+/**
  * Like npy_read, but parses the @p len bytes at @p buf (borrowed; copied).
  * @param[in] name  label used in error messages (e.g. the original file name)
  */

@@ -2,8 +2,9 @@
 # fuzz.sh: build the libFuzzer targets (clang, +ASan/UBSan) and fuzz each for
 # SECONDS (default 60), seeded from tests/data: tests/fuzz/fuzz_parse.c (TTIR
 # parser/verifier/printer), tests/fuzz/fuzz_run.c (parse, verify and execute
-# the kernel on small buffers) and tests/fuzz/fuzz_fx.c (TK fx traces: parse,
-# lower, and the lowering must verify). Exits non-zero on any crash, leak, timeout or
+# the kernel on small buffers), tests/fuzz/fuzz_fx.c (TK fx traces: parse,
+# lower, and the lowering must verify) and tests/fuzz/fuzz_reply.c (batch-adapter
+# reply lines, conformance/conform_reply.c). Exits non-zero on any crash, leak, timeout or
 # OOM and prints the reproducer. Usage: scripts/fuzz.sh [SECONDS]
 # Env: FUZZ_WORK (work dir, kept; default a fresh /var/tmp dir, removed on
 # success), FUZZ_JOBS (>1: libFuzzer -fork=N), FUZZ_ARGS (extra flags).
@@ -42,6 +43,10 @@ qlib=$(dirname "$(gcc -print-file-name=libquadmath.so)")
 # shellcheck disable=SC2086
 clang $CFL -I"$work/cfg" -I"$work/qinc" -I"$top/ir" -I"$top/interp" "$top"/ir/*.c $run_srcs "$top/tests/fuzz/fuzz_run.c" \
   -o "$work/fuzz_run" -L"$qlib" -lyaml -lquadmath -lm
+# the batch-adapter reply classifier (pure C, no libraries)
+# shellcheck disable=SC2086
+clang $CFL -I"$work/cfg" -I"$top/conformance" "$top/conformance/conform_reply.c" "$top/tests/fuzz/fuzz_reply.c" \
+  -o "$work/fuzz_reply"
 # seeds: every .ttir under tests/data/ttir and the Triton corpus kernels
 for f in "$top"/tests/data/ttir/*.ttir "$top"/tests/data/ttir/*/*.ttir \
          "$top"/tests/data/corpus/*/*/kernel.ttir; do
@@ -58,10 +63,16 @@ fork=""
 [ "${FUZZ_JOBS:-1}" -gt 1 ] && fork="-fork=$FUZZ_JOBS"
 echo "fuzz: $(ls "$work/corpus" | wc -l) TTIR and $(ls "$work/corpus_fuzz_fx" | wc -l) fx inputs, ${secs}s per target"
 status=0
-for target in fuzz_parse fuzz_run fuzz_fx; do
+mkdir -p "$work/corpus_fuzz_reply"
+for w in ok unsupported error okay; do # reply seeds: "DIR\nLINE"
+  printf '/r/work/a/v\n%s /r/work/a/v why' "$w" >"$work/corpus_fuzz_reply/seed_$w"
+done
+printf '/r/work/a/v\nok /r/work/b/v' >"$work/corpus_fuzz_reply/seed_other"
+for target in fuzz_parse fuzz_run fuzz_fx fuzz_reply; do
   mkdir -p "$work/corpus_$target"
   dict=$top/tests/fuzz/ttir.dict
-  if [ "$target" = fuzz_fx ]; then dict=$top/tests/fuzz/fx.dict; else cp "$work"/corpus/* "$work/corpus_$target/" 2>/dev/null || true; fi
+  if [ "$target" = fuzz_fx ]; then dict=$top/tests/fuzz/fx.dict
+  elif [ "$target" != fuzz_reply ]; then cp "$work"/corpus/* "$work/corpus_$target/" 2>/dev/null || true; fi
   rc=0
   # shellcheck disable=SC2086
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \

@@ -18,8 +18,14 @@ import os
 import sys
 import traceback
 
-import numpy as np
-import yaml
+try:
+    import numpy as np
+    import yaml
+except ImportError as _e:  # one clear line instead of a traceback (docs/adapter-protocol.md, Requirements)
+    sys.stderr.write("triton_adapter.py: error: needs the python module %s (apt install python3-numpy python3-yaml, "
+                     "or pip install numpy pyyaml) in %s: %s\n" % (getattr(_e, "name", None) or "numpy/yaml",
+                                                                   sys.executable, _e))
+    sys.exit(2)
 
 PROTOCOL = 1
 EXIT_OK, EXIT_ERROR, EXIT_UNSUPPORTED = 0, 1, 3

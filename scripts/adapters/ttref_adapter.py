@@ -10,7 +10,12 @@ import os
 import subprocess
 import sys
 
-import yaml
+try:
+    import yaml
+except ImportError as _e:  # one clear line instead of a traceback (docs/adapter-protocol.md, Requirements)
+    sys.stderr.write("ttref_adapter.py: error: needs the python module yaml (PyYAML: apt install python3-yaml or "
+                     "pip install pyyaml) in %s: %s\n" % (sys.executable, _e))
+    sys.exit(2)
 
 PROTOCOL = 1
 

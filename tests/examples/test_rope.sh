@@ -62,7 +62,8 @@ bad "a missing case file" "bad.yaml:3:17: error: case file 'nope.yaml' not found
 printf 'library: r\ndispach: []\n' >"$tmp/bad.yaml"
 bad "an unknown key" "bad.yaml:2:1: error: unknown key 'dispach'"
 # a variant whose reference run faults (x_ptr too small for T = 40 rows) names the variant, exit 1
-sed -e 's|kernels/|'"$E"'/kernels/|' -e 's|x_ptr: {shape: \[40, 64\]|x_ptr: {shape: [8, 64]|' "$E/rope_case.yaml" >"$tmp/short_case.yaml"
+cp -R "$E/kernels" "$tmp/" # a case reads kernels inside its own directory only (docs/security.md)
+sed -e 's|x_ptr: {shape: \[40, 64\]|x_ptr: {shape: [8, 64]|' "$E/rope_case.yaml" >"$tmp/short_case.yaml"
 printf 'library: r\ndispatch: [{name: head_dim, type: int}]\nkernels: {rope: short_case.yaml}\nvariants:\n  - {variant_key: hd64_bf16, dispatch: {head_dim: 64}}\n' >"$tmp/bad.yaml"
 expect 1 "while generating variant rope/hd64_bf16 (dispatch head_dim=64)" "a reference run that faults names the op and the variant (exit 1)" -- env $san_env "$TT" golden --library "$tmp/bad.yaml" --out "$tmp/g5"
 if grep -q "rope_hd64_bf16.ttir:[0-9]*:[0-9]*: error: out-of-bounds" "$tmp/err"; then ok "... located in the kernel"; else no "... located in the kernel"; fi

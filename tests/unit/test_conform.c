@@ -29,6 +29,8 @@
 #include "conform_journal.h"
 #include "conform_localize.h"
 #include "conform_plugin.h"
+#include "conform_reply.h"
+#include "npy_io.h"
 #include "conform_sha256.h"
 #include "conform_suite.h"
 #include "conform_sys.h"
@@ -38,7 +40,11 @@
 #include "ir_verify.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 static char tmpdir[256];
 
@@ -510,6 +516,149 @@ static void test_record_parse_rejects_garbage(void **state)
     assert_int_equal(conform_record_parse_json(bad[i], strlen(bad[i]), &r, &err), TTREF_E_INPUT);
 }
 
+/* ---- hostile adapters, files and disks (issue #17) ----------------------------------- */
+
+static void test_reply_parse_names_the_case_in_flight(void **state)
+{
+  (void)state;
+  const char *dir = "/r/work/a/v";
+  static const struct {
+    const char *line;
+    conform_reply_kind kind;
+    const char *reason;
+  } rows[] = {
+      {"ok /r/work/a/v", CONFORM_REPLY_OK, ""},
+      {"unsupported /r/work/a/v fp8 dot", CONFORM_REPLY_UNSUPPORTED, "fp8 dot"},
+      {"error /r/work/a/v boom", CONFORM_REPLY_ERROR, "boom"},
+      {"ok /r/work/b/v", CONFORM_REPLY_OTHER, ""},          /* a late or doubled reply */
+      {"ok /r/work/a/v2", CONFORM_REPLY_OTHER, ""},         /* a prefix is not the directory */
+      {"okay /r/work/a/v", CONFORM_REPLY_BAD, ""},          /* the case in flight, an unknown word */
+      {"compiling kernel...", CONFORM_REPLY_NOISE, ""},     /* a log line on stdout */
+      {"ok", CONFORM_REPLY_NOISE, ""},
+      {"", CONFORM_REPLY_NOISE, ""},
+      {"ok relative/dir", CONFORM_REPLY_NOISE, ""},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    const char *reason = NULL;
+    conform_reply_kind k = conform_reply_parse(rows[i].line, strlen(rows[i].line), dir, &reason);
+    if (k != rows[i].kind) fail_msg("'%s': kind %d, expected %d", rows[i].line, (int)k, (int)rows[i].kind);
+    assert_string_equal(reason, rows[i].reason);
+  }
+}
+
+static void test_sys_open_regular_refuses_fifos_and_links(void **state)
+{
+  (void)state;
+  char fifo[512], link[512], reg[512];
+  int fd = -1;
+  ttref_error err = {0};
+  snprintf(fifo, sizeof fifo, "%s/out.fifo", tmpdir);
+  snprintf(link, sizeof link, "%s/out.link", tmpdir);
+  snprintf(reg, sizeof reg, "%s/k.ttir", tmpdir);
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  assert_int_equal(symlink(reg, link), 0);
+  /* no writer: a blocking open would never return */
+  assert_int_equal(conform_sys_open_regular(fifo, "out.fifo", true, &fd, NULL, &err), TTREF_E_IO);
+  assert_non_null(strstr(err.msg, "out.fifo': not a regular file (a FIFO)"));
+  assert_int_equal(conform_sys_open_regular(link, NULL, false, &fd, NULL, &err), TTREF_E_IO);
+  assert_non_null(strstr(err.msg, "symbolic link"));
+  int64_t size = 0;
+  assert_int_equal(conform_sys_open_regular(link, NULL, true, &fd, &size, &err), TTREF_OK);
+  assert_true(fd >= 0 && size > 0);
+  close(fd);
+  npy_array a = {0};
+  assert_int_equal(npy_read_bounded(fifo, "outputs/o.npy", 64, &a, &err), TTREF_E_IO);
+  assert_non_null(strstr(err.msg, "outputs/o.npy: not a regular file (a FIFO)"));
+  unlink(fifo);
+  unlink(link);
+}
+
+static void test_npy_read_bounded_refuses_big_headers(void **state)
+{
+  (void)state;
+  char path[512];
+  ttref_error err = {0};
+  npy_array a = {0}, b = {0};
+  int64_t shape[1] = {1000};
+  snprintf(path, sizeof path, "%s/big.npy", tmpdir);
+  assert_int_equal(npy_alloc(&a, 'f', 4, 1, shape, &err), TTREF_OK);
+  assert_int_equal(npy_write(path, &a, &err), TTREF_OK);
+  assert_int_equal(npy_read_bounded(path, "big.npy", 3999, &b, &err), TTREF_E_LIMIT);
+  assert_non_null(strstr(err.msg, "big.npy: header claims 4000 bytes of data, expected 3999"));
+  assert_null(b.data);
+  assert_int_equal(npy_read_bounded(path, NULL, 4000, &b, &err), TTREF_OK);
+  assert_int_equal(b.numel, 1000);
+  npy_free(&a);
+  npy_free(&b);
+}
+
+static void test_journal_append_never_leaves_a_torn_line(void **state)
+{
+  (void)state;
+  char path[512];
+  ttref_error err = {0};
+  conform_record r;
+  struct rlimit old, lim;
+  snprintf(path, sizeof path, "%s/torn.jsonl", tmpdir);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  conform_record_init(&r);
+  snprintf(r.id, sizeof r.id, "a[default]");
+  assert_int_equal(conform_journal_append(f, &r, &err), TTREF_OK);
+  struct stat sb;
+  assert_int_equal(stat(path, &sb), 0);
+  /* a file-size limit 100 bytes past the first record: the second one fits only in part */
+  void (*prev)(int) = signal(SIGXFSZ, SIG_IGN);
+  assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+  lim = old;
+  lim.rlim_cur = (rlim_t)sb.st_size + 100;
+  assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+  snprintf(r.id, sizeof r.id, "b[default]");
+  ttref_status st = conform_journal_append(f, &r, &err);
+  setrlimit(RLIMIT_FSIZE, &old);
+  signal(SIGXFSZ, prev);
+  fclose(f);
+  assert_int_equal(st, TTREF_E_IO);
+  assert_non_null(strstr(err.msg, strerror(EFBIG)));
+  struct stat sa;
+  assert_int_equal(stat(path, &sa), 0);
+  assert_int_equal(sa.st_size, sb.st_size); /* the partial record was cut off again */
+  f = fopen("/dev/full", "w");
+  if (f) { /* ENOSPC names itself too */
+    assert_int_equal(conform_journal_append(f, &r, &err), TTREF_E_IO);
+    assert_non_null(strstr(err.msg, strerror(ENOSPC)));
+    fclose(f);
+  }
+}
+
+static void test_reap_descendants_kills_setsid_daemons(void **state)
+{
+  (void)state;
+  int p[2];
+  pid_t daemon = -1;
+  conform_sys_become_subreaper();
+  assert_int_equal(pipe(p), 0);
+  pid_t child = fork();
+  assert_true(child >= 0);
+  if (child == 0) { /* double fork + setsid: the daemon reparents to us, the subreaper */
+    pid_t g = fork();
+    if (g == 0) {
+      setsid();
+      for (;;) pause();
+    }
+    if (write(p[1], &g, sizeof g) != (ssize_t)sizeof g) _exit(1);
+    _exit(0);
+  }
+  assert_int_equal(read(p[0], &daemon, sizeof daemon), (ssize_t)sizeof daemon);
+  close(p[0]);
+  close(p[1]);
+  waitpid(child, NULL, 0);
+  assert_int_equal(kill(daemon, 0), 0); /* still running */
+  assert_true(conform_sys_reap_descendants(-1) >= 1);
+  assert_int_equal(kill(daemon, 0), -1); /* killed and reaped: no zombie either */
+  assert_int_equal(conform_sys_reap_descendants(-1), 0);
+}
+
 /* ---- verdicts ------------------------------------------------------------------------ */
 
 static void test_verdict_strict_xfail(void **state)
@@ -737,6 +886,11 @@ int main(void)
       cmocka_unit_test(test_dot_set0_products_are_zero),
       cmocka_unit_test(test_journal_torn_line_and_dedup),
       cmocka_unit_test(test_record_parse_rejects_garbage),
+      cmocka_unit_test(test_reply_parse_names_the_case_in_flight),
+      cmocka_unit_test(test_sys_open_regular_refuses_fifos_and_links),
+      cmocka_unit_test(test_npy_read_bounded_refuses_big_headers),
+      cmocka_unit_test(test_journal_append_never_leaves_a_torn_line),
+      cmocka_unit_test(test_reap_descendants_kills_setsid_daemons),
       cmocka_unit_test(test_verdict_strict_xfail),
       cmocka_unit_test(test_plugin_request_lists_pointer_args),
       cmocka_unit_test(test_plugin_open_rejects_bad_plugins),
