@@ -400,8 +400,8 @@ static void op_where(const interp_launch *L, const ir_op *op, char *buf, size_t 
   ir_srcloc sl = ir_op_srcloc(op);
   char sb[200];
   int has = ir_srcloc_str(&sl, sb, sizeof sb) > 0;
-  snprintf(buf, n, "'%s' at %s:%d:%d%s%s%s", ir_op_name(op->code), tl.file ? tl.file : "?", tl.line, tl.col,
-           has ? " (" : "", has ? sb : "", has ? ")" : "");
+  snprintf(buf, n, "'%s' at %s:%d:%d%s%s", ir_op_name(op->code), tl.file ? tl.file : "?", tl.line, tl.col,
+           has ? ", kernel source " : "", has ? sb : "");
 }
 
 /* ---- masked lanes: does lane of v derive from a masked-off tt.load lane? ---------------------------- */
@@ -671,7 +671,8 @@ static bool bad_float(int trap, double f, bool for_operand)
 
 static ttref_status do_trap(interp_debug *d, const interp_dbg_site *s, const ir_op *op)
 {
-  if (op->nregions > 0 || op->code == IR_OP_CALL) return TTREF_OK; /* the ops inside trap first */
+  /* the ops inside regions and callees trap first; a NaN/inf constant is deliberate (e.g. other=-inf) */
+  if (op->nregions > 0 || op->code == IR_OP_CALL || op->code == IR_OP_CONSTANT) return TTREF_OK;
   for (int r = 0; r < op->nres; r++) {
     const ir_value *v = &op->res[r];
     if (!ir_scalar_is_float(scalar_of(v)) || ir_type_elem(v->type)->kind != IR_T_SCALAR) continue;
@@ -696,8 +697,9 @@ static ttref_status do_trap(interp_debug *d, const interp_dbg_site *s, const ir_
       if (inherited || op_lane_masked(s, op, i)) continue;
       char lb[160];
       lane_str(v->type, i, lb, sizeof lb);
-      return fault_op(s, op, "%s created by '%s' from finite operands (--trap): pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s",
-                      isnan(x[i].f) ? "NaN" : "infinity", ir_op_name(op->code), s->pid[0], s->pid[1], s->pid[2], lb);
+      return fault_op(s, op, "%s created by '%s' from operands without %s (--trap): pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s",
+                      isnan(x[i].f) ? "NaN" : "infinity", ir_op_name(op->code), isnan(x[i].f) ? "NaN" : "NaN or infinity",
+                      s->pid[0], s->pid[1], s->pid[2], lb);
     }
   }
   return TTREF_OK;
@@ -772,7 +774,7 @@ static ttref_status undef_use(interp_debug *d, const interp_dbg_site *s, const i
     if (og->kind == 0) snprintf(wh, sizeof wh, "; it comes from a masked-off lane of %s, which has no `other`", w);
     else snprintf(wh, sizeof wh, "; it comes from %s reading '%s' before anything was written there", w, og->alloc);
   }
-  return fault_op(s, op, "use of an undefined value %s in '%s' (--check-uninit): pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s%s", use,
+  return fault_op(s, op, "undefined value %s in '%s' (--check-uninit): pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s%s", use,
                   ir_op_name(op->code), s->pid[0], s->pid[1], s->pid[2], lb, wh);
 }
 
@@ -820,10 +822,10 @@ ttref_status interp_debug_before(interp_debug *d, const interp_dbg_site *s, cons
   const int fi = func_index(d, op);
   switch (op->code) {
   case IR_OP_SCF_IF:
-    TRY(need_defined(d, s, op, fi, op->opnds[0], NULL, "as a branch condition"));
+    TRY(need_defined(d, s, op, fi, op->opnds[0], NULL, "used as a branch condition"));
     break;
   case IR_OP_CF_COND_BR:
-    TRY(need_defined(d, s, op, fi, op->opnds[0], NULL, "as a branch condition"));
+    TRY(need_defined(d, s, op, fi, op->opnds[0], NULL, "used as a branch condition"));
     /* fall through */
   case IR_OP_CF_BR:
     for (int k = 0; k < op->nsuccs; k++)
@@ -831,7 +833,7 @@ ttref_status interp_debug_before(interp_debug *d, const interp_dbg_site *s, cons
         copy_sh(d, fi, &op->succs[k].block->args[a], op->succs[k].args[a], s);
     break;
   case IR_OP_SCF_CONDITION: {
-    TRY(need_defined(d, s, op, fi, op->opnds[0], NULL, "as a loop condition"));
+    TRY(need_defined(d, s, op, fi, op->opnds[0], NULL, "used as a loop condition"));
     const ir_op *w = op->parent->parent->parent; /* scf.while */
     const ir_block *after = w->regions[1].blocks[0];
     for (int k = 1; k < op->nopnds; k++) {
@@ -841,7 +843,7 @@ ttref_status interp_debug_before(interp_debug *d, const interp_dbg_site *s, cons
     break;
   }
   case IR_OP_SCF_FOR: {
-    for (int k = 0; k < 3; k++) TRY(need_defined(d, s, op, fi, op->opnds[k], NULL, "as a loop bound"));
+    for (int k = 0; k < 3; k++) TRY(need_defined(d, s, op, fi, op->opnds[k], NULL, "used as a loop bound"));
     const ir_block *b = op->regions[0].blocks[0];
     for (int k = 3; k < op->nopnds && k - 2 < b->nargs; k++) copy_sh(d, fi, &b->args[k - 2], op->opnds[k], s);
     break;
@@ -870,10 +872,10 @@ ttref_status interp_debug_before(interp_debug *d, const interp_dbg_site *s, cons
   case IR_OP_DOT:
   case IR_OP_DOT_SCALED:
   case IR_OP_HISTOGRAM:
-    for (int k = 0; k < op->nopnds; k++) TRY(need_defined(d, s, op, fi, op->opnds[k], NULL, "in a reduction"));
+    for (int k = 0; k < op->nopnds; k++) TRY(need_defined(d, s, op, fi, op->opnds[k], NULL, "reduced"));
     break;
   case IR_OP_CALL:
-    for (int k = 0; k < op->nopnds; k++) TRY(need_defined(d, s, op, fi, op->opnds[k], NULL, "as a call argument"));
+    for (int k = 0; k < op->nopnds; k++) TRY(need_defined(d, s, op, fi, op->opnds[k], NULL, "passed to a call"));
     break;
   case IR_OP_LOAD:
   case IR_OP_STORE:
@@ -883,12 +885,12 @@ ttref_status interp_debug_before(interp_debug *d, const interp_dbg_site *s, cons
     const ir_value *mask = NULL;
     if (op->code == IR_OP_LOAD && op->nopnds > 1) mask = op->opnds[1];
     if (op->code != IR_OP_LOAD && op->code != IR_OP_ATOMIC_CAS && op->nopnds > 2) mask = op->opnds[2];
-    if (mask) TRY(need_defined(d, s, op, fi, mask, NULL, "as a mask"));
-    TRY(need_defined(d, s, op, fi, op->opnds[0], mask, "as an address"));
+    if (mask) TRY(need_defined(d, s, op, fi, mask, NULL, "used as a mask"));
+    TRY(need_defined(d, s, op, fi, op->opnds[0], mask, "used as an address"));
     if (is_store) TRY(need_defined(d, s, op, fi, op->opnds[1], mask, "stored to memory"));
     else if (op->code != IR_OP_LOAD)
       for (int k = 1; k < op->nopnds; k++)
-        if (op->opnds[k] != mask) TRY(need_defined(d, s, op, fi, op->opnds[k], mask, "in an atomic"));
+        if (op->opnds[k] != mask) TRY(need_defined(d, s, op, fi, op->opnds[k], mask, "used by an atomic"));
     break;
   }
   default:

@@ -106,6 +106,43 @@ static ttref_status parse_scalar(const ir_type *t, const char *s, interp_elem *o
   return TTREF_OK;
 }
 
+/* `@new:DTYPE[D0,D1,...]`: a zero-filled buffer of the pointee's type (bf16/fp8 as raw
+ * bits), declared uninitialised for --check-uninit. */
+static ttref_status new_buffer(const ir_func *fn, const char *nm, const char *spec, ir_scalar es, npy_array *out,
+                               ttref_error *err)
+{
+  const char *br = strchr(spec, '[');
+  size_t tl = br ? (size_t)(br - spec) : strlen(spec);
+  const char *want = ir_scalar_name(es);
+  int64_t shape[NPY_MAX_RANK];
+  int rank = 0;
+  if (!br || strlen(want) != tl || strncmp(spec, want, tl) != 0) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "%s (argument %s points to %s)", spec, nm, want);
+    return bad(err, fn, "bad fresh buffer '@new:%s': want @new:DTYPE[N,...] with DTYPE the pointee type%s", msg, "");
+  }
+  const char *p = br + 1;
+  for (;;) {
+    char *e;
+    errno = 0;
+    long long v = strtoll(p, &e, 10);
+    if (e == p || v < 0 || errno || rank >= NPY_MAX_RANK) return bad(err, fn, "bad shape in '@new:%s'%s", spec, "");
+    shape[rank++] = v;
+    p = e;
+    if (*p == ',') {
+      p++;
+      continue;
+    }
+    if (p[0] != ']' || p[1]) return bad(err, fn, "bad shape in '@new:%s'%s", spec, "");
+    break;
+  }
+  const bool flt = ir_scalar_is_float(es);
+  const int bytes = ir_scalar_bytes(es);
+  char kind = es == IR_S_I1 ? 'b' : !flt ? 'i' : (es == IR_S_F16 || es == IR_S_F32 || es == IR_S_F64) ? 'f' : 'u';
+  if (es == IR_S_PTR || es == IR_S_I4) kind = 'u';
+  return npy_alloc(out, kind, bytes, rank, shape, err);
+}
+
 void interp_bound_free(interp_bound *b)
 {
   if (!b) return;
@@ -145,9 +182,11 @@ ttref_status interp_bind(const ir_module *m, const ir_func *fn, const char *cons
     const char *val = eq + 1;
     if (t->kind == IR_T_PTR) {
       if (val[0] != '@') FAIL(bad(err, fn, "pointer argument '%s' needs a file: %s=@FILE.npy", nm, nm));
-      TRY(npy_read(val + 1, &arr, err));
       const ir_type *pe = t->elem;
       ir_scalar es = !pe ? IR_S_I8 : pe->kind == IR_T_PTR ? IR_S_PTR : pe->kind == IR_T_TENSOR ? pe->scalar : pe->scalar;
+      const bool fresh = strncmp(val, "@new:", 5) == 0;
+      if (fresh) TRY(new_buffer(fn, nm, val + 5, es, &arr, err));
+      else TRY(npy_read(val + 1, &arr, err));
       int want = ir_scalar_bytes(es);
       if (arr.elsize != want) {
         char msg[200];
@@ -174,6 +213,7 @@ ttref_status interp_bind(const ir_module *m, const ir_func *fn, const char *cons
       }
       TRY(interp_mem_add_take(out->mem, fn->args[i].name ? fn->args[i].name : nm, data, nb, es, &addr, err));
       out->alloc_of[i] = out->mem->n - 1;
+      out->mem->allocs[out->mem->n - 1].uninit = fresh;
       out->args[i].i = addr;
     } else if (t->kind == IR_T_SCALAR) {
       if (parse_scalar(t, val, &out->args[i]) != TTREF_OK) {
