@@ -30,6 +30,7 @@ typedef struct dump_spec {
   int64_t pid[3];    /* -1 = any */
   int64_t lo, hi;    /* lanes [lo, hi); hi = -1: to the end */
   bool in_loop;
+  int def;           /* a Python name with several definitions: 1, 2, ... (file names); else 0 */
   int64_t count;     /* occurrences in the current program */
 } dump_spec;
 
@@ -281,6 +282,7 @@ ttref_status interp_debug_add_dump(interp_debug *d, const char *spec, ttref_erro
     *o = ds;
     o->v = nh ? &hits[h].op->res[0] : tv;
     o->in_loop = o->v->def ? op_in_loop(o->v->def) : false;
+    o->def = nh > 1 ? h + 1 : 0;
     if (nh) snprintf(o->name, sizeof o->name, "%.*s", (int)nl, nm);
     else snprintf(o->name, sizeof o->name, "%%%s", tv->name);
   }
@@ -569,6 +571,7 @@ static ttref_status dump_npy(interp_debug *d, const interp_dbg_site *s, const du
   {
     char nm[100], path[4200];
     safe_name(ds->name[0] == '%' ? ds->name + 1 : ds->name, nm, sizeof nm);
+    if (ds->def) snprintf(nm + strlen(nm), sizeof nm - strlen(nm), ".def%d", ds->def);
     if (ds->in_loop)
       snprintf(path, sizeof path, "%s/%s.pid%" PRId64 "-%" PRId64 "-%" PRId64 ".it%" PRId64 ".npy", d->dump_dir, nm, s->pid[0], s->pid[1],
                s->pid[2], ds->count);

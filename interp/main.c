@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { EXIT_OK = 0, EXIT_FAULT = 1, EXIT_BAD = 2 };
 
@@ -227,7 +228,15 @@ static int cmd_run(int argc, char **argv)
         fprintf(stderr, "error: --launch given twice\n");
         goto done;
       }
-      ttref_status lst = interp_launch_file_read(argv[++i], &lf, &err);
+      const char *lpath = argv[++i];
+      char dpath[4200];
+      struct stat lsb;
+      if (stat(lpath, &lsb) == 0 && S_ISDIR(lsb.st_mode)) { /* a case directory: its case.yaml or case.json */
+        snprintf(dpath, sizeof dpath, "%s/case.yaml", lpath);
+        if (stat(dpath, &lsb) != 0) snprintf(dpath, sizeof dpath, "%s/case.json", lpath);
+        lpath = dpath;
+      }
+      ttref_status lst = interp_launch_file_read(lpath, &lf, &err);
       if (lst != TTREF_OK) {
         report(&err);
         rc = exit_of(lst);
@@ -329,6 +338,21 @@ static int cmd_run(int argc, char **argv)
   if (!fn) {
     fprintf(stderr, "error: %s: no kernel %s%s\n", kernel, fname ? "named " : "", fname ? fname : "");
     goto done;
+  }
+  for (int k = 0; k < nspecs; k++) { /* "?NAME=V" (list-form launch args): skip names the signature lacks */
+    if (specs[k][0] != '?') continue;
+    const char *nm = specs[k] + 1, *eq = strchr(nm, '=');
+    size_t nl = eq ? (size_t)(eq - nm) : strlen(nm);
+    int found = 0;
+    for (int a = 0; a < fn->nargs && !found; a++)
+      found = fn->args[a].name && strlen(fn->args[a].name) == nl && !strncmp(fn->args[a].name, nm, nl);
+    specs[k] = found ? nm : NULL;
+  }
+  {
+    int w = 0;
+    for (int k = 0; k < nspecs; k++)
+      if (specs[k]) specs[w++] = specs[k];
+    nspecs = w;
   }
   st = interp_bind(m, fn, specs, nspecs, &b, &err);
   if (st != TTREF_OK) {
