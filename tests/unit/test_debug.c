@@ -66,6 +66,8 @@ static void run(const char *text, int64_t grid, buf *bufs, int nbufs, const int6
       memcpy(copy, bufs[bi].data, bufs[bi].nbytes);
       assert_int_equal(interp_mem_add_take(mem, fn->args[i].name, copy, bufs[bi].nbytes, bufs[bi].elem, &args[i].i, &e), TTREF_OK);
       bi++;
+    } else if (ir_scalar_is_float(fn->args[i].type->scalar)) {
+      memcpy(&args[i].f, &scal[si++], sizeof(double));
     } else {
       args[i].i = scal[si++];
     }
@@ -315,6 +317,45 @@ static void test_dump_bad_specs_are_usage_errors(void **state)
   ir_module_free(m);
 }
 
+/* One scalar program: a << s, INT_MIN / d, fptosi(f): each undefined case once. */
+static const char *scalar_ub =
+    "module {\n"
+    "  tt.func public @k(%o: !tt.ptr<i32>, %a: i32, %s: i32, %d: i32, %f: f32) {\n"
+    "    %x = arith.shli %a, %s : i32\n"
+    "    %min = arith.constant -2147483648 : i32\n"
+    "    %q = arith.divsi %min, %d : i32\n"
+    "    %c = arith.fptosi %f : f32 to i32\n"
+    "    %t = arith.addi %x, %q : i32\n"
+    "    %u = arith.addi %t, %c : i32\n"
+    "    tt.store %o, %u : !tt.ptr<i32>\n"
+    "    tt.return\n"
+    "  }\n"
+    "}\n";
+
+static void test_ub_kinds_are_located(void **state)
+{
+  (void)state;
+  int32_t o[1] = {0};
+  buf b[1] = {{o, sizeof o, IR_S_I32}};
+  double big = 1e10;
+  int64_t sc[4] = {1, 40, -1, 0};
+  memcpy(&sc[3], &big, sizeof big);
+  result r;
+  run(scalar_ub, 1, b, 1, sc, 1, NULL, &r);
+  assert_int_equal(r.st, TTREF_OK);
+  assert_int_equal(r.ub, 3);
+  assert_non_null(strstr(r.warn, "t.ttir:3:5: warning: shift amount >= bit width in 'arith.shli': pid (0, 0, 0) scalar"));
+  assert_non_null(strstr(r.warn, "t.ttir:5:5: warning: integer division overflow (INT_MIN / -1) in 'arith.divsi'"));
+  assert_non_null(strstr(r.warn, "t.ttir:6:5: warning: float to integer conversion out of range (or NaN) in 'arith.fptosi'"));
+  sc[1] = 31; /* in range: no report */
+  sc[2] = 2;
+  big = 1e9;
+  memcpy(&sc[3], &big, sizeof big);
+  run(scalar_ub, 1, b, 1, sc, 1, NULL, &r);
+  assert_int_equal(r.ub, 0);
+  assert_string_equal(r.warn, "");
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -324,6 +365,7 @@ int main(void)
       cmocka_unit_test(test_uninit_select_defines_and_scf_if_propagates),
       cmocka_unit_test(test_dump_every_iteration_and_trap_only_active_lanes),
       cmocka_unit_test(test_dump_bad_specs_are_usage_errors),
+      cmocka_unit_test(test_ub_kinds_are_located),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
