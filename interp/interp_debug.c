@@ -175,7 +175,9 @@ static int find_py(const ir_region *r, const char *name, size_t len, name_hit *h
     const ir_block *b = r->blocks[bi];
     for (int i = 0; i < b->nops; i++) {
       const ir_op *op = b->ops[i];
-      for (int k = 0; k < op->nregions; k++) nhits = find_py(&op->regions[k], name, len, hits, nhits, cap);
+      /* combine regions (reduce, scan, map_elementwise) run on internal lanes: not dumped by Python name */
+      const bool combine = op->code == IR_OP_REDUCE || op->code == IR_OP_SCAN || op->code == IR_OP_MAP_ELEMENTWISE;
+      for (int k = 0; k < op->nregions && !combine; k++) nhits = find_py(&op->regions[k], name, len, hits, nhits, cap);
       if (op->nres < 1) continue;
       ir_srcloc s = ir_op_srcloc(op);
       if (!s.name || strlen(s.name) != len || memcmp(s.name, name, len) != 0) continue;
@@ -700,6 +702,9 @@ static ttref_status do_trap(interp_debug *d, const interp_dbg_site *s, const ir_
       if (inherited || op_lane_masked(s, op, i)) continue;
       char lb[160];
       lane_str(v->type, i, lb, sizeof lb);
+      if (ir_op_flags(op->code) & IR_F_MEM) /* the value was in memory (an input, or stored there earlier) */
+        return fault_op(s, op, "%s read from memory by '%s' (--trap): pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s",
+                        isnan(x[i].f) ? "NaN" : "infinity", ir_op_name(op->code), s->pid[0], s->pid[1], s->pid[2], lb);
       return fault_op(s, op, "%s created by '%s' from operands without %s (--trap): pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s",
                       isnan(x[i].f) ? "NaN" : "infinity", ir_op_name(op->code), isnan(x[i].f) ? "NaN" : "NaN or infinity",
                       s->pid[0], s->pid[1], s->pid[2], lb);
@@ -903,10 +908,32 @@ fail:
   return st;
 }
 
+/* Block-pointer and descriptor stores: their element addresses are not tracked, so the whole
+ * allocation they point into counts as written from then on (no false reports). */
+static void forget_alloc(interp_debug *d, const interp_dbg_site *s, const ir_value *p)
+{
+  int64_t n, off;
+  int k;
+  const interp_elem *x = s->get(s->cx, p, &n);
+  uint8_t *ms = mem_sh(d, x[0].i, &off, &k);
+  if (ms) memset(ms, 0, d->mem->allocs[k].nbytes + 1);
+}
+
 /* Result shadows after op ran. */
 static ttref_status shadow_after(interp_debug *d, const interp_dbg_site *s, const ir_op *op)
 {
   const int fi = func_index(d, op);
+  switch (op->code) {
+  case IR_OP_DESC_STORE:
+  case IR_OP_DESC_SCATTER:
+  case IR_OP_DESC_REDUCE:
+  case IR_OP_XDESC_STORE:
+  case IR_OP_XDESC_SCATTER:
+    forget_alloc(d, s, op->opnds[0]);
+    return TTREF_OK;
+  default:
+    break;
+  }
   if (fi < 0 || op->nres == 0) {
     if (op->code == IR_OP_STORE || op->code == IR_OP_ATOMIC_RMW || op->code == IR_OP_ATOMIC_CAS) goto mark_written;
     return TTREF_OK;
@@ -1042,7 +1069,10 @@ mark_written: {
   int64_t pn, mn = 0, n;
   const interp_elem *p = s->get(s->cx, op->opnds[0], &pn);
   const ir_type *pt = ir_type_elem(op->opnds[0]->type);
-  if (pt->elem && pt->elem->kind == IR_T_TENSOR) return TTREF_OK;
+  if (pt->elem && pt->elem->kind == IR_T_TENSOR) {
+    forget_alloc(d, s, op->opnds[0]);
+    return TTREF_OK;
+  }
   const ir_value *mask = op->code == IR_OP_ATOMIC_CAS ? NULL : op->nopnds > 2 ? op->opnds[2] : NULL;
   const interp_elem *m = mask ? s->get(s->cx, mask, &mn) : NULL;
   s->get(s->cx, op->opnds[1], &n);
