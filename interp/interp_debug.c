@@ -984,6 +984,50 @@ static ttref_status shadow_after(interp_debug *d, const interp_dbg_site *s, cons
     }
     return TTREF_OK;
   }
+  case IR_OP_ANDI:
+  case IR_OP_ORI: { /* like valgrind: x & 0 and x | ~0 are defined whatever x is */
+    int64_t n, an, bn;
+    s->get(s->cx, &op->res[0], &n);
+    const interp_elem *a = s->get(s->cx, op->opnds[0], &an), *b = s->get(s->cx, op->opnds[1], &bn);
+    uint32_t *r = sh_of(d, fi, &op->res[0], n), *ao = sh_of(d, fi, op->opnds[0], an), *bo = sh_of(d, fi, op->opnds[1], bn);
+    if (!r || !ao || !bo) return TTREF_OK;
+    const int bits = ir_scalar_bits(scalar_of(&op->res[0]));
+    const int64_t ones = bits >= 64 ? -1 : bits == 1 ? 1 : (int64_t)((UINT64_C(1) << bits) - 1);
+    const bool is_and = op->code == IR_OP_ANDI;
+    for (int64_t i = 0; i < n; i++) {
+      int64_t ai = an > 1 ? i : 0, bi = bn > 1 ? i : 0;
+      uint32_t oa = ao[ai], ob = bo[bi];
+      /* a defined operand with the absorbing value decides the lane */
+      bool absorb_a = !oa && (is_and ? a[ai].i == 0 : (a[ai].i & ones) == ones);
+      bool absorb_b = !ob && (is_and ? b[bi].i == 0 : (b[bi].i & ones) == ones);
+      r[i] = absorb_a || absorb_b ? 0 : oa ? oa : ob;
+    }
+    return TTREF_OK;
+  }
+  case IR_OP_MAP_ELEMENTWISE: { /* lane by lane, in groups of `pack` lanes */
+    int64_t pack = ir_op_attr_int(op, "pack", 1);
+    if (pack < 1) pack = 1;
+    for (int r = 0; r < op->nres; r++) {
+      int64_t n;
+      s->get(s->cx, &op->res[r], &n);
+      uint32_t *o = sh_of(d, fi, &op->res[r], n);
+      if (!o) return TTREF_OK;
+      memset(o, 0, sizeof(uint32_t) * (size_t)n);
+      for (int k = 0; k < op->nopnds; k++) {
+        int64_t on;
+        s->get(s->cx, op->opnds[k], &on);
+        const uint32_t *so = sh_of(d, fi, op->opnds[k], on);
+        if (!so) continue;
+        for (int64_t g = 0; g < n; g += pack) {
+          uint32_t any = 0;
+          for (int64_t i = g; i < g + pack && i < n && !any; i++) any = so[on > 1 ? (i < on ? i : 0) : 0];
+          for (int64_t i = g; i < g + pack && i < n; i++)
+            if (!o[i]) o[i] = any;
+        }
+      }
+    }
+    return TTREF_OK;
+  }
   case IR_OP_SPLAT:
   case IR_OP_BROADCAST:
   case IR_OP_EXPAND_DIMS:

@@ -130,6 +130,10 @@ expect 1 "uninit_buffer.ttir:$L_ST:5: error: undefined value stored to memory in
 expect 1 "uninit_buffer.ttir:$L_ACC:5, kernel source kernels.py:13:31 reading 'o_ptr' before anything was written there" "... naming the load and the buffer" -- "$T" run "$B/uninit_buffer.ttir" $VA --arg 'o_ptr=@new:f32[100003]' --check-uninit
 expect 0 "" "the shipped vadd writing an @new: buffer passes --check-uninit" -- "$T" run "$V/kernel.ttir" $VA --arg 'o_ptr=@new:f32[100003]' --check-uninit --out "$tmp/vn"
 if cmp -s "$tmp/vn/o_ptr.npy" "$V/o_ptr.gpu.npy"; then ok "... and its output equals the GPU's bit for bit"; else echo differs >"$tmp/err"; no "... and its output equals the GPU's bit for bit"; fi
+expect 0 "" "--check-uninit: a mask and(m, f(undefined)) is defined where m is false (atomic_fmax_f32)" -- "$T" run --launch "$G/atomic_fmax_f32" --check-uninit
+expect 0 "" "--check-uninit: tt.map_elementwise keeps definedness per lane (cf_map_elementwise)" -- "$T" run --launch "$G/cf_map_elementwise" --check-uninit
+expect 1 "undefined value stored to memory in 'tt.store' (--check-uninit): pid (1, 0, 0) lane 36 (36)" \
+  "--check-uninit: copy_masked_f8e4m3 stores masked-off lanes without a mask (zero only on NVIDIA)" -- "$T" run --launch "$G/copy_masked_f8e4m3" --check-uninit
 expect 2 "bad fresh buffer" "@new: with the wrong dtype is a usage error" -- "$T" run "$V/kernel.ttir" $VA --arg 'o_ptr=@new:f16[100003]'
 expect 2 "bad shape" "@new: with a bad shape is a usage error" -- "$T" run "$V/kernel.ttir" $VA --arg 'o_ptr=@new:f32[12x]'
 
