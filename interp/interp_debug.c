@@ -409,10 +409,11 @@ static void op_where(const interp_launch *L, const ir_op *op, char *buf, size_t 
 }
 
 /* ---- masked lanes: does lane of v derive from a masked-off tt.load lane? ---------------------------- */
-static bool lane_masked(const interp_dbg_site *s, const ir_value *v, int64_t lane, int depth)
+/* *budget bounds the walk (a DAG of shared operands would otherwise be walked exponentially). */
+static bool lane_masked(const interp_dbg_site *s, const ir_value *v, int64_t lane, int *budget)
 {
   const ir_op *op = v->def;
-  if (!op || depth > 24) return false;
+  if (!op || --*budget < 0) return false;
   int64_t n;
   if (op->code == IR_OP_LOAD) {
     if (op->nopnds < 2) return false;
@@ -420,8 +421,8 @@ static bool lane_masked(const interp_dbg_site *s, const ir_value *v, int64_t lan
     return !m[n > 1 ? lane : 0].i;
   }
   unsigned fl = ir_op_flags(op->code);
-  if (op->code == IR_OP_SPLAT) return lane_masked(s, op->opnds[0], 0, depth + 1);
-  if (op->code == IR_OP_EXPAND_DIMS || op->code == IR_OP_RESHAPE) return lane_masked(s, op->opnds[0], lane, depth + 1);
+  if (op->code == IR_OP_SPLAT) return lane_masked(s, op->opnds[0], 0, budget);
+  if (op->code == IR_OP_EXPAND_DIMS || op->code == IR_OP_RESHAPE) return lane_masked(s, op->opnds[0], lane, budget);
   if (op->code == IR_OP_BROADCAST) {
     const ir_type *rt = op->res[0].type, *st = op->opnds[0]->type;
     if (rt->kind != IR_T_TENSOR || st->kind != IR_T_TENSOR || rt->rank != st->rank) return false;
@@ -432,30 +433,31 @@ static bool lane_masked(const interp_dbg_site *s, const ir_value *v, int64_t lan
       if (st->shape[k] != 1) src += i * mul;
       mul *= st->shape[k];
     }
-    return lane_masked(s, op->opnds[0], src, depth + 1);
+    return lane_masked(s, op->opnds[0], src, budget);
   }
   if (!(fl & IR_F_ELEMENTWISE)) return false;
   if (op->code == IR_OP_SELECT) { /* only the chosen side matters */
     const interp_elem *c = s->get(s->cx, op->opnds[0], &n);
     int64_t cl = n > 1 ? lane : 0;
-    if (lane_masked(s, op->opnds[0], cl, depth + 1)) return true;
+    if (lane_masked(s, op->opnds[0], cl, budget)) return true;
     const ir_value *ch = op->opnds[c[cl].i ? 1 : 2];
     s->get(s->cx, ch, &n);
-    return lane_masked(s, ch, n > 1 ? lane : 0, depth + 1);
+    return lane_masked(s, ch, n > 1 ? lane : 0, budget);
   }
   for (int k = 0; k < op->nopnds; k++) {
     s->get(s->cx, op->opnds[k], &n);
-    if (lane_masked(s, op->opnds[k], n > 1 ? lane : 0, depth + 1)) return true;
+    if (lane_masked(s, op->opnds[k], n > 1 ? lane : 0, budget)) return true;
   }
   return false;
 }
 
 static bool op_lane_masked(const interp_dbg_site *s, const ir_op *op, int64_t lane)
 {
+  int budget = 256;
   for (int k = 0; k < op->nopnds; k++) {
     int64_t n;
     s->get(s->cx, op->opnds[k], &n);
-    if (lane_masked(s, op->opnds[k], n > 1 ? lane : 0, 0)) return true;
+    if (lane_masked(s, op->opnds[k], n > 1 ? lane : 0, &budget)) return true;
   }
   return false;
 }
