@@ -329,6 +329,10 @@ static int cmd_run(int argc, char **argv)
     fputs(usage_run, stderr);
     goto done;
   }
+  if (!grid_given && !(have_lf && lf.has_grid)) { /* running one program silently hides a forgotten grid */
+    fprintf(stderr, "error: no grid: give --grid X[,Y[,Z]] (or grid: in the launch file)\n");
+    goto done;
+  }
   ttref_status st = load(kernel, &m, &err);
   if (st != TTREF_OK) {
     report(&err);

@@ -208,5 +208,9 @@ expect 2 "l6.yaml:2:15: error: unknown key in argument: bogus" "list args: an un
 printf 'name: "a"\nnum_warps: 4\ngrid: [1]\n' >"$tmp/l7.yaml"
 expect 2 "launch file has no 'kernel' (and no kernel.ttir beside it)" "a descriptor without kernel and without kernel.ttir is an error" -- "$T" run --launch "$tmp/l7.yaml"
 
+expect 2 "error: no grid: give --grid" "run without --grid is an error, not a one-program run" -- "$T" run "$V/kernel.ttir" --arg "x_ptr=@$V/x_ptr.in.npy" --arg "y_ptr=@$V/y_ptr.in.npy" $VO --arg n=100003
+printf 'kernel: %s\nargs:\n  n: 3\n' "$(cd "$V" && pwd)/kernel.ttir" >"$tmp/l8.yaml"
+expect 2 "error: no grid" "... also from a launch file without grid:" -- "$T" run --launch "$tmp/l8.yaml"
+
 echo "1..$n"
 [ "$fail" -eq 0 ]
