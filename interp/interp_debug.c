@@ -4,21 +4,19 @@
  * calls these hooks only when a launch has debug state, so a plain run pays
  * one predictable branch per op.
  */
-#define _GNU_SOURCE /* O_NOFOLLOW, O_CLOEXEC under -std=c11 */
+#define _GNU_SOURCE /* lstat, mkdir under -std=c11 */
 #include "config.h"
 #include "interp_debug.h"
 #include "fp.h"
 #include "npy_io.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #define MAX_DUMPS 32
 #define MAX_TRACE_PIDS 16
@@ -108,12 +106,12 @@ void interp_debug_free(interp_debug *d)
         ir_free(d->sh[f][v].o, sizeof(uint32_t) * (size_t)d->sh[f][v].cap);
       ir_free(d->sh[f], sizeof(shadow) * (d->mod->funcs[f]->nvalues + 1));
     }
-    ir_free(d->sh, sizeof(shadow *) * (size_t)d->mod->nfuncs);
+    ir_free(d->sh, sizeof(shadow *) * ((size_t)d->mod->nfuncs + 1));
   }
   if (d->msh) {
     for (int k = 0; k < d->nmsh; k++)
       if (d->msh[k]) ir_free(d->msh[k], d->mem->allocs[k].nbytes + 1);
-    ir_free(d->msh, sizeof(uint8_t *) * (size_t)d->nmsh);
+    ir_free(d->msh, sizeof(uint8_t *) * ((size_t)d->nmsh + 1));
   }
   ir_free(d->origins, sizeof(origin) * MAX_ORIGINS);
   ir_free(d, sizeof *d);
@@ -534,18 +532,6 @@ static void safe_name(const char *in, char *out, size_t n)
   out[j] = 0;
 }
 
-/* Create path only if it does not exist (never through a symlink) and write a as .npy. */
-static ttref_status write_new_npy(const char *path, const npy_array *a, ttref_error *err)
-{
-  ttref_loc none = {0};
-  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (fd < 0) return IR_ERR(err, TTREF_E_IO, none, "cannot create '%s': %s", path, strerror(errno));
-  close(fd); /* exists now as our own regular file; npy_write truncates and fills it */
-  struct stat sb;
-  if (lstat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return IR_ERR(err, TTREF_E_IO, none, "'%s' changed under us", path);
-  return npy_write(path, a, err);
-}
-
 static ttref_status dump_npy(interp_debug *d, const interp_dbg_site *s, const dump_spec *ds, const interp_elem *x,
                              int64_t lo, int64_t hi)
 {
@@ -581,7 +567,7 @@ static ttref_status dump_npy(interp_debug *d, const interp_dbg_site *s, const du
                s->pid[2], ds->count);
     else
       snprintf(path, sizeof path, "%s/%s.pid%" PRId64 "-%" PRId64 "-%" PRId64 ".npy", d->dump_dir, nm, s->pid[0], s->pid[1], s->pid[2]);
-    st = write_new_npy(path, &a, s->err);
+    st = npy_write_new(path, &a, s->err); /* never overwrites, never through a symlink */
   }
   npy_free(&a);
 fail:
@@ -669,9 +655,9 @@ static void do_trace(interp_debug *d, const interp_dbg_site *s, const ir_op *op)
 }
 
 /* ---- traps -------------------------------------------------------------------------------------------------- */
-static bool bad_float(int trap, double f, bool for_operand)
+static bool bad_float(int trap, double f)
 {
-  if (isnan(f)) return (trap & INTERP_TRAP_NAN) || for_operand;
+  if (isnan(f)) return (trap & INTERP_TRAP_NAN) != 0;
   if (isinf(f)) return (trap & INTERP_TRAP_INF) != 0;
   return false;
 }
@@ -686,7 +672,7 @@ static ttref_status do_trap(interp_debug *d, const interp_dbg_site *s, const ir_
     int64_t n;
     const interp_elem *x = s->get(s->cx, v, &n);
     for (int64_t i = 0; i < n; i++) {
-      if (!bad_float(d->trap, x[i].f, false)) continue;
+      if (!bad_float(d->trap, x[i].f)) continue;
       /* an operand lane already NaN/inf (for an inf result: inf or NaN) means the value only passed through */
       bool inherited = false;
       for (int k = 0; k < op->nopnds && !inherited; k++) {

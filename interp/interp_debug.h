@@ -5,8 +5,9 @@
  * shadow of masked-off load lanes and never-written buffers) and located
  * reports of undefined behaviour (warning, --strict fault, --quiet).
  * Ownership: interp_debug_new's result is owned by the caller
- * (interp_debug_free); the module it is configured with is borrowed and must
- * outlive it; strings passed to setters are copied.
+ * (interp_debug_free); the module it is configured with and the memory of the
+ * launch it is attached to are borrowed and must outlive it; strings passed to
+ * setters are copied; FILEs given to interp_debug_set_out stay the caller's.
  */
 #ifndef INTERP_DEBUG_H
 #define INTERP_DEBUG_H
