@@ -1048,6 +1048,67 @@ static ttref_status shadow_after(interp_debug *d, const interp_dbg_site *s, cons
     for (int k = 0; k < op->nres && k + 1 < b->nargs; k++) copy_sh(d, fi, &op->res[k], &b->args[k + 1], s);
     return TTREF_OK;
   }
+  case IR_OP_TRANS: { /* the same permutation as the values (numpy.transpose) */
+    const ir_type *it = op->opnds[0]->type, *ot = op->res[0].type;
+    const ir_attr *ord = ir_op_attr(op, "order");
+    int64_t n, sn;
+    s->get(s->cx, &op->res[0], &n);
+    s->get(s->cx, op->opnds[0], &sn);
+    uint32_t *r = sh_of(d, fi, &op->res[0], n), *so = sh_of(d, fi, op->opnds[0], sn);
+    if (!r || !so || !ord || ord->nints != ot->rank || it->kind != IR_T_TENSOR || n != ot->numel || sn != it->numel) break;
+    int64_t ist[IR_MAX_RANK];
+    int64_t acc = 1;
+    for (int k = it->rank - 1; k >= 0; k--) {
+      ist[k] = acc;
+      acc *= it->shape[k];
+    }
+    for (int64_t i = 0; i < n; i++) {
+      int64_t rem = i, src = 0;
+      for (int k = ot->rank - 1; k >= 0; k--) {
+        src += (rem % ot->shape[k]) * ist[ord->ints[k]];
+        rem /= ot->shape[k];
+      }
+      r[i] = so[src];
+    }
+    return TTREF_OK;
+  }
+  case IR_OP_JOIN: { /* [..., 0] = a, [..., 1] = b */
+    int64_t n, an, bn;
+    s->get(s->cx, &op->res[0], &n);
+    s->get(s->cx, op->opnds[0], &an);
+    s->get(s->cx, op->opnds[1], &bn);
+    uint32_t *r = sh_of(d, fi, &op->res[0], n), *ao = sh_of(d, fi, op->opnds[0], an), *bo = sh_of(d, fi, op->opnds[1], bn);
+    if (!r || !ao || !bo || n != 2 * an || an != bn) break;
+    for (int64_t i = 0; i < an; i++) {
+      r[2 * i] = ao[i];
+      r[2 * i + 1] = bo[i];
+    }
+    return TTREF_OK;
+  }
+  case IR_OP_SPLIT: {
+    int64_t sn, n0, n1;
+    s->get(s->cx, op->opnds[0], &sn);
+    s->get(s->cx, &op->res[0], &n0);
+    s->get(s->cx, &op->res[1], &n1);
+    uint32_t *so = sh_of(d, fi, op->opnds[0], sn), *r0 = sh_of(d, fi, &op->res[0], n0), *r1 = sh_of(d, fi, &op->res[1], n1);
+    if (!so || !r0 || !r1 || n0 != n1 || sn != 2 * n0) break;
+    for (int64_t i = 0; i < n0; i++) {
+      r0[i] = so[2 * i];
+      r1[i] = so[2 * i + 1];
+    }
+    return TTREF_OK;
+  }
+  case IR_OP_CAT: { /* row-major: a's elements, then b's */
+    int64_t n, an, bn;
+    s->get(s->cx, &op->res[0], &n);
+    s->get(s->cx, op->opnds[0], &an);
+    s->get(s->cx, op->opnds[1], &bn);
+    uint32_t *r = sh_of(d, fi, &op->res[0], n), *ao = sh_of(d, fi, op->opnds[0], an), *bo = sh_of(d, fi, op->opnds[1], bn);
+    if (!r || !ao || !bo || n != an + bn) break;
+    memcpy(r, ao, sizeof(uint32_t) * (size_t)an);
+    memcpy(r + an, bo, sizeof(uint32_t) * (size_t)bn);
+    return TTREF_OK;
+  }
   case IR_OP_SCF_IF:
   case IR_OP_SCF_WHILE:
     return TTREF_OK; /* set by their terminators */

@@ -356,6 +356,55 @@ static void test_ub_kinds_are_located(void **state)
   assert_string_equal(r.warn, "");
 }
 
+/* x[2][4] loaded under col < n without other, transposed, stored under the transposed mask
+ * (or, with %all != 0, everywhere). */
+static const char *trans_store =
+    "module {\n"
+    "  tt.func public @k(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>, %n: i32, %all: i32) {\n"
+    "    %r = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>\n"
+    "    %c = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
+    "    %r1 = tt.expand_dims %r {axis = 1 : i32} : tensor<2xi32> -> tensor<2x1xi32>\n"
+    "    %c1 = tt.expand_dims %c {axis = 0 : i32} : tensor<4xi32> -> tensor<1x4xi32>\n"
+    "    %c4 = arith.constant dense<4> : tensor<2x1xi32>\n"
+    "    %rr = arith.muli %r1, %c4 : tensor<2x1xi32>\n"
+    "    %rb = tt.broadcast %rr : tensor<2x1xi32> -> tensor<2x4xi32>\n"
+    "    %cb = tt.broadcast %c1 : tensor<1x4xi32> -> tensor<2x4xi32>\n"
+    "    %off = arith.addi %rb, %cb : tensor<2x4xi32>\n"
+    "    %ns = tt.splat %n : i32 -> tensor<2x4xi32>\n"
+    "    %m = arith.cmpi slt, %cb, %ns : tensor<2x4xi32>\n"
+    "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<2x4x!tt.ptr<f32>>\n"
+    "    %xa = tt.addptr %xp, %off : tensor<2x4x!tt.ptr<f32>>, tensor<2x4xi32>\n"
+    "    %v = tt.load %xa, %m : tensor<2x4x!tt.ptr<f32>>\n"
+    "    %vt = tt.trans %v {order = array<i32: 1, 0>} : tensor<2x4xf32> -> tensor<4x2xf32>\n"
+    "    %mt = tt.trans %m {order = array<i32: 1, 0>} : tensor<2x4xi1> -> tensor<4x2xi1>\n"
+    "    %ot = tt.trans %off {order = array<i32: 1, 0>} : tensor<2x4xi32> -> tensor<4x2xi32>\n"
+    "    %z = arith.constant 0 : i32\n"
+    "    %a = arith.cmpi ne, %all, %z : i32\n"
+    "    %as = tt.splat %a : i1 -> tensor<4x2xi1>\n"
+    "    %mm = arith.ori %mt, %as : tensor<4x2xi1>\n"
+    "    %op = tt.splat %o : !tt.ptr<f32> -> tensor<4x2x!tt.ptr<f32>>\n"
+    "    %oa = tt.addptr %op, %ot : tensor<4x2x!tt.ptr<f32>>, tensor<4x2xi32>\n"
+    "    tt.store %oa, %vt, %mm : tensor<4x2x!tt.ptr<f32>>\n"
+    "    tt.return\n"
+    "  }\n"
+    "}\n";
+
+static void test_uninit_follows_trans(void **state)
+{
+  (void)state;
+  float x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, o[8] = {0};
+  buf b[2] = {{x, sizeof x, IR_S_F32}, {o, sizeof o, IR_S_F32}};
+  int64_t sc[2] = {3, 0};
+  result r;
+  run(trans_store, 1, b, 2, sc, 1, uninit, &r);
+  assert_int_equal(r.st, TTREF_OK);
+  assert_true(o[0] == 1 && o[6] == 7 && o[3] == 0);
+  sc[1] = 1; /* store every lane: the first undefined one is column 3 of row 0 = lane 6 (3, 0) of the transpose */
+  run(trans_store, 1, b, 2, sc, 1, uninit, &r);
+  assert_int_equal(r.st, TTREF_E_FAULT);
+  assert_non_null(strstr(r.err.msg, "undefined value stored to memory in 'tt.store' (--check-uninit): pid (0, 0, 0) lane 6 (3, 0)"));
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -366,6 +415,7 @@ int main(void)
       cmocka_unit_test(test_dump_every_iteration_and_trap_only_active_lanes),
       cmocka_unit_test(test_dump_bad_specs_are_usage_errors),
       cmocka_unit_test(test_ub_kinds_are_located),
+      cmocka_unit_test(test_uninit_follows_trans),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
