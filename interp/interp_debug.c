@@ -276,6 +276,10 @@ ttref_status interp_debug_add_dump(interp_debug *d, const char *spec, ttref_erro
     ir_error_note(err, "note: use a TTIR name (%%x_7) or a Python name:%s", pos ? names : " (none in the locations)");
     return TTREF_E_USAGE;
   }
+  if (tv && !tv->def)
+    return IR_ERR(err, TTREF_E_USAGE, none,
+                  "--dump '%s': %%%s is a block argument (of the kernel or a loop); dump the value that flows into it", spec,
+                  tv->name);
   for (int h = 0; h < (nh ? nh : 1); h++) {
     if (d->ndumps >= MAX_DUMPS) return IR_ERR(err, TTREF_E_USAGE, none, "--dump: at most %d values", MAX_DUMPS);
     dump_spec *o = &d->dumps[d->ndumps++];
