@@ -496,7 +496,8 @@ static void op_at(const conform_spec *s, const ir_op *op, char *buf, size_t n)
   char src[200];
   ir_srcloc sl = ir_op_srcloc(op);
   ir_srcloc_str(&sl, src, sizeof src);
-  if (src[0]) snprintf(buf, n, "%s:%d:%d (%s)", s->kernel, op->line, op->col, src);
+  if (src[0] && s->lowered) snprintf(buf, n, "%s (kernel.ttir:%d:%d)", src, op->line, op->col); /* the fx node first */
+  else if (src[0]) snprintf(buf, n, "%s:%d:%d (%s)", s->kernel, op->line, op->col, src);
   else snprintf(buf, n, "%s:%d:%d", s->kernel, op->line, op->col);
 }
 
@@ -558,12 +559,13 @@ static ttref_status run_pass(conform_backend *b, const conform_case *c, const co
   *ran = false;
   if (!pv || !args || !outs || !opts || !texts || !names) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
   snprintf(pdir, sizeof pdir, "%s/localize/pass%d", dir, pass);
-  conform_sys_rmtree(pdir);
-  TRY(conform_sys_mkdirs(pdir, err));
+  snprintf(path, sizeof path, "localize/pass%d", pass); /* the backend ran in DIR: walk it without following links */
+  TRY(conform_sys_rmtree_in(dir, path, err));
+  TRY(conform_sys_mkdirs_in(dir, path, err));
   snprintf(kpath, sizeof kpath, "%s/localize/pass%d.ttir", dir, pass);
   for (int k = 0; k < n; k++) pv[k] = cs->v[first + k].v;
-  fp = fopen(kpath, "w");
-  if (!fp) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot write '%s'", kpath));
+  snprintf(path, sizeof path, "localize/pass%d.ttir", pass);
+  TRY(conform_sys_fopen_in(dir, path, "w", &fp, err));
   st = conform_localize_print(m, f, pv, n, fp, err);
   if (fclose(fp) != 0 && st == TTREF_OK) st = IR_ERR(err, TTREF_E_IO, none, "cannot write '%s'", kpath);
   fp = NULL;
@@ -591,6 +593,7 @@ static ttref_status run_pass(conform_backend *b, const conform_case *c, const co
   ds.nargs = s->nargs + n;
   ds.kernel = kpath;
   ds.kernel_rel = "kernel.ttir";
+  ds.lowered = NULL; /* the probe kernel is TTIR, also for traced cases */
   dc.outputs = outs;
   dc.noutputs = n;
   TRY(conform_stage_case(&dc, &ds, pdir, err));
@@ -684,7 +687,8 @@ ttref_status conform_localize(conform_backend *b, const conform_case *c, const c
   ttref_error perr = {0};
   cands cs = {0};
   r->localized_op[0] = r->localized_at[0] = r->localized[0] = 0;
-  if (ir_parse_file(s->kernel, &m, &perr) != TTREF_OK) {
+  if ((s->lowered ? ir_parse_string("kernel.ttir", s->lowered, s->lowered_len, &m, &perr) : ir_parse_file(s->kernel, &m, &perr)) !=
+      TTREF_OK) {
     snprintf(r->localized, sizeof r->localized, "not localised: %.600s", perr.msg);
     goto fail;
   }

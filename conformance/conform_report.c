@@ -94,8 +94,8 @@ static void xml_esc(FILE *f, const char *s)
 static FILE *open_out(const char *dir, const char *name, char *path, size_t n, ttref_error *err)
 {
   snprintf(path, n, "%s/%s", dir, name);
-  FILE *f = fopen(path, "w");
-  if (!f) ir_error_set(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s': %s", path, strerror(errno));
+  FILE *f = NULL;
+  conform_sys_fopen_in(dir, name, "w", &f, err); /* never through a symbolic link */
   return f;
 }
 
@@ -440,10 +440,9 @@ ttref_status conform_report_merge(const char *const *dirs, int ndirs, const char
   TRY(conform_sys_mkdirs(out, err));
   snprintf(src, sizeof src, "%s/run.json", dirs[0]);
   snprintf(path, sizeof path, "%s/run.json", out);
-  if (conform_sys_exists(src) && strcmp(src, path) != 0) TRY(conform_sys_copy_file(src, path, err));
+  if (conform_sys_exists(src) && strcmp(src, path) != 0) TRY(conform_sys_copy_file_in(src, out, "run.json", err));
   snprintf(path, sizeof path, "%s/journal.jsonl", out);
-  jf = fopen(path, "w");
-  if (!jf) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", path));
+  TRY(conform_sys_fopen_in(out, "journal.jsonl", "w", &jf, err));
   for (int i = 0; i < all.n; i++) {
     conform_record_write_json(jf, &all.v[i]);
     if (conform_verdict_unexpected(all.v[i].verdict)) (*out_unexpected)++;

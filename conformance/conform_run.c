@@ -186,7 +186,7 @@ static double item_timeout(const ctx *x, const item *it)
 static void process(ctx *x, const item *it, conform_record *r)
 {
   const double t0 = conform_sys_now();
-  char dir[4096], refdir[4200], why[256];
+  char dir[4096], refdir[4200], why[256], rel[600];
   ttref_error err = {0};
   conform_verdict raw;
   conform_record_init(r);
@@ -202,9 +202,11 @@ static void process(ctx *x, const item *it, conform_record *r)
     snprintf(r->reason, sizeof r->reason, "%s", why);
     goto decide;
   }
-  snprintf(dir, sizeof dir, "%s/work/%s/%s", x->o->report_dir, it->c->name, it->s->variant_key);
-  conform_sys_rmtree(dir);
-  if (conform_sys_mkdirs(dir, &err) != TTREF_OK || conform_stage_case(it->c, it->s, dir, &err) != TTREF_OK) {
+  /* names are single safe components (conform_suite); the walk below never follows a link */
+  snprintf(rel, sizeof rel, "work/%s/%s", it->c->name, it->s->variant_key);
+  snprintf(dir, sizeof dir, "%s/%s", x->o->report_dir, rel);
+  if (conform_sys_rmtree_in(x->o->report_dir, rel, &err) != TTREF_OK || conform_sys_mkdirs_in(x->o->report_dir, rel, &err) != TTREF_OK ||
+      conform_stage_case(it->c, it->s, dir, &err) != TTREF_OK) {
     raw = CONFORM_V_ERROR;
     snprintf(r->reason, sizeof r->reason, "staging the case: %.300s", err.msg);
     goto decide;
@@ -253,7 +255,7 @@ decide:;
     snprintf(r->reason, sizeof r->reason, "expected to fail (%s) but passed: remove it from expected_failures", xf->reason);
   r->seconds = conform_sys_now() - t0;
   if (!x->o->keep_work && (r->verdict == CONFORM_V_PASS || r->verdict == CONFORM_V_SKIP) && raw != CONFORM_V_SKIP)
-    conform_sys_rmtree(dir);
+    conform_sys_rmtree_in(x->o->report_dir, rel, &err);
 }
 
 /* ---- workers ------------------------------------------------------------------------ */
@@ -375,14 +377,16 @@ static void progress_show(progress *p, const conform_record *r)
 
 /* ---- the run --------------------------------------------------------------------------- */
 
-static ttref_status write_env(const ctx *x, const char *path, ttref_error *err)
+static ttref_status write_env(const ctx *x, const char *report_dir, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
-  char version[256], scratch[4200];
+  char version[256], scratch[4200], path[4200];
+  snprintf(path, sizeof path, "%s/run.json", report_dir);
   snprintf(scratch, sizeof scratch, "%s/.version.tmp", x->o->report_dir);
+  TRY(conform_sys_rmtree_in(x->o->report_dir, ".version.tmp", err)); /* the probe's child creates it afresh */
   conform_backend_version(&x->backend, scratch, version, sizeof version);
-  FILE *f = fopen(path, "w");
-  if (!f) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", path));
+  FILE *f = NULL;
+  TRY(conform_sys_fopen_in(report_dir, "run.json", "w", &f, err));
   time_t now = time(NULL);
   char when[64];
   strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -421,7 +425,9 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   int *todo = NULL, total = 0;
   char path[4200];
   *out_unexpected = 0;
+  const char *report_dir = o->report_dir; /* as the user wrote it, for messages */
   TRY(conform_sys_mkdirs(o->report_dir, err));
+  TRY(conform_sys_mkdirs_in(report_dir, "work", err)); /* refuses a symbolic link there */
   if (!realpath(o->report_dir, absreport)) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "bad report directory '%s'", o->report_dir));
   oa.report_dir = absreport;
   if (o->golden_dir) {
@@ -431,7 +437,7 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   }
   o = &oa;
   x.o = o;
-  TRY(conform_suite_load(o->suite, &x.suite, err));
+  TRY(conform_suite_load_flags(o->suite, o->allow_outside_suite ? CONFORM_SUITE_ALLOW_OUTSIDE : 0, &x.suite, err));
   if (o->config) TRY(conform_config_load(o->config, &x.cfg, err));
   else TRY(conform_config_default(&x.cfg, err));
   TRY(conform_backend_open(o->backend, &x.backend, err));
@@ -457,11 +463,10 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
     }
   TRY(conform_sys_mkdirs(o->report_dir, err));
   snprintf(path, sizeof path, "%s/journal.jsonl", o->report_dir);
+  TRY(conform_sys_fopen_in(report_dir, "journal.jsonl", o->resume ? "a" : "w", &jf, err)); /* first: refuses a link */
   if (o->resume) TRY(conform_journal_read(path, true, &done, err));
-  jf = fopen(path, o->resume ? "a" : "w");
-  if (!jf) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s': %s", path, strerror(errno)));
   snprintf(path, sizeof path, "%s/run.json", o->report_dir);
-  if (!o->resume || !conform_sys_exists(path)) TRY(write_env(&x, path, err));
+  if (!o->resume || !conform_sys_exists(path)) TRY(write_env(&x, report_dir, err));
   int ntodo = 0;
   for (int i = 0; i < x.nitems; i++) {
     char id[300];
@@ -553,7 +558,7 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
         break;
       }
   }
-  TRY(conform_report_write(o->report_dir, &all, err));
+  TRY(conform_report_write(report_dir, &all, err));
   {
     int cnt[CONFORM_VERDICT_COUNT] = {0};
     for (int i = 0; i < all.n; i++) cnt[all.v[i].verdict]++;
@@ -565,7 +570,7 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
         fprintf(stdout, "%s%s %d", sep, conform_verdict_name((conform_verdict)v), cnt[v]);
         sep = ", ";
       }
-    fprintf(stdout, "%s; reports in %s\n", all.n ? ")" : "", o->report_dir);
+    fprintf(stdout, "%s; reports in %s\n", all.n ? ")" : "", report_dir);
   }
 fail:
   if (ws)

@@ -13,10 +13,12 @@
 #include "fp.h"
 #include "ir.h"
 #include "ir_parse.h"
+#include "ir_fx_lower.h"
 #include "ir_verify.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,8 +60,8 @@ const char *conform_case_id(const conform_case *c, const conform_spec *s, char *
 
 #define K(x) CONFORM_KEYBIT(x)
 static const uint64_t case_keys = K(NAME) | K(DESCRIPTION) | K(KERNEL) | K(FUNCTION) | K(OP) | K(TAGS) | K(REQUIRES) |
-                                  K(GRID) | K(ARGS) | K(OUTPUTS) | K(SPECIALIZATIONS) | K(TIMEOUT);
-static const uint64_t spec_keys = K(VARIANT_KEY) | K(KERNEL) | K(FUNCTION) | K(GRID) | K(ARGS) | K(CONSTEXPRS) | K(DTYPES);
+                                  K(GRID) | K(ARGS) | K(OUTPUTS) | K(SPECIALIZATIONS) | K(TIMEOUT) | K(SYMS);
+static const uint64_t spec_keys = K(VARIANT_KEY) | K(KERNEL) | K(FUNCTION) | K(GRID) | K(ARGS) | K(CONSTEXPRS) | K(DTYPES) | K(SYMS);
 static const uint64_t ptr_keys = K(SHAPE) | K(DTYPE) | K(INPUT);
 static const uint64_t out_keys = K(MODE) | K(OPTIONS);
 static const uint64_t req_keys = K(DTYPES) | K(FEATURES);
@@ -90,6 +92,44 @@ static bool name_ok(const char *s, const char *extra)
   return true;
 }
 
+/* Printable copy of @p s for a message (control characters as '?'). */
+static const char *shown(const char *s, char *buf, size_t n)
+{
+  size_t k = 0;
+  for (; *s && k + 1 < n; s++) buf[k++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
+  buf[k] = 0;
+  return buf;
+}
+
+/*
+ * The one check of a name that becomes a path component (R/work/NAME/VARIANT,
+ * GOLDEN/NAME/VARIANT): the charset, then conform_sys_component_problem
+ * (no "." or "..", no leading dot, no '/', no control character).
+ * @return NULL when fine, else the phrase for "WHAT 'S' <phrase>".
+ */
+static const char *name_problem(const char *s, const char *extra)
+{
+  const char *why = conform_sys_component_problem(s);
+  if (why) return why;
+  if (strcmp(s, "MANIFEST") == 0) return "is reserved (the golden directory's MANIFEST file)";
+  if (!name_ok(s, extra)) return *extra ? "may only use [A-Za-z0-9_.=,-]" : "may only use [A-Za-z0-9_.-]";
+  return NULL;
+}
+
+/* Whether @p path may be read: inside the case's suite root, or anywhere without a root. */
+static ttref_status check_inside(conform_yaml *y, yaml_node_t *v, const conform_case *c, const char *what,
+                                 const char *written, const char *path)
+{
+  ttref_status st = TTREF_OK;
+  int e = 0;
+  if (!c->root || conform_sys_inside(c->root, path, &e)) goto fail;
+  if (e) FAIL(conform_yaml_fail(y, v, "no such %s '%s'", what, written));
+  FAIL(conform_yaml_fail(y, v, "%s '%s' is outside the suite directory (symbolic links resolved); pass --allow-outside-suite to read it",
+                         what, written));
+fail:
+  return st;
+}
+
 static const char *join_path(ir_arena *a, const char *dir, const char *rel)
 {
   size_t n = strlen(dir) + strlen(rel) + 2;
@@ -101,7 +141,7 @@ static const char *join_path(ir_arena *a, const char *dir, const char *rel)
 /* ---- recipes -------------------------------------------------------------- */
 
 /* An input recipe, before its dtype is known (checked again in check_recipe). */
-static ttref_status parse_recipe(conform_yaml *y, yaml_node_t *n, const char *dir, conform_recipe *r)
+static ttref_status parse_recipe(conform_yaml *y, yaml_node_t *n, const conform_case *c, conform_recipe *r)
 {
   ttref_status st = TTREF_OK;
   conform_yaml_pair *pr;
@@ -199,7 +239,9 @@ static ttref_status parse_recipe(conform_yaml *y, yaml_node_t *n, const char *di
       break;
     case CONFORM_KEY_FILE:
       TRY(conform_yaml_str(y, v, "file", &s));
-      r->file = join_path(y->arena, dir, s);
+      r->file = join_path(y->arena, c->dir, s);
+      if (!r->file) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, v), "out of memory"));
+      TRY(check_inside(y, v, c, "file", s, r->file));
       if (!conform_sys_exists(r->file)) FAIL(conform_yaml_fail(y, v, "no such file '%s'", r->file));
       break;
     default: break;
@@ -250,6 +292,31 @@ typedef struct raw_arg {
   const char *name;
   yaml_node_t *knode, *value;
 } raw_arg;
+
+/* syms: {NAME: INT, ...} merged into "NAME=INT" strings (a later binding replaces an earlier one) */
+static ttref_status parse_syms(conform_yaml *y, yaml_node_t *n, const char **syms, int *nsyms, int cap)
+{
+  ttref_status st = TTREF_OK;
+  conform_yaml_pair *pr;
+  int np;
+  TRY(conform_yaml_map(y, n, "syms", 0, &pr, &np));
+  for (int k = 0; k < np; k++) {
+    int64_t v;
+    TRY(conform_yaml_int(y, pr[k].value, "symbol value", INT32_MIN, INT32_MAX, &v));
+    size_t len = strlen(pr[k].name) + 24;
+    char *s = ir_arena_alloc(y->arena, len);
+    if (!s) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, n), "out of memory"));
+    snprintf(s, len, "%s=%lld", pr[k].name, (long long)v);
+    int at = *nsyms;
+    for (int q = 0; q < *nsyms; q++)
+      if (!strncmp(syms[q], pr[k].name, strlen(pr[k].name)) && syms[q][strlen(pr[k].name)] == '=') at = q;
+    if (at == *nsyms && *nsyms >= cap) FAIL(conform_yaml_fail(y, n, "more than %d syms", cap));
+    syms[at] = s;
+    if (at == *nsyms) (*nsyms)++;
+  }
+fail:
+  return st;
+}
 
 static ttref_status merge_args(conform_yaml *y, yaml_node_t *n, raw_arg *raw, int *nraw, int cap)
 {
@@ -316,21 +383,97 @@ fail:
   return st;
 }
 
+/* A traced kernel (.fx): lower it with the case's syms and pointer dtypes (docs/traced.md). */
+static ttref_status lower_traced(conform_yaml *y, yaml_node_t *knode, raw_arg *raw, int nraw, conform_yaml_pair *dtp, int ndtp,
+                                 const char **syms, int nsyms, conform_spec *sp, ir_module **m)
+{
+  ttref_status st = TTREF_OK;
+  ttref_error kerr = {0};
+  ir_fx *g = NULL;
+  char *text = NULL;
+  size_t len = 0;
+  const char **dts = ir_arena_alloc(y->arena, sizeof *dts * (size_t)(nraw + ndtp + 1));
+  int ndts = 0;
+  if (!dts) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, knode), "out of memory"));
+  for (int k = 0; k < nraw + ndtp; k++) {
+    const char *name = k < nraw ? raw[k].name : dtp[k - nraw].name, *dt = NULL;
+    if (k >= nraw) {
+      TRY(conform_yaml_str(y, dtp[k - nraw].value, "dtype", &dt));
+    } else if (conform_yaml_is_map(raw[k].value)) {
+      conform_yaml_pair *pr;
+      int np;
+      TRY(conform_yaml_map(y, raw[k].value, "a pointer argument", ptr_keys, &pr, &np));
+      for (int q = 0; q < np; q++)
+        if (pr[q].key == CONFORM_KEY_DTYPE) TRY(conform_yaml_str(y, pr[q].value, "dtype", &dt));
+    }
+    if (!dt) continue;
+    size_t n = strlen(name) + strlen(dt) + 2;
+    char *s = ir_arena_alloc(y->arena, n);
+    if (!s) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, knode), "out of memory"));
+    snprintf(s, n, "%s=%s", name, dt);
+    dts[ndts++] = s;
+  }
+  ir_fx_bind b = {syms, nsyms, dts, ndts, IR_FX_OOB_ERROR};
+  if (ir_fx_parse_file(sp->kernel, &g, &kerr) != TTREF_OK || ir_fx_lower(g, &b, "kernel", &text, &len, &kerr) != TTREF_OK ||
+      ir_parse_string("lowered.ttir", text, len, m, &kerr) != TTREF_OK)
+    FAIL(conform_yaml_fail(y, knode, "kernel '%s' is invalid: %s", sp->kernel_rel, kerr.msg));
+  ir_fx_relocate(*m, sp->kernel);
+  if (!(sp->lowered = ir_arena_strndup(y->arena, text, len))) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, knode), "out of memory"));
+  sp->lowered_len = len;
+fail:
+  if (text) ir_free(text, len + 1);
+  ir_fx_free(g);
+  return st;
+}
+
+/*
+ * Output file names must not collide: the reference run writes ARG.npy for
+ * every pointer argument and, when a compliance mode needs them,
+ * ARG.precise.npy and ARG.bound.npy, all into one directory (and goldens keep
+ * them side by side), so arguments `a` and `a.precise` would overwrite each other.
+ */
+static ttref_status check_collisions(conform_yaml *y, yaml_node_t *where, const conform_case *c, const conform_spec *sp)
+{
+  ttref_status st = TTREF_OK;
+  static const char *const sfx[] = {".precise", ".bound"};
+  if (!conform_judge_case_wants_precise(c)) goto fail;
+  for (int i = 0; i < sp->nargs; i++) {
+    const conform_arg *a = &sp->args[i];
+    if (!a->is_ptr) continue;
+    size_t la = strlen(a->name);
+    for (int k = 0; k < sp->nargs; k++) {
+      const conform_arg *b = &sp->args[k];
+      if (k == i || !b->is_ptr || conform_dtype_fp(b->dtype) < 0) continue;
+      size_t lb = strlen(b->name);
+      for (int q = 0; q < 2; q++)
+        if (la == lb + strlen(sfx[q]) && strncmp(a->name, b->name, lb) == 0 && strcmp(a->name + lb, sfx[q]) == 0)
+          FAIL(conform_yaml_fail(y, where, "arguments '%s' and '%s' collide: both would write %s.npy (with --precise); rename one",
+                                 b->name, a->name, a->name));
+    }
+  }
+fail:
+  return st;
+}
+
 /* Resolve one launch: parse the kernel and bind every signature argument. */
 static ttref_status resolve_spec(conform_yaml *y, yaml_node_t *where, const conform_case *c, raw_arg *raw, int nraw,
-                                 yaml_node_t *knode, conform_spec *sp, yaml_node_t *dtypes_node)
+                                 yaml_node_t *knode, conform_spec *sp, yaml_node_t *dtypes_node, const char **syms, int nsyms)
 {
   ttref_status st = TTREF_OK;
   ir_module *m = NULL;
   ttref_error kerr = {0};
   conform_yaml_pair *dtp = NULL;
   int ndtp = 0;
+  TRY(check_inside(y, knode, c, "kernel file", sp->kernel_rel, sp->kernel));
   if (!conform_sys_exists(sp->kernel)) FAIL(conform_yaml_fail(y, knode, "no such kernel file '%s'", sp->kernel));
-  if (ir_parse_file(sp->kernel, &m, &kerr) != TTREF_OK || ir_verify_module(m, &kerr) != TTREF_OK)
+  if (dtypes_node) TRY(conform_yaml_map(y, dtypes_node, "dtypes", 0, &dtp, &ndtp));
+  if (ir_fx_sniff_file(sp->kernel)) TRY(lower_traced(y, knode, raw, nraw, dtp, ndtp, syms, nsyms, sp, &m));
+  else if (nsyms) FAIL(conform_yaml_fail(y, knode, "syms are for traced kernels (.fx), but '%s' is TTIR", sp->kernel_rel));
+  else if (ir_parse_file(sp->kernel, &m, &kerr) != TTREF_OK)
     FAIL(conform_yaml_fail(y, knode, "kernel '%s' is invalid: %s", sp->kernel_rel, kerr.msg));
+  if (ir_verify_module(m, &kerr) != TTREF_OK) FAIL(conform_yaml_fail(y, knode, "kernel '%s' is invalid: %s", sp->kernel_rel, kerr.msg));
   const ir_func *fn = sp->function ? ir_module_find_func(m, sp->function) : ir_module_entry(m);
   if (!fn) FAIL(conform_yaml_fail(y, knode, "kernel '%s' has no function %s", sp->kernel_rel, sp->function ? sp->function : ""));
-  if (dtypes_node) TRY(conform_yaml_map(y, dtypes_node, "dtypes", 0, &dtp, &ndtp));
   sp->nargs = fn->nargs;
   sp->args = ir_arena_alloc(y->arena, sizeof *sp->args * (size_t)(fn->nargs + 1));
   if (!sp->args) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, where), "out of memory"));
@@ -401,7 +544,7 @@ static ttref_status resolve_spec(conform_yaml *y, yaml_node_t *where, const conf
     }
     if (!has_shape) FAIL(conform_yaml_fail(y, r->value, "pointer argument '%s' needs a 'shape'", a->name));
     if (input) {
-      TRY(parse_recipe(y, input, c->dir, &a->input));
+      TRY(parse_recipe(y, input, c, &a->input));
       TRY(check_recipe(y, input, &a->input, a->dtype));
     }
   }
@@ -414,6 +557,7 @@ static ttref_status resolve_spec(conform_yaml *y, yaml_node_t *where, const conf
                         sp->kernel_rel));
     }
   }
+  TRY(check_collisions(y, where, c, sp));
 fail:
   ir_module_free(m);
   return st;
@@ -502,32 +646,53 @@ fail:
 
 ttref_status conform_case_load(const char *file, ir_arena *arena, conform_case *c, ttref_error *err)
 {
+  return conform_case_load_flags(file, 0, arena, c, err);
+}
+
+ttref_status conform_case_load_flags(const char *file, unsigned flags, ir_arena *arena, conform_case *c, ttref_error *err)
+{
   ttref_status st = TTREF_OK;
   conform_yaml y;
   raw_arg base[64], merged[64];
+  const char *syms[64], *msyms[64];
+  int nbsyms = 0;
   int nbase = 0;
+  bool has_name = false;
+  char shownbuf[256];
   memset(c, 0, sizeof *c);
-  TRY(conform_yaml_load(&y, file, arena, err));
+  memset(&y, 0, sizeof y); /* conform_yaml_free is a no-op until it is loaded */
   c->path = ir_arena_strndup(arena, file, strlen(file));
   const char *slash = strrchr(file, '/');
-  c->dir = slash ? ir_arena_strndup(arena, file, (size_t)(slash - file)) : ".";
+  c->dir = slash ? ir_arena_strndup(arena, file, slash == file ? 1 : (size_t)(slash - file)) : ".";
   const char *stem = slash ? slash + 1 : file;
   const char *dot = strrchr(stem, '.');
   c->name = ir_arena_strndup(arena, stem, dot ? (size_t)(dot - stem) : strlen(stem));
   c->op = "misc";
   if (!c->path || !c->dir || !c->name) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
+  if (!(flags & CONFORM_SUITE_ALLOW_OUTSIDE)) { /* the case file itself must resolve inside its directory */
+    char real[PATH_MAX];
+    int e = 0;
+    if (!realpath(c->dir, real)) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot open suite directory '%s': %s", c->dir, strerror(errno)));
+    if (!(c->root = ir_arena_strndup(arena, real, strlen(real)))) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
+    if (!conform_sys_inside(c->root, file, &e) && e == 0)
+      FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0},
+                  "case file '%s' is outside the suite directory (a symbolic link); pass --allow-outside-suite to read it", file));
+  }
+  TRY(conform_yaml_load(&y, file, arena, err));
   yaml_node_t *root = conform_yaml_root(&y);
   if (!root) FAIL(ir_error_set(err, TTREF_E_INPUT, (ttref_loc){file, 1, 1}, "empty case file"));
   conform_yaml_pair *pr;
   int np;
   TRY(conform_yaml_map(&y, root, "a case", case_keys, &pr, &np));
   yaml_node_t *kernel = NULL, *grid = NULL, *args = NULL, *outputs = NULL, *specs = NULL, *function = NULL;
+  const char *why;
   for (int i = 0; i < np; i++) {
     yaml_node_t *v = pr[i].value;
     switch (pr[i].key) {
     case CONFORM_KEY_NAME:
       TRY(conform_yaml_str(&y, v, "name", &c->name));
-      if (!name_ok(c->name, "")) FAIL(conform_yaml_fail(&y, v, "case name '%s' may only use [A-Za-z0-9_.-]", c->name));
+      if ((why = name_problem(c->name, ""))) FAIL(conform_yaml_fail(&y, v, "case name '%s' %s", shown(c->name, shownbuf, sizeof shownbuf), why));
+      has_name = true;
       break;
     case CONFORM_KEY_DESCRIPTION: TRY(conform_yaml_str(&y, v, "description", &c->description)); break;
     case CONFORM_KEY_OP: TRY(conform_yaml_str(&y, v, "op", &c->op)); break;
@@ -537,6 +702,7 @@ ttref_status conform_case_load(const char *file, ir_arena *arena, conform_case *
     case CONFORM_KEY_ARGS: args = v; break;
     case CONFORM_KEY_OUTPUTS: outputs = v; break;
     case CONFORM_KEY_SPECIALIZATIONS: specs = v; break;
+    case CONFORM_KEY_SYMS: TRY(parse_syms(&y, v, syms, &nbsyms, 64)); break;
     case CONFORM_KEY_REQUIRES: TRY(parse_requires(&y, v, c)); break;
     case CONFORM_KEY_TIMEOUT:
       TRY(conform_yaml_num(&y, v, "timeout", &c->timeout));
@@ -555,6 +721,8 @@ ttref_status conform_case_load(const char *file, ir_arena *arena, conform_case *
     default: break;
     }
   }
+  if (!has_name && (why = name_problem(c->name, "")))
+    FAIL(conform_yaml_fail(&y, root, "case name '%s' (the file name) %s: add a `name:` key", shown(c->name, shownbuf, sizeof shownbuf), why));
   if (!kernel && !specs) FAIL(conform_yaml_fail(&y, root, "a case needs a 'kernel'"));
   if (!outputs) FAIL(conform_yaml_fail(&y, root, "a case needs 'outputs'"));
   TRY(parse_outputs(&y, outputs, c));
@@ -575,8 +743,9 @@ ttref_status conform_case_load(const char *file, ir_arena *arena, conform_case *
   if (!c->specs) FAIL(IR_ERR(err, TTREF_E_NOMEM, conform_yaml_loc(&y, root), "out of memory"));
   for (int s = 0; s < c->nspecs; s++) {
     conform_spec *sp = &c->specs[s];
-    int nm = nbase;
+    int nm = nbase, nsyms = nbsyms;
     memcpy(merged, base, sizeof *base * (size_t)nbase);
+    memcpy(msyms, syms, sizeof *syms * (size_t)nbsyms);
     sp->variant_key = "default";
     sp->kernel_rel = base_kernel;
     sp->function = base_fn;
@@ -594,8 +763,8 @@ ttref_status conform_case_load(const char *file, ir_arena *arena, conform_case *
         switch (sq[k].key) {
         case CONFORM_KEY_VARIANT_KEY:
           TRY(conform_yaml_str(&y, v, "variant_key", &sp->variant_key));
-          if (!name_ok(sp->variant_key, "=,"))
-            FAIL(conform_yaml_fail(&y, v, "variant_key '%s' may only use [A-Za-z0-9_.=,-]", sp->variant_key));
+          if ((why = name_problem(sp->variant_key, "=,")))
+            FAIL(conform_yaml_fail(&y, v, "variant_key '%s' %s", shown(sp->variant_key, shownbuf, sizeof shownbuf), why));
           for (int o = 0; o < s; o++)
             if (strcmp(c->specs[o].variant_key, sp->variant_key) == 0)
               FAIL(conform_yaml_fail(&y, v, "duplicate variant_key '%s'", sp->variant_key));
@@ -606,6 +775,7 @@ ttref_status conform_case_load(const char *file, ir_arena *arena, conform_case *
         case CONFORM_KEY_GRID: TRY(parse_grid(&y, v, sp->grid)); break;
         case CONFORM_KEY_ARGS: TRY(merge_args(&y, v, merged, &nm, 64)); break;
         case CONFORM_KEY_DTYPES: dtypes_node = v; break;
+        case CONFORM_KEY_SYMS: TRY(parse_syms(&y, v, msyms, &nsyms, 64)); break;
         case CONFORM_KEY_CONSTEXPRS: {
           conform_yaml_pair *cp;
           int nc;
@@ -628,7 +798,13 @@ ttref_status conform_case_load(const char *file, ir_arena *arena, conform_case *
     }
     sp->kernel = join_path(arena, c->dir, sp->kernel_rel);
     if (!sp->kernel) FAIL(IR_ERR(err, TTREF_E_NOMEM, conform_yaml_loc(&y, root), "out of memory"));
-    TRY(resolve_spec(&y, where, c, merged, nm, knode ? knode : where, sp, dtypes_node));
+    if (!sp->constexprs[0] && nsyms) { /* traced kernels: the syms are the specialization's constants */
+      char buf[512] = "";
+      size_t pos = 0;
+      for (int q = 0; q < nsyms && pos < sizeof buf; q++) pos += (size_t)snprintf(buf + pos, sizeof buf - pos, "%s%s", q ? "," : "", msyms[q]);
+      sp->constexprs = ir_arena_strndup(arena, buf, strlen(buf));
+    }
+    TRY(resolve_spec(&y, where, c, merged, nm, knode ? knode : where, sp, dtypes_node, msyms, nsyms));
   }
 fail:
   conform_yaml_free(&y);
@@ -643,6 +819,11 @@ static int cmp_case(const void *a, const void *b)
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 ttref_status conform_suite_load(const char *path, conform_suite **out, ttref_error *err)
+{
+  return conform_suite_load_flags(path, 0, out, err);
+}
+
+ttref_status conform_suite_load_flags(const char *path, unsigned flags, conform_suite **out, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   ttref_loc none = {0};
@@ -664,7 +845,7 @@ ttref_status conform_suite_load(const char *path, conform_suite **out, ttref_err
     /* a single case file */
     s->cases = ir_arena_alloc(s->arena, sizeof *s->cases);
     if (!s->cases) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
-    TRY(conform_case_load(s->dir, s->arena, &s->cases[0], err));
+    TRY(conform_case_load_flags(s->dir, flags, s->arena, &s->cases[0], err));
     s->ncases = 1;
     *out = s;
     goto fail; /* done: st is TTREF_OK */
@@ -691,7 +872,7 @@ ttref_status conform_suite_load(const char *path, conform_suite **out, ttref_err
     const char *file = ir_arena_alloc(s->arena, plen + strlen(names[i]) + 2);
     if (!file) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
     snprintf((char *)file, plen + strlen(names[i]) + 2, "%s/%s", s->dir, names[i]);
-    TRY(conform_case_load(file, s->arena, &s->cases[i], err));
+    TRY(conform_case_load_flags(file, flags, s->arena, &s->cases[i], err));
     for (int k = 0; k < i; k++)
       if (strcmp(s->cases[k].name, s->cases[i].name) == 0)
         FAIL(ir_error_set(err, TTREF_E_INPUT, (ttref_loc){file, 1, 1}, "case name '%s' is also used by %s",
