@@ -2632,11 +2632,20 @@ static ttref_status race_fault(ctx *c, const ir_op *op)
   int64_t off = (int64_t)((uint64_t)c->race_addr & ((UINT64_C(1) << INTERP_ADDR_SHIFT) - 1));
   uint32_t o = c->race_other - 1;
   const int64_t gx = c->L->grid[0], gy = c->L->grid[1];
+  char lb[160] = "";
+  if (op->nopnds > 0 && op->opnds[0]->type->kind == IR_T_TENSOR) { /* the first lane with that address */
+    const slot *p = SL(op->opnds[0]);
+    for (int64_t i = 0; i < p->n && !lb[0]; i++)
+      if (p->d[i].i == c->race_addr) {
+        lb[0] = ' ';
+        lane_index_str(op->opnds[0]->type, i, lb + 1, sizeof lb - 1);
+      }
+  }
   return fault(c, op, TTREF_E_FAULT,
                "data race in '%s': pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s %s+%" PRId64
-               " which pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") wrote, without atomics",
+               " which pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") wrote, without atomics;%s",
                ir_op_name(op->code), c->pid[0], c->pid[1], c->pid[2], c->race_is_read ? "reads" : "writes",
-               a->name, off, (int64_t)o % gx, ((int64_t)o / gx) % gy, (int64_t)o / (gx * gy));
+               a->name, off, (int64_t)o % gx, ((int64_t)o / gx) % gy, (int64_t)o / (gx * gy), lb[0] ? lb : " scalar");
 }
 
 /* --inject-fault: every element of op's float results grows by a relative

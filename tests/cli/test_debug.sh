@@ -186,7 +186,7 @@ L=$(line_of "$B/wrong_mask.ttir" "%x_5 = tt.load")
 expect 1 "wrong_mask.ttir:$L:5: error: out-of-bounds access of 4 bytes at x_ptr+400012 (allocation 'x_ptr' has 400012 bytes) in 'tt.load': pid (97, 0, 0) lane 675 (675)" \
   "mask offs <= n: the load one past the end is named" -- "$T" run "$B/wrong_mask.ttir" $VA $VO
 L=$(line_of "$B/race.ttir" "tt.store")
-expect 1 "race.ttir:$L:5: error: data race in 'tt.store': pid (1, 0, 0) writes o_ptr+0 which pid (0, 0, 0) wrote, without atomics" \
+expect 1 "race.ttir:$L:5: error: data race in 'tt.store': pid (1, 0, 0) writes o_ptr+0 which pid (0, 0, 0) wrote, without atomics; lane 0 (0)" \
   "store without the pid offset: --check-races names both programs" -- "$T" run "$B/race.ttir" $VA $VO --check-races
 
 # ---- one launch format ---------------------------------------------------------------------------
