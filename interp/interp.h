@@ -31,6 +31,7 @@ typedef struct interp_alloc {
   int64_t owner_n;
   double *pv, *pb;     /* precise mode: binary64 value and magnitude bound per element (float allocations) */
   int64_t pn;          /* number of elements in pv/pb */
+  bool uninit;         /* declared uninitialised (`@new:`): --check-uninit reports reads before writes */
   bool borrowed;       /* data is the caller's (interp_mem_add_borrowed): never freed */
 } interp_alloc;
 
@@ -58,6 +59,7 @@ typedef struct interp_stats {
   int64_t ub_fptoi;        /* float to int out of range or NaN */
   int64_t ub_masked_other; /* masked-off loads without `other` (value 0) */
   int64_t ub_poison;       /* reads of ub.poison */
+  int64_t ub_overflow;     /* overflow of addi/subi/muli marked nsw/nuw */
   int64_t races;           /* cross-program write-write conflicts seen */
   int64_t programs;        /* programs run */
 } interp_stats;
@@ -82,6 +84,8 @@ typedef struct interp_launch {
   int inject_op;        /* testing aid (`ttref run --inject-fault OP`): opcode + 1 whose float results
                            grow by a relative 2^-6 (zeros: 2^-6); 0 = none */
   FILE *print_out;      /* tt.print destination (default stdout) */
+  struct interp_debug *debug; /* interp_debug.h: located UB reports, dumps, traps; NULL = counts only */
+  bool debug_ops;       /* debug hooks run around every op (programs then run in order) */
   interp_stats stats;   /* out */
 } interp_launch;
 

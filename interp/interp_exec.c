@@ -8,6 +8,7 @@
 #include "interp.h"
 #include "fp.h"
 #include "fp_math.h"
+#include "interp_debug.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -72,6 +73,10 @@ typedef struct ctx {
   uint32_t race_other;
   bool race_is_read;
   bool bound_pass;   /* re-running an op on the bound buffers */
+  bool hook;         /* L->debug_ops: debug hooks around every op */
+  const ir_op *ub_op; /* --strict: the first unmasked UB case of the current op */
+  int64_t ub_lane, ub_seq;
+  int ub_kind;
 } ctx;
 
 #define SL(v) (&c->fr->s[(v)->id])
@@ -392,6 +397,41 @@ static ttref_status fault_at(ctx *c, const ir_op *op, const ir_type *lane_t, int
                what, ir_op_name(op->code), c->pid[0], c->pid[1], c->pid[2], lb);
 }
 
+/* ---- debug hooks (interp_debug.c) ---- */
+static const interp_elem *dbg_get(void *cx, const ir_value *v, int64_t *out_n)
+{
+  const ctx *c = cx;
+  const slot *s = &c->fr->s[v->id];
+  *out_n = s->n;
+  return s->d;
+}
+
+static interp_dbg_site dbg_site(ctx *c)
+{
+  interp_dbg_site s = {c->L, c, dbg_get, c->pid, (int64_t)c->pid1 - 1, c->ub_seq, c->err};
+  return s;
+}
+
+/* An undefined-behaviour case at lane of op: counted, and reported when the launch has debug state. */
+static void note_ub(ctx *c, const ir_op *op, interp_ub_kind k, int64_t lane)
+{
+  switch (k) {
+  case INTERP_UB_DIV_ZERO: c->st.ub_div_zero++; break;
+  case INTERP_UB_DIV_OVERFLOW: c->st.ub_div_overflow++; break;
+  case INTERP_UB_SHIFT: c->st.ub_shift++; break;
+  case INTERP_UB_FPTOI: c->st.ub_fptoi++; break;
+  default: c->st.ub_overflow++; break;
+  }
+  if (!c->L->debug || c->bound_pass) return;
+  c->ub_seq++;
+  interp_dbg_site s = dbg_site(c);
+  if (interp_debug_ub(c->L->debug, &s, op, k, lane) && !c->ub_op) {
+    c->ub_op = op;
+    c->ub_lane = lane;
+    c->ub_kind = (int)k;
+  }
+}
+
 /* Locate [addr, addr+size) in an allocation; NULL when out of bounds. */
 static inline uint8_t *mem_at(const interp_mem *m, int64_t addr, int size)
 {
@@ -566,6 +606,27 @@ static ttref_status exec_op(ctx *c, const ir_op *op);
 /* ---- integer ops ------------------------------------------------------------------ */
 #define LANES2(a, b) ((a)->n > (b)->n ? (a)->n : (b)->n)
 
+/* addi/subi/muli with `overflow<nsw>` / `overflow<nuw>`: a wrapped result is
+ * poison in LLVM; the value stays the wrapped one, the case is reported. */
+static void check_overflow(ctx *c, const ir_op *op, const interp_elem *A, const interp_elem *B, int64_t sa, int64_t sb,
+                           int64_t n, int bits)
+{
+  const ir_attr *fl = ir_op_attr(op, "overflowFlags");
+  if (!fl || !fl->s || (op->code != IR_OP_ADDI && op->code != IR_OP_SUBI && op->code != IR_OP_MULI)) return;
+  const bool nsw = strstr(fl->s, "nsw") != NULL, nuw = strstr(fl->s, "nuw") != NULL;
+  for (int64_t i = 0; i < n; i++) {
+    __int128 x = sval(bits, A[i * sa].i), y = sval(bits, B[i * sb].i);
+    unsigned __int128 ux = uval(bits, A[i * sa].i), uy = uval(bits, B[i * sb].i);
+    __int128 r = op->code == IR_OP_ADDI ? x + y : op->code == IR_OP_SUBI ? x - y : x * y;
+    bool bad = nsw && (r < smin_of(bits) || r > smax_of(bits));
+    if (nuw && !bad) {
+      if (op->code == IR_OP_SUBI) bad = ux < uy;
+      else bad = (op->code == IR_OP_ADDI ? ux + uy : ux * uy) > umax_of(bits);
+    }
+    if (bad) note_ub(c, op, INTERP_UB_OVERFLOW, i);
+  }
+}
+
 static ttref_status op_int_binary(ctx *c, const ir_op *op)
 {
   const slot *a = SL(op->opnds[0]), *b = SL(op->opnds[1]);
@@ -611,7 +672,7 @@ static ttref_status op_int_binary(ctx *c, const ir_op *op)
     for (int64_t i = 0; i < n; i++) {
       uint64_t s = uval(bits, B[i * sb].i);
       if (s >= (uint64_t)bits) {
-        c->st.ub_shift++;
+        note_ub(c, op, INTERP_UB_SHIFT, i);
         R[i].i = 0;
       } else {
         R[i].i = wrap_int(bits, (int64_t)((uint64_t)A[i * sa].i << s));
@@ -622,7 +683,7 @@ static ttref_status op_int_binary(ctx *c, const ir_op *op)
     for (int64_t i = 0; i < n; i++) {
       uint64_t s = uval(bits, B[i * sb].i);
       if (s >= (uint64_t)bits) {
-        c->st.ub_shift++;
+        note_ub(c, op, INTERP_UB_SHIFT, i);
         R[i].i = 0;
       } else {
         R[i].i = wrap_int(bits, (int64_t)(uval(bits, A[i * sa].i) >> s));
@@ -634,7 +695,7 @@ static ttref_status op_int_binary(ctx *c, const ir_op *op)
       uint64_t s = uval(bits, B[i * sb].i);
       int64_t x = sval(bits, A[i * sa].i);
       if (s >= (uint64_t)bits) {
-        c->st.ub_shift++;
+        note_ub(c, op, INTERP_UB_SHIFT, i);
         s = (uint64_t)bits - 1; /* sign fill, like NVPTX's clamped shr.s */
         if (bits == 1) s = 0;
       }
@@ -648,12 +709,12 @@ static ttref_status op_int_binary(ctx *c, const ir_op *op)
     for (int64_t i = 0; i < n; i++) {
       int64_t x = sval(bits, A[i * sa].i), y = sval(bits, B[i * sb].i), q, rm;
       if (y == 0) {
-        c->st.ub_div_zero++;
+        note_ub(c, op, INTERP_UB_DIV_ZERO, i);
         R[i].i = 0;
         continue;
       }
       if (x == smin_of(bits) && y == -1) {
-        c->st.ub_div_overflow++;
+        note_ub(c, op, INTERP_UB_DIV_OVERFLOW, i);
         q = x; /* wraps to MIN; remainder 0 */
         rm = 0;
       } else {
@@ -672,7 +733,7 @@ static ttref_status op_int_binary(ctx *c, const ir_op *op)
     for (int64_t i = 0; i < n; i++) {
       uint64_t x = uval(bits, A[i * sa].i), y = uval(bits, B[i * sb].i);
       if (y == 0) {
-        c->st.ub_div_zero++;
+        note_ub(c, op, INTERP_UB_DIV_ZERO, i);
         R[i].i = 0;
         continue;
       }
@@ -691,6 +752,7 @@ static ttref_status op_int_binary(ctx *c, const ir_op *op)
   default:
     return fault(c, op, TTREF_E_INTERNAL, "internal: '%s' is not an integer binary op", ir_op_name(op->code));
   }
+  if (op->nattrs && c->L->debug) check_overflow(c, op, A, B, sa, sb, n, bits);
   return TTREF_OK;
 }
 
@@ -1073,13 +1135,13 @@ static ttref_status op_cast(ctx *c, const ir_op *op)
     for (int64_t i = 0; i < n; i++) {
       double v = trunc(a->d[i].f);
       if (isnan(v)) {
-        c->st.ub_fptoi++;
+        note_ub(c, op, INTERP_UB_FPTOI, i);
         r->d[i].i = 0;
       } else if (v < lo) {
-        c->st.ub_fptoi++;
+        note_ub(c, op, INTERP_UB_FPTOI, i);
         r->d[i].i = u ? 0 : smin_of(dbits);
       } else if (v >= hi) {
-        c->st.ub_fptoi++;
+        note_ub(c, op, INTERP_UB_FPTOI, i);
         r->d[i].i = u ? wrap_int(dbits, (int64_t)umax_of(dbits)) : smax_of(dbits);
       } else if (u) {
         r->d[i].i = wrap_int(dbits, (int64_t)(uint64_t)v);
@@ -2570,11 +2632,20 @@ static ttref_status race_fault(ctx *c, const ir_op *op)
   int64_t off = (int64_t)((uint64_t)c->race_addr & ((UINT64_C(1) << INTERP_ADDR_SHIFT) - 1));
   uint32_t o = c->race_other - 1;
   const int64_t gx = c->L->grid[0], gy = c->L->grid[1];
+  char lb[160] = "";
+  if (op->nopnds > 0 && op->opnds[0]->type->kind == IR_T_TENSOR) { /* the first lane with that address */
+    const slot *p = SL(op->opnds[0]);
+    for (int64_t i = 0; i < p->n && !lb[0]; i++)
+      if (p->d[i].i == c->race_addr) {
+        lb[0] = ' ';
+        lane_index_str(op->opnds[0]->type, i, lb + 1, sizeof lb - 1);
+      }
+  }
   return fault(c, op, TTREF_E_FAULT,
                "data race in '%s': pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s %s+%" PRId64
-               " which pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") wrote, without atomics",
+               " which pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") wrote, without atomics;%s",
                ir_op_name(op->code), c->pid[0], c->pid[1], c->pid[2], c->race_is_read ? "reads" : "writes",
-               a->name, off, (int64_t)o % gx, ((int64_t)o / gx) % gy, (int64_t)o / (gx * gy));
+               a->name, off, (int64_t)o % gx, ((int64_t)o / gx) % gy, (int64_t)o / (gx * gy), lb[0] ? lb : " scalar");
 }
 
 /* --inject-fault: every element of op's float results grows by a relative
@@ -2592,12 +2663,27 @@ static void inject_fault(ctx *c, const ir_op *op)
   }
 }
 
+/* exec_op_value with the debug hooks around it (interp_debug.c). */
+static ttref_status exec_op_debug(ctx *c, const ir_op *op)
+{
+  interp_dbg_site s = dbg_site(c);
+  ttref_status st = interp_debug_before(c->L->debug, &s, op);
+  if (st == TTREF_OK) st = exec_op_value(c, op);
+  s.seq = c->ub_seq;
+  if (st == TTREF_OK && c->ub_op) {
+    st = interp_debug_ub_fault(&s, c->ub_op, (interp_ub_kind)c->ub_kind, c->ub_lane);
+    c->ub_op = NULL;
+  }
+  if (st == TTREF_OK) st = interp_debug_after(c->L->debug, &s, op);
+  return st;
+}
+
 static ttref_status exec_op(ctx *c, const ir_op *op)
 {
   if (c->L->max_steps && ++c->steps > c->L->max_steps)
     return fault(c, op, TTREF_E_FAULT, "the program executed more than %" PRId64 " ops (--max-steps); stopped at '%s'",
                  c->L->max_steps, ir_op_name(op->code));
-  ttref_status st = exec_op_value(c, op);
+  ttref_status st = c->hook ? exec_op_debug(c, op) : exec_op_value(c, op);
   if (c->L->inject_op == (int)op->code + 1 && st == TTREF_OK) inject_fault(c, op);
   if (c->race_op && c->L->check_races && st == TTREF_OK) st = race_fault(c, op);
   if (st == TTREF_OK && c->precise && !c->bound_pass) st = bound_op(c, op);
@@ -2615,6 +2701,10 @@ static ttref_status run_region(ctx *c, const ir_region *r, const ir_op **out_ter
     for (int i = 0; i < b->nops; i++) {
       const ir_op *op = b->ops[i];
       if (ir_op_flags(op->code) & IR_F_TERMINATOR) {
+        if (c->hook) {
+          interp_dbg_site ds = dbg_site(c);
+          TRY(interp_debug_before(c->L->debug, &ds, op));
+        }
         if (op->code == IR_OP_CF_BR || op->code == IR_OP_CF_COND_BR) {
           int k = 0;
           if (op->code == IR_OP_CF_COND_BR) k = SL(op->opnds[0])->d[0].i ? 0 : 1;
@@ -2664,6 +2754,7 @@ static ttref_status run_program(ctx *c, int64_t lin)
   }
   c->returned = false;
   c->steps = 0;
+  c->ub_seq = 0;
   c->st.programs++;
   return run_region(c, &fn->body, &term);
 }
@@ -2676,6 +2767,7 @@ static void stats_add(interp_stats *d, const interp_stats *s)
   d->ub_fptoi += s->ub_fptoi;
   d->ub_masked_other += s->ub_masked_other;
   d->ub_poison += s->ub_poison;
+  d->ub_overflow += s->ub_overflow;
   d->races += s->races;
   d->programs += s->programs;
 }
@@ -2703,7 +2795,7 @@ ttref_status interp_run(interp_launch *L, ttref_error *err)
 #ifdef _OPENMP
   nthreads = L->threads > 0 ? L->threads : omp_get_max_threads();
 #endif
-  if (P.sequential || total < 2 || L->check_races || total > (int64_t)UINT32_MAX - 1) nthreads = 1; /* owners are 32-bit */
+  if (P.sequential || total < 2 || L->check_races || L->debug_ops || total > (int64_t)UINT32_MAX - 1) nthreads = 1; /* owners are 32-bit */
   const bool track = nthreads > 1 || L->check_races;
   if (track) /* element owners for deterministic write-write conflicts and race checks */
     for (int k = 0; k < L->mem->n; k++) {
@@ -2741,6 +2833,7 @@ ttref_status interp_run(interp_launch *L, ttref_error *err)
     c.precise = L->precise;
     c.track = track;
     c.parallel = nthreads > 1;
+    c.hook = L->debug_ops && L->debug;
     if (!c.fr) {
 #ifdef _OPENMP
 #pragma omp atomic write

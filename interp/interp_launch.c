@@ -106,6 +106,43 @@ static ttref_status parse_scalar(const ir_type *t, const char *s, interp_elem *o
   return TTREF_OK;
 }
 
+/* `@new:DTYPE[D0,D1,...]`: a zero-filled buffer of the pointee's type (bf16/fp8 as raw
+ * bits), declared uninitialised for --check-uninit. */
+static ttref_status new_buffer(const ir_func *fn, const char *nm, const char *spec, ir_scalar es, npy_array *out,
+                               ttref_error *err)
+{
+  const char *br = strchr(spec, '[');
+  size_t tl = br ? (size_t)(br - spec) : strlen(spec);
+  const char *want = ir_scalar_name(es);
+  int64_t shape[NPY_MAX_RANK];
+  int rank = 0;
+  if (!br || strlen(want) != tl || strncmp(spec, want, tl) != 0) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "%s (argument %s points to %s)", spec, nm, want);
+    return bad(err, fn, "bad fresh buffer '@new:%s': want @new:DTYPE[N,...] with DTYPE the pointee type%s", msg, "");
+  }
+  const char *p = br + 1;
+  for (;;) {
+    char *e;
+    errno = 0;
+    long long v = strtoll(p, &e, 10);
+    if (e == p || v < 0 || errno || rank >= NPY_MAX_RANK) return bad(err, fn, "bad shape in '@new:%s'%s", spec, "");
+    shape[rank++] = v;
+    p = e;
+    if (*p == ',') {
+      p++;
+      continue;
+    }
+    if (p[0] != ']' || p[1]) return bad(err, fn, "bad shape in '@new:%s'%s", spec, "");
+    break;
+  }
+  const bool flt = ir_scalar_is_float(es);
+  const int bytes = ir_scalar_bytes(es);
+  char kind = es == IR_S_I1 ? 'b' : !flt ? 'i' : (es == IR_S_F16 || es == IR_S_F32 || es == IR_S_F64) ? 'f' : 'u';
+  if (es == IR_S_PTR || es == IR_S_I4) kind = 'u';
+  return npy_alloc(out, kind, bytes, rank, shape, err);
+}
+
 void interp_bound_free(interp_bound *b)
 {
   if (!b) return;
@@ -145,9 +182,11 @@ ttref_status interp_bind(const ir_module *m, const ir_func *fn, const char *cons
     const char *val = eq + 1;
     if (t->kind == IR_T_PTR) {
       if (val[0] != '@') FAIL(bad(err, fn, "pointer argument '%s' needs a file: %s=@FILE.npy", nm, nm));
-      TRY(npy_read(val + 1, &arr, err));
       const ir_type *pe = t->elem;
       ir_scalar es = !pe ? IR_S_I8 : pe->kind == IR_T_PTR ? IR_S_PTR : pe->kind == IR_T_TENSOR ? pe->scalar : pe->scalar;
+      const bool fresh = strncmp(val, "@new:", 5) == 0;
+      if (fresh) TRY(new_buffer(fn, nm, val + 5, es, &arr, err));
+      else TRY(npy_read(val + 1, &arr, err));
       int want = ir_scalar_bytes(es);
       if (arr.elsize != want) {
         char msg[200];
@@ -174,6 +213,7 @@ ttref_status interp_bind(const ir_module *m, const ir_func *fn, const char *cons
       }
       TRY(interp_mem_add_take(out->mem, fn->args[i].name ? fn->args[i].name : nm, data, nb, es, &addr, err));
       out->alloc_of[i] = out->mem->n - 1;
+      out->mem->allocs[out->mem->n - 1].uninit = fresh;
       out->args[i].i = addr;
     } else if (t->kind == IR_T_SCALAR) {
       if (parse_scalar(t, val, &out->args[i]) != TTREF_OK) {
@@ -293,9 +333,14 @@ fail:
 /* ---- launch files ---------------------------------------------------------------------------- */
 #include <yaml.h>
 
+/* One launch format: `run --launch` files, the harness's staged case.yaml and the corpus
+ * case.json share these keys; the descriptive ones (INFO) are read and ignored. */
 #define LAUNCH_KEYS(X)                                                                           \
   X(KERNEL, "kernel") X(FUNCTION, "function") X(GRID, "grid") X(ARGS, "args") X(OUT, "out")      \
-  X(THREADS, "threads") X(FTZ, "ftz") X(CONTRACT, "contract") X(PRECISE, "precise")
+  X(THREADS, "threads") X(FTZ, "ftz") X(CONTRACT, "contract") X(PRECISE, "precise")             \
+  X(INFO_PROTOCOL, "protocol") X(INFO_CASE, "case") X(INFO_NAME, "name")                         \
+  X(INFO_VARIANT, "variant_key") X(INFO_CONSTEXPRS, "constexprs") X(INFO_OUTPUTS, "outputs")     \
+  X(INFO_UNORDERED, "unordered") X(INFO_NUM_WARPS, "num_warps")
 
 enum launch_key {
 #define X(id, name) LK_##id,
@@ -352,6 +397,88 @@ static bool parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
   return true;
 }
 
+/* A kernel value naming a file (kernel.ttir, dir/k.mlir) rather than a function (corpus case.json). */
+static bool is_path(const char *v)
+{
+  size_t n = strlen(v);
+  return strchr(v, '/') || (n > 5 && (!strcmp(v + n - 5, ".ttir") || !strcmp(v + n - 5, ".mlir")));
+}
+
+static ttref_status push_spec(interp_launch_file *lf, const char *path, const char *name, const char *val, bool soft,
+                              ttref_error *err)
+{
+  ttref_loc none = {0};
+  char *file = NULL;
+  if (val[0] == '@' && strncmp(val, "@new:", 5) != 0 && !(file = resolve(path, val + 1)))
+    return IR_ERR(err, TTREF_E_NOMEM, none, "out of memory");
+  size_t len = (soft ? 1 : 0) + strlen(name) + 2 + strlen(file ? file : val) + 1;
+  char *spec = ir_alloc(len);
+  if (!spec) {
+    if (file) ir_free(file, strlen(file) + 1);
+    return IR_ERR(err, TTREF_E_NOMEM, none, "out of memory");
+  }
+  snprintf(spec, len, "%s%s=%s%s", soft ? "?" : "", name, file ? "@" : "", file ? file : val);
+  if (file) ir_free(file, strlen(file) + 1);
+  lf->specs[lf->nspecs++] = spec;
+  return TTREF_OK;
+}
+
+/*
+ * args as a list (case.yaml / case.json): each item has name, kind (ptr|scalar) and file
+ * (pointers; without one, a fresh uninitialised buffer of dtype and shape) or value
+ * (scalars); type, dtype, shape, output are descriptive. These bindings are "soft": an
+ * argument Triton specialised away (constexprs, ints equal to 1) is not in the TTIR
+ * signature and is skipped.
+ */
+static ttref_status list_args(interp_launch_file *lf, const char *path, yaml_document_t *doc, yaml_node_t *v,
+                              ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  int n = (int)(v->data.sequence.items.top - v->data.sequence.items.start);
+  lf->specs = ir_calloc((size_t)n + 1, sizeof(char *));
+  if (!lf->specs) return IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory");
+  lf->specs_cap = n;
+  for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
+    yaml_node_t *e = yaml_document_get_node(doc, *it);
+    if (!e || e->type != YAML_MAPPING_NODE) FAIL(yerr(err, path, e, "each argument is a mapping (name:, kind:, file: or value:)", NULL));
+    const char *name = NULL, *kind = NULL, *file = NULL, *value = NULL, *dtype = NULL;
+    char shape[200] = "";
+    for (yaml_node_pair_t *pr = e->data.mapping.pairs.start; pr < e->data.mapping.pairs.top; pr++) {
+      yaml_node_t *k = yaml_document_get_node(doc, pr->key), *x = yaml_document_get_node(doc, pr->value);
+      const char *ks = scalar_of(k), *xs = scalar_of(x);
+      if (!ks) FAIL(yerr(err, path, k, "argument keys are strings", NULL));
+      if (!strcmp(ks, "shape") && x && x->type == YAML_SEQUENCE_NODE) {
+        size_t pos = 0;
+        for (yaml_node_item_t *si = x->data.sequence.items.start; si < x->data.sequence.items.top; si++) {
+          const char *d = scalar_of(yaml_document_get_node(doc, *si));
+          if (!d || pos + strlen(d) + 2 >= sizeof shape) FAIL(yerr(err, path, x, "shape is a list of integers", NULL));
+          pos += (size_t)snprintf(shape + pos, sizeof shape - pos, "%s%s", pos ? "," : "", d);
+        }
+        continue;
+      }
+      if (!xs) FAIL(yerr(err, path, x, "expected a scalar value", ks));
+      if (!strcmp(ks, "name")) name = xs;
+      else if (!strcmp(ks, "kind")) kind = xs;
+      else if (!strcmp(ks, "file")) file = xs;
+      else if (!strcmp(ks, "value")) value = xs;
+      else if (!strcmp(ks, "dtype")) dtype = xs;
+      else if (strcmp(ks, "type") && strcmp(ks, "output") && strcmp(ks, "shape"))
+        FAIL(yerr(err, path, k, "unknown key in argument", ks));
+    }
+    if (!name) FAIL(yerr(err, path, e, "argument without name", NULL));
+    const bool ptr = kind ? !strcmp(kind, "ptr") : file != NULL;
+    char buf[320];
+    if (ptr && file) snprintf(buf, sizeof buf, "@%s", file);
+    else if (ptr && dtype && shape[0]) snprintf(buf, sizeof buf, "@new:%s[%s]", dtype, shape);
+    else if (ptr) FAIL(yerr(err, path, e, "pointer argument needs file: (or dtype: and shape:)", name));
+    else if (value) snprintf(buf, sizeof buf, "%s", value);
+    else FAIL(yerr(err, path, e, "scalar argument needs value:", name));
+    TRY(push_spec(lf, path, name, buf, true, err));
+  }
+fail:
+  return st;
+}
+
 void interp_launch_file_free(interp_launch_file *lf)
 {
   if (!lf) return;
@@ -395,10 +522,16 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
     switch (key) {
     case LK_KERNEL:
       if (!vs) FAIL(yerr(err, path, v, "kernel must be a path", NULL));
+      if (!is_path(vs)) { /* corpus case.json: the function's name; the IR is kernel.ttir beside it */
+        if (!lf->function && !(lf->function = ir_strdup(vs[0] == '@' ? vs + 1 : vs)))
+          FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
+        break;
+      }
       if (!(lf->kernel = resolve(path, vs))) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
       break;
     case LK_FUNCTION:
       if (!vs) FAIL(yerr(err, path, v, "function must be a name", NULL));
+      if (lf->function) ir_free(lf->function, strlen(lf->function) + 1);
       if (!(lf->function = ir_strdup(vs[0] == '@' ? vs + 1 : vs))) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
       break;
     case LK_OUT:
@@ -438,9 +571,13 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
       break;
     }
     case LK_ARGS: {
-      if (v->type != YAML_MAPPING_NODE) FAIL(yerr(err, path, v, "args must be a mapping NAME: VALUE", NULL));
-      int n = (int)(v->data.mapping.pairs.top - v->data.mapping.pairs.start);
       if (lf->specs) FAIL(yerr(err, path, k, "duplicate key", "args"));
+      if (v->type == YAML_SEQUENCE_NODE) {
+        TRY(list_args(lf, path, &doc, v, err));
+        break;
+      }
+      if (v->type != YAML_MAPPING_NODE) FAIL(yerr(err, path, v, "args must be a mapping NAME: VALUE or a list of {name:, ...}", NULL));
+      int n = (int)(v->data.mapping.pairs.top - v->data.mapping.pairs.start);
       lf->specs = ir_calloc((size_t)n + 1, sizeof(char *));
       if (!lf->specs) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
       lf->specs_cap = n;
@@ -449,7 +586,7 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
         const char *name = scalar_of(an), *val = scalar_of(av);
         if (!name || !val) FAIL(yerr(err, path, av, "each argument is NAME: VALUE (pointers: \"@FILE.npy\")", NULL));
         char *file = NULL;
-        if (val[0] == '@' && !(file = resolve(path, val + 1))) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
+        if (val[0] == '@' && strncmp(val, "@new:", 5) != 0 && !(file = resolve(path, val + 1))) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
         size_t len = strlen(name) + 2 + strlen(file ? file : val) + 1;
         char *spec = ir_alloc(len);
         if (!spec) {
@@ -462,11 +599,29 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
       }
       break;
     }
+    case LK_INFO_PROTOCOL:
+    case LK_INFO_CASE:
+    case LK_INFO_NAME:
+    case LK_INFO_VARIANT:
+    case LK_INFO_CONSTEXPRS:
+    case LK_INFO_OUTPUTS:
+    case LK_INFO_UNORDERED:
+    case LK_INFO_NUM_WARPS:
+      break;
     default:
       FAIL(yerr(err, path, k, "unknown key in launch file", ks ? ks : "(not a string)"));
     }
   }
-  if (!lf->kernel) FAIL(yerr(err, path, root, "launch file has no 'kernel'", NULL));
+  if (!lf->kernel) { /* a case directory: kernel.ttir beside the descriptor */
+    char *kp = resolve(path, "kernel.ttir");
+    struct stat sb;
+    if (!kp) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
+    if (stat(kp, &sb) != 0) {
+      ir_free(kp, strlen(kp) + 1);
+      FAIL(yerr(err, path, root, "launch file has no 'kernel' (and no kernel.ttir beside it)", NULL));
+    }
+    lf->kernel = kp;
+  }
 fail:
   if (doc_ok) yaml_document_delete(&doc);
   if (parser_ok) yaml_parser_delete(&parser);

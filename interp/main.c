@@ -10,6 +10,7 @@
 #include "ir_verify.h"
 #include "interp.h"
 #include "interp_launch.h"
+#include "interp_debug.h"
 #include "interp_fx.h"
 #include "conform_cli.h"
 #include "conform_localize.h"
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { EXIT_OK = 0, EXIT_FAULT = 1, EXIT_BAD = 2 };
 
@@ -53,7 +55,8 @@ static const char *const usage_run =
     "        scalars take a literal typed by the signature (42, -1, 0xff, 1.5, inf, nan, true).\n"
     "  --launch FILE.yaml gives the same as a YAML mapping (kernel, function, grid, args,\n"
     "        out, threads, ftz, contract, precise; paths relative to the file); options on\n"
-    "        the command line take precedence.\n"
+    "        the command line take precedence. The harness's case.yaml and the corpus case.json\n"
+    "        are launch files too; --launch DIR reads DIR/case.yaml or DIR/case.json.\n"
     "  --out DIR writes every pointer argument's buffer after the launch to DIR/NAME.npy\n"
     "        (a symbolic link at DIR/NAME.npy is an error, never followed).\n"
     "  --threads N runs programs on N threads (outputs are identical for any N).\n"
@@ -69,6 +72,21 @@ static const char *const usage_run =
     "        reads or writes without atomics (programs then run in order). Without it, such\n"
     "        write-write conflicts end as in program order (the highest program id wins).\n"
     "  --stats prints counts of undefined-behaviour cases met (x/0, shifts >= width, ...).\n"
+    "  Debugging (docs/debugging.md):\n"
+    "  --dump NAME[@PID][[LANES]]  print a value in tt.print format: NAME is a TTIR name (%x_7)\n"
+    "        or a Python name from the locations (offs); PID * or X[,Y[,Z]] (default all);\n"
+    "        LANES A:B or A; once per definition and loop iteration. Repeatable.\n"
+    "  --dump-dir DIR  write dumps as DIR/NAME.pidX-Y-Z[.itK].npy (new files only) instead\n"
+    "  --trace   one line per op result: location, type, min/max, NaN/inf counts, first lanes\n"
+    "  --trace-pids X[,Y[,Z]]  trace only these programs (repeatable; implies --trace)\n"
+    "  --trap nan|inf|nan,inf  fault (exit 1) at the first op whose result is NaN/inf from\n"
+    "        operands without one (masked-off lanes excepted)\n"
+    "  --check-uninit  fault when a masked-off lane of a load without `other`, or a never-written\n"
+    "        element of an @new: buffer, reaches a store, a reduction, a branch, a mask or an address\n"
+    "  --arg NAME=@new:DTYPE[N,...]  a fresh zero-filled buffer that counts as uninitialised\n"
+    "  Undefined behaviour (x/0, INT_MIN/-1, shifts >= width, fp->int out of range, nsw/nuw\n"
+    "  overflow) in unmasked lanes prints a warning per case (first 10, then a count);\n"
+    "  --strict makes the first one a fault (exit 1), --quiet hides them.\n"
     "  Traced kernels (TK fx traces, KERNEL.fx; docs/traced.md): buffers bind by placeholder target,\n"
     "  --sym NAME=INT  binds a shape symbol (default: from the .npy shapes of the buffers that name it)\n"
     "  --dtype BUF=DT  element type of a buffer (default: the trace's .of(DT), else f32)\n"
@@ -212,13 +230,23 @@ static int cmd_run(int argc, char **argv)
   long long max_steps = 0;
   int inject_op = 0, threads = 0, stats = 0, ftz = 0, contract = 0, precise = 0, check_races = 0, rc = EXIT_BAD, fxr = 0;
   interp_fx_opts fxo = {0}; /* traced kernels (.fx): --sym, --dtype, --oob */
+  const char **dumps = calloc((size_t)argc + 1, sizeof *dumps), **trace_pids = calloc((size_t)argc + 1, sizeof *trace_pids);
+  const char *dump_dir = NULL;
+  int ndumps = 0, ntrace_pids = 0, trace = 0, trap = 0, check_uninit = 0;
+  interp_ub_mode ub_mode = INTERP_UB_WARN;
+  interp_debug *dbg = NULL;
   const char **specs = calloc((size_t)argc + 1, sizeof *specs);
   int nspecs = 0;
   ttref_error err = {0};
   ir_module *m = NULL;
   interp_bound b;
   int bound = 0;
-  if (!specs) return EXIT_BAD;
+  if (!specs || !dumps || !trace_pids) {
+    free(specs);
+    free(dumps);
+    free(trace_pids);
+    return EXIT_BAD;
+  }
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int has = i + 1 < argc;
@@ -239,7 +267,15 @@ static int cmd_run(int argc, char **argv)
         fprintf(stderr, "error: --launch given twice\n");
         goto done;
       }
-      ttref_status lst = interp_launch_file_read(argv[++i], &lf, &err);
+      const char *lpath = argv[++i];
+      char dpath[4200];
+      struct stat lsb;
+      if (stat(lpath, &lsb) == 0 && S_ISDIR(lsb.st_mode)) { /* a case directory: its case.yaml or case.json */
+        snprintf(dpath, sizeof dpath, "%s/case.yaml", lpath);
+        if (stat(dpath, &lsb) != 0) snprintf(dpath, sizeof dpath, "%s/case.json", lpath);
+        lpath = dpath;
+      }
+      ttref_status lst = interp_launch_file_read(lpath, &lf, &err);
       if (lst != TTREF_OK) {
         report(&err);
         rc = exit_of(lst);
@@ -279,6 +315,29 @@ static int cmd_run(int argc, char **argv)
       check_races = 1;
     } else if (strcmp(a, "--stats") == 0) {
       stats = 1;
+    } else if (strcmp(a, "--dump") == 0 && has) {
+      dumps[ndumps++] = argv[++i];
+    } else if (strcmp(a, "--dump-dir") == 0 && has) {
+      dump_dir = argv[++i];
+    } else if (strcmp(a, "--trace") == 0) {
+      trace = 1;
+    } else if (strcmp(a, "--trace-pids") == 0 && has) {
+      trace_pids[ntrace_pids++] = argv[++i];
+    } else if (strcmp(a, "--trap") == 0 && has) {
+      const char *t = argv[++i];
+      if (!strcmp(t, "nan")) trap |= INTERP_TRAP_NAN;
+      else if (!strcmp(t, "inf")) trap |= INTERP_TRAP_INF;
+      else if (!strcmp(t, "nan,inf") || !strcmp(t, "inf,nan")) trap |= INTERP_TRAP_NAN | INTERP_TRAP_INF;
+      else {
+        fprintf(stderr, "error: --trap takes nan, inf or nan,inf, not '%s'\n", t);
+        goto done;
+      }
+    } else if (strcmp(a, "--check-uninit") == 0) {
+      check_uninit = 1;
+    } else if (strcmp(a, "--strict") == 0) {
+      ub_mode = INTERP_UB_STRICT;
+    } else if (strcmp(a, "--quiet") == 0) {
+      ub_mode = INTERP_UB_QUIET;
     } else if (a[0] == '-' ) {
       fprintf(stderr, "error: unknown or incomplete option '%s'\n", a);
       fputs(usage_run, stderr);
@@ -308,6 +367,10 @@ static int cmd_run(int argc, char **argv)
     fputs(usage_run, stderr);
     goto done;
   }
+  if (!grid_given && !(have_lf && lf.has_grid)) { /* running one program silently hides a forgotten grid */
+    fprintf(stderr, "error: no grid: give --grid X[,Y[,Z]] (or grid: in the launch file)\n");
+    goto done;
+  }
   if (fxo.any && !interp_fx_is(kernel)) {
     fprintf(stderr, "error: --sym, --dtype and --oob are for traced kernels (.fx); %s is TTIR\n", kernel);
     goto done;
@@ -322,6 +385,21 @@ static int cmd_run(int argc, char **argv)
   if (!fn) {
     fprintf(stderr, "error: %s: no kernel %s%s\n", kernel, fname ? "named " : "", fname ? fname : "");
     goto done;
+  }
+  for (int k = 0; k < nspecs; k++) { /* "?NAME=V" (list-form launch args): skip names the signature lacks */
+    if (specs[k][0] != '?') continue;
+    const char *nm = specs[k] + 1, *eq = strchr(nm, '=');
+    size_t nl = eq ? (size_t)(eq - nm) : strlen(nm);
+    int found = 0;
+    for (int a = 0; a < fn->nargs && !found; a++)
+      found = fn->args[a].name && strlen(fn->args[a].name) == nl && !strncmp(fn->args[a].name, nm, nl);
+    specs[k] = found ? nm : NULL;
+  }
+  {
+    int w = 0;
+    for (int k = 0; k < nspecs; k++)
+      if (specs[k]) specs[w++] = specs[k];
+    nspecs = w;
   }
   st = interp_bind(m, fn, specs, nspecs, &b, &err);
   if (st != TTREF_OK) {
@@ -344,8 +422,27 @@ static int cmd_run(int argc, char **argv)
   b.L.inject_op = inject_op;
   b.L.max_steps = max_steps;
   b.L.check_races = check_races;
+  if (dump_dir && !ndumps) {
+    fprintf(stderr, "error: --dump-dir needs at least one --dump NAME\n");
+    goto done;
+  }
+  if (!(dbg = interp_debug_new(m, fn))) goto done;
+  for (int k = 0; k < ndumps && st == TTREF_OK; k++) st = interp_debug_add_dump(dbg, dumps[k], &err);
+  if (dump_dir && st == TTREF_OK) st = interp_debug_set_dump_dir(dbg, dump_dir, &err);
+  if (trace && !ntrace_pids && st == TTREF_OK) st = interp_debug_set_trace(dbg, NULL, &err);
+  for (int k = 0; k < ntrace_pids && st == TTREF_OK; k++) st = interp_debug_set_trace(dbg, trace_pids[k], &err);
+  if (st != TTREF_OK) {
+    report(&err);
+    rc = exit_of(st);
+    goto done;
+  }
+  interp_debug_set_trap(dbg, trap);
+  interp_debug_set_check_uninit(dbg, check_uninit);
+  interp_debug_set_ub_mode(dbg, ub_mode);
+  interp_debug_attach(dbg, &b.L);
   st = interp_run(&b.L, &err);
   fflush(stdout);
+  interp_debug_finish(dbg);
   if (st != TTREF_OK) report(&err);
   rc = exit_of(st);
   /* Outputs are written even after a fault: they show memory as the fault left it. */
@@ -386,12 +483,16 @@ static int cmd_run(int argc, char **argv)
     const interp_stats *s = &b.L.stats;
     fprintf(stderr,
             "stats: programs %lld, int div by zero %lld, int div overflow %lld, shift >= width %lld, "
-            "fp->int out of range %lld, masked load without other %lld, poison reads %lld, races %lld\n",
+            "fp->int out of range %lld, masked load without other %lld, poison reads %lld, races %lld, "
+            "nsw/nuw overflow %lld\n",
             (long long)s->programs, (long long)s->ub_div_zero, (long long)s->ub_div_overflow,
             (long long)s->ub_shift, (long long)s->ub_fptoi, (long long)s->ub_masked_other,
-            (long long)s->ub_poison, (long long)s->races);
+            (long long)s->ub_poison, (long long)s->races, (long long)s->ub_overflow);
   }
 done:
+  interp_debug_free(dbg);
+  free(dumps);
+  free(trace_pids);
   interp_fx_opts_free(&fxo);
   if (bound) interp_bound_free(&b);
   interp_launch_file_free(&lf);

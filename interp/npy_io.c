@@ -644,6 +644,34 @@ fail:
   return st;
 }
 
+ttref_status npy_write_new(const char *path, const npy_array *a, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  FILE *f = NULL;
+  char hdr[600];
+  size_t hlen = 0;
+  int fd = -1, rc, created = 0;
+  if (!path || !a) return ir_error_set(err, TTREF_E_USAGE, no_loc, "npy_write_new: NULL argument");
+  TRY(check_array(a, path, err));
+  build_header(a, hdr, sizeof hdr, &hlen);
+  fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: cannot create: %s", path, strerror(errno)));
+  created = 1;
+  f = fdopen(fd, "wb");
+  if (!f) FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: cannot create: %s", path, strerror(errno)));
+  fd = -1;
+  if (write_body(f, hdr, hlen, a) != 0 || fflush(f) != 0)
+    FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: write error: %s", path, strerror(errno)));
+  rc = fclose(f);
+  f = NULL;
+  if (rc != 0) FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: write error: %s", path, strerror(errno)));
+fail:
+  if (f) fclose(f);
+  if (fd >= 0) close(fd);
+  if (st != TTREF_OK && created) remove(path); /* ours: created just now, never through a link */
+  return st;
+}
+
 void npy_free(npy_array *a)
 {
   if (!a) return;

@@ -67,6 +67,13 @@ ttref_status npy_read_mem(const char *name, const void *buf, size_t len, npy_arr
  */
 ttref_status npy_write(const char *path, const npy_array *a, ttref_error *err);
 
+/**
+ * Like npy_write, but only creates a new file: fails with TTREF_E_IO when
+ * @p path exists or is a symlink (O_CREAT|O_EXCL|O_NOFOLLOW), so nothing is
+ * ever overwritten or written through a link.
+ */
+ttref_status npy_write_new(const char *path, const npy_array *a, ttref_error *err);
+
 /** Free @p a's data and zero the struct. NULL-safe. */
 void npy_free(npy_array *a);
 

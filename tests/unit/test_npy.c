@@ -329,6 +329,36 @@ static void test_npy_roundtrip_rank8_and_zero_size(void **state)
   npy_free(&b);
 }
 
+static void test_npy_write_new_refuses_existing_files_and_links(void **state)
+{
+  (void)state;
+  static const int64_t s3[1] = {3};
+  npy_array a, b;
+  ttref_error e;
+  assert_int_equal(npy_alloc(&a, 'i', 4, 1, s3, &e), TTREF_OK);
+  for (int k = 0; k < 3; k++) ((int32_t *)a.data)[k] = 7 * k - 1;
+  char fresh[8300], victim[8300], link_path[8300];
+  snprintf(fresh, sizeof fresh, "%s", tmp_path("new.npy"));
+  snprintf(victim, sizeof victim, "%s", tmp_path("victim.txt"));
+  snprintf(link_path, sizeof link_path, "%s", tmp_path("link.npy"));
+  assert_int_equal(npy_write_new(fresh, &a, &e), TTREF_OK);
+  assert_int_equal(npy_read(fresh, &b, &e), TTREF_OK);
+  assert_memory_equal(a.data, b.data, a.nbytes);
+  npy_free(&b);
+  assert_int_equal(npy_write_new(fresh, &a, &e), TTREF_E_IO); /* exists: not overwritten */
+  assert_int_equal(npy_read(fresh, &b, &e), TTREF_OK);
+  npy_free(&b);
+  spit(victim, (const unsigned char *)"keep", 4);
+  assert_int_equal(symlink(victim, link_path), 0);
+  assert_int_equal(npy_write_new(link_path, &a, &e), TTREF_E_IO); /* never through a link */
+  size_t n = 0;
+  unsigned char *v = slurp(victim, &n);
+  assert_int_equal(n, 4);
+  assert_memory_equal(v, "keep", 4);
+  free(v);
+  npy_free(&a);
+}
+
 static void test_npy_descr_strings(void **state)
 {
   (void)state;
@@ -1176,6 +1206,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       T(test_npy_roundtrip_every_dtype_rank0_to_3),
       T(test_npy_roundtrip_rank8_and_zero_size),
+      T(test_npy_write_new_refuses_existing_files_and_links),
       T(test_npy_descr_strings),
       T(test_npy_numpy_fixtures_values),
       T(test_npy_numpy_fixtures_v2_v3),
