@@ -8,6 +8,7 @@
 #include "conform_cli.h"
 #include "conform_backend.h"
 #include "conform_golden.h"
+#include "conform_mutant.h"
 #include "conform_report.h"
 #include "conform_run.h"
 #include "ir_base.h"
@@ -17,13 +18,14 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BAD = 2 };
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BAD = 2, EXIT_SCORE = 4 };
 
 static const char *const usage_conform =
     "usage: ttref conform SUITE --backend NAME|ADAPTER [--config BACKEND.yaml] [--report-dir DIR]\n"
     "                     [--golden DIR] [-j N] [--shard I/N] [--filter REGEX] [--resume]\n"
     "                     [--timeout SECONDS] [--keep-work] [--localize] [--progress|--no-progress]\n"
-    "       ttref conform --list-backends\n"
+    "       ttref conform SUITE --mutants [LIST] [--min-score S] [options]\n"
+    "       ttref conform --list-backends | --list-mutants\n"
     "  Runs every case x specialization of SUITE (a directory of *.yaml cases, docs/suite-format.md)\n"
     "  on a backend and judges each output against ttref's reference with its compliance mode.\n"
     "  --backend     reference, fault:KIND, an adapter PATH, batch:PATH or plugin:PATH.so (docs/adapter-protocol.md)\n"
@@ -38,7 +40,13 @@ static const char *const usage_conform =
     "  --timeout S   time limit of one backend run (default 60; the case and the config may override)\n"
     "  --localize    for each FAIL, probe every value the kernel computes on the backend and the reference\n"
     "                and name the first op that diverges (docs/compliance.md, Localisation)\n"
-    "  Exit: 0 no unexpected verdict (FAIL, XPASS, ERROR, CRASH, TIMEOUT), 1 some, 2 bad input.\n";
+    "  --mutants [LIST]  also run every item (its reference passing) on built-in mutant backends, each a\n"
+    "                realistic backend bug (all, or comma-separated names of --list-mutants), and write\n"
+    "                DIR/mutants.json and DIR/mutants.md: per mutant the items it changed, the items that\n"
+    "                caught it, killed/survived/unexercised and the mutation score (docs/compliance.md)\n"
+    "  --min-score S exit 4 when the mutation score (killed / mutants, 0..1) is below S\n"
+    "  Exit: 0 no unexpected verdict (FAIL, XPASS, ERROR, CRASH, TIMEOUT), 1 some, 2 bad input,\n"
+    "        4 mutation score below --min-score.\n";
 
 static const char *const usage_golden =
     "usage: ttref golden SUITE --out DIR [--filter REGEX]\n"
@@ -83,6 +91,7 @@ int conform_cmd_conform(int argc, char **argv)
   o.shard_n = 1;
   o.progress = -1;
   o.timeout = 60;
+  double min_score = -1, score = 1;
   if (wants_help(argc, argv)) return fputs(usage_conform, stdout), EXIT_OK;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -90,6 +99,22 @@ int conform_cmd_conform(int argc, char **argv)
     if (strcmp(a, "--list-backends") == 0) {
       conform_backend_list(stdout);
       return EXIT_OK;
+    } else if (strcmp(a, "--list-mutants") == 0) {
+      conform_mutant_list(stdout);
+      return EXIT_OK;
+    } else if (strcmp(a, "--mutants") == 0) {
+      int k;
+      o.mutants = "all"; /* the next argument is the list when it names a mutant */
+      if (has && strcspn(argv[i + 1], ",") > 0) {
+        char first[64];
+        snprintf(first, sizeof first, "%.*s", (int)strcspn(argv[i + 1], ","), argv[i + 1]);
+        if (strcmp(first, "all") == 0 || conform_mutant_lookup(first, &k)) o.mutants = argv[++i];
+      }
+    } else if (strncmp(a, "--mutants=", 10) == 0) o.mutants = a + 10;
+    else if (strcmp(a, "--min-score") == 0 && has) {
+      char *end;
+      min_score = strtod(argv[++i], &end);
+      if (*end || !(min_score >= 0 && min_score <= 1)) return fprintf(stderr, "error: --min-score needs a number in [0, 1]\n"), EXIT_BAD;
     } else if (strcmp(a, "--backend") == 0 && has) o.backend = argv[++i];
     else if (strcmp(a, "--config") == 0 && has) o.config = argv[++i];
     else if (strcmp(a, "--report-dir") == 0 && has) o.report_dir = argv[++i];
@@ -119,14 +144,18 @@ int conform_cmd_conform(int argc, char **argv)
     } else if (!o.suite) o.suite = a;
     else return fprintf(stderr, "error: unexpected argument '%s'\n", a), EXIT_BAD;
   }
+  if (o.mutants && !o.backend) o.backend = "reference";
+  if (min_score >= 0 && !o.mutants) return fprintf(stderr, "error: --min-score needs --mutants\n"), EXIT_BAD;
   if (!o.suite || !o.backend) return fputs(usage_conform, stderr), EXIT_BAD;
+  o.out_mutation_score = &score;
   int unexpected = 0;
   ttref_status st = conform_run(&o, &unexpected, &err);
   if (st != TTREF_OK) {
     report_err(&err);
     return EXIT_BAD;
   }
-  return unexpected ? EXIT_FAIL : EXIT_OK;
+  if (unexpected) return EXIT_FAIL;
+  return o.mutants && score < min_score ? EXIT_SCORE : EXIT_OK;
 }
 
 int conform_cmd_golden(int argc, char **argv)

@@ -12,6 +12,8 @@
 #include "conform_golden.h"
 #include "conform_judge.h"
 #include "conform_localize.h"
+#include "conform_mutant.h"
+#include "ir_parse.h"
 #include "conform_report.h"
 #include "conform_stage.h"
 #include "conform_sys.h"
@@ -41,6 +43,8 @@ typedef struct ctx {
   conform_backend backend;
   item *items;
   int nitems;
+  int mut_ids[CONFORM_MUTANT_COUNT + 1]; /* --mutants, in report order */
+  int nmut;
 } ctx;
 
 void conform_run_describe(const conform_case *c, const conform_spec *s, conform_record *r)
@@ -182,6 +186,54 @@ static double item_timeout(const ctx *x, const item *it)
   return x->o->timeout > 0 ? x->o->timeout : 60;
 }
 
+/* --mutants: run one mutant of the reference on the staged item; a CONFORM_MUT_* code. */
+static char run_mutant(const ctx *x, const item *it, const char *dir, const char *refdir, int mutant)
+{
+  char out[4200], path[4400];
+  conform_exit ex;
+  conform_record tmp;
+  ttref_error err = {0};
+  bool changed = false;
+  snprintf(out, sizeof out, "%s/outputs", dir);
+  conform_sys_rmtree(out);
+  if (conform_sys_mkdirs(out, &err) != TTREF_OK ||
+      conform_stage_reference_mutant(it->s, dir, out, conform_mutant_name(mutant), item_timeout(x, it), &ex, &err) != TTREF_OK)
+    return CONFORM_MUT_CAUGHT; /* the harness could not run it: an ERROR verdict */
+  if (ex.kind != CONFORM_EXITED || ex.code != 0) return CONFORM_MUT_CAUGHT; /* ERROR, CRASH or TIMEOUT */
+  for (int k = 0; k < it->c->noutputs && !changed; k++) {
+    npy_array got = {0}, ref = {0};
+    snprintf(path, sizeof path, "%s/%s.npy", out, it->c->outputs[k].name);
+    bool ok = npy_read(path, &got, &err) == TTREF_OK;
+    snprintf(path, sizeof path, "%s/%s.npy", refdir, it->c->outputs[k].name);
+    ok = npy_read(path, &ref, &err) == TTREF_OK && ok;
+    changed = !ok || got.nbytes != ref.nbytes || memcmp(got.data, ref.data, got.nbytes) != 0;
+    npy_free(&got);
+    npy_free(&ref);
+  }
+  conform_record_init(&tmp);
+  conform_verdict v = judge_all(x, it, dir, refdir, &tmp);
+  if (v != CONFORM_V_PASS && v != CONFORM_V_QUALITY_WARNING) return CONFORM_MUT_CAUGHT;
+  return changed ? CONFORM_MUT_CHANGED : CONFORM_MUT_SAME;
+}
+
+/* --mutants: every mutant of the run on one item whose reference passed; codes into r->mutants. */
+static void run_mutants(const ctx *x, const item *it, const char *dir, const char *refdir, conform_record *r)
+{
+  ir_module *m = NULL;
+  ttref_error err = {0};
+  char kpath[4200];
+  snprintf(kpath, sizeof kpath, "%s/kernel.ttir", dir);
+  bool parsed = ir_parse_file(kpath, &m, &err) == TTREF_OK;
+  for (int p = 0; p < x->nmut && p + 1 < (int)sizeof r->mutants; p++) {
+    conform_mutant_opts mo;
+    int sites = 1; /* a kernel we cannot parse here: run the mutant and let the verdict tell */
+    if (parsed && conform_mutant_apply(m, x->mut_ids[p], false, &mo, &sites, &err) != TTREF_OK) sites = 1;
+    r->mutants[p] = sites > 0 ? run_mutant(x, it, dir, refdir, x->mut_ids[p]) : CONFORM_MUT_NOT_APPLIED;
+    r->mutants[p + 1] = 0;
+  }
+  ir_module_free(m);
+}
+
 /* Process one item end to end (in a worker). */
 static void process(ctx *x, const item *it, conform_record *r)
 {
@@ -239,6 +291,7 @@ static void process(ctx *x, const item *it, conform_record *r)
     goto decide;
   }
   raw = judge_all(x, it, dir, refdir, r);
+  if (x->nmut && (raw == CONFORM_V_PASS || raw == CONFORM_V_QUALITY_WARNING)) run_mutants(x, it, dir, refdir, r);
   if (raw == CONFORM_V_FAIL && x->o->localize) {
     err = (ttref_error){0};
     if (conform_localize(&x->backend, it->c, it->s, dir, item_timeout(x, it), x->cfg->ftz, r, &err) != TTREF_OK)
@@ -435,6 +488,11 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   if (o->config) TRY(conform_config_load(o->config, &x.cfg, err));
   else TRY(conform_config_default(&x.cfg, err));
   TRY(conform_backend_open(o->backend, &x.backend, err));
+  if (o->mutants) {
+    if (x.backend.kind != CONFORM_BK_REFERENCE)
+      FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "--mutants runs mutants of the reference backend, not of '%s'", o->backend));
+    TRY(conform_mutant_parse_list(o->mutants, x.mut_ids, &x.nmut, err));
+  }
   if (o->filter) {
     if (regcomp(&re, o->filter, REG_EXTENDED | REG_NOSUB) != 0)
       FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "bad --filter regex '%s'", o->filter));
@@ -566,6 +624,11 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
         sep = ", ";
       }
     fprintf(stdout, "%s; reports in %s\n", all.n ? ")" : "", o->report_dir);
+  }
+  if (x.nmut) {
+    double score;
+    TRY(conform_mutant_report(o->report_dir, o->suite, x.mut_ids, x.nmut, &all, stdout, &score, err));
+    if (o->out_mutation_score) *o->out_mutation_score = score;
   }
 fail:
   if (ws)

@@ -119,7 +119,7 @@ fail:
 }
 
 static ttref_status stage_ref(const conform_spec *s, const char *dir, const char *outdir, bool precise, bool ftz,
-                              const char *inject_op, double timeout_s, conform_exit *ex, ttref_error *err)
+                              const char *inject_op, const char *mutant, double timeout_s, conform_exit *ex, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   ttref_loc none = {0};
@@ -159,6 +159,10 @@ static ttref_status stage_ref(const conform_spec *s, const char *dir, const char
     argv[n++] = "--inject-fault";
     argv[n++] = inject_op;
   }
+  if (mutant) {
+    argv[n++] = "--mutant";
+    argv[n++] = mutant;
+  }
   argv[n] = NULL;
   conform_spawn sp = {argv, NULL, NULL, NULL, log, timeout_s};
   TRY(conform_sys_run(&sp, ex, err));
@@ -174,11 +178,17 @@ fail:
 ttref_status conform_stage_reference(const conform_spec *s, const char *dir, const char *outdir, bool precise,
                                      bool ftz, double timeout_s, conform_exit *ex, ttref_error *err)
 {
-  return stage_ref(s, dir, outdir, precise, ftz, NULL, timeout_s, ex, err);
+  return stage_ref(s, dir, outdir, precise, ftz, NULL, NULL, timeout_s, ex, err);
 }
 
 ttref_status conform_stage_reference_inject(const conform_spec *s, const char *dir, const char *outdir, const char *inject_op,
                                             double timeout_s, conform_exit *ex, ttref_error *err)
 {
-  return stage_ref(s, dir, outdir, false, false, inject_op, timeout_s, ex, err);
+  return stage_ref(s, dir, outdir, false, false, inject_op, NULL, timeout_s, ex, err);
+}
+
+ttref_status conform_stage_reference_mutant(const conform_spec *s, const char *dir, const char *outdir, const char *mutant,
+                                            double timeout_s, conform_exit *ex, ttref_error *err)
+{
+  return stage_ref(s, dir, outdir, false, false, NULL, mutant, timeout_s, ex, err);
 }

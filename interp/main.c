@@ -12,6 +12,7 @@
 #include "interp_launch.h"
 #include "conform_cli.h"
 #include "conform_localize.h"
+#include "conform_mutant.h"
 
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
@@ -56,6 +57,8 @@ static const char *const usage_run =
     "  --ftz flushes float subnormal results to zero (to compare with FTZ hardware).\n"
     "  --max-steps N   stop a program after N ops (a kernel that never terminates): exit 1, naming the op\n"
     "  --inject-fault OP  (testing aid) makes every float result of op OP 2^-6 too large, e.g. math.exp\n"
+    "  --mutant NAME   (testing aid) runs a mutant backend: the kernel rewritten like a backend bug\n"
+    "        (`ttref conform --list-mutants`; docs/compliance.md, Mutation score)\n"
     "  --contract fuses a mulf whose only use is an addf/subf into one FMA, as LLVM does\n"
     "        by default for Triton GPU backends (the exact semantics keep them separate).\n"
     "  --precise also runs the launch in binary64 without rounding and writes, per float\n"
@@ -170,6 +173,7 @@ static int cmd_run(int argc, char **argv)
 {
   if (wants_help(argc, argv)) return fputs(usage_run, stdout), EXIT_OK;
   const char *kernel = NULL, *outdir = NULL, *fname = NULL;
+  int mutant = -1;
   int64_t grid[3] = {1, 1, 1};
   int grid_given = 0, have_lf = 0;
   interp_launch_file lf;
@@ -237,6 +241,11 @@ static int cmd_run(int argc, char **argv)
         goto done;
       }
       inject_op = (int)oc + 1;
+    } else if (strcmp(a, "--mutant") == 0 && has) {
+      if (!conform_mutant_lookup(argv[++i], &mutant)) {
+        fprintf(stderr, "error: --mutant: unknown mutant '%s' (see ttref conform --list-mutants)\n", argv[i]);
+        goto done;
+      }
     } else if (strcmp(a, "--check-races") == 0) {
       check_races = 1;
     } else if (strcmp(a, "--stats") == 0) {
@@ -280,6 +289,18 @@ static int cmd_run(int argc, char **argv)
   if (!fn) {
     fprintf(stderr, "error: %s: no kernel %s%s\n", kernel, fname ? "named " : "", fname ? fname : "");
     goto done;
+  }
+  if (mutant >= 0) {
+    conform_mutant_opts mo;
+    int sites;
+    st = conform_mutant_apply(m, mutant, true, &mo, &sites, &err);
+    if (st != TTREF_OK) {
+      report(&err);
+      rc = exit_of(st);
+      goto done;
+    }
+    ftz |= mo.ftz;
+    contract |= mo.contract;
   }
   st = interp_bind(m, fn, specs, nspecs, &b, &err);
   if (st != TTREF_OK) {
