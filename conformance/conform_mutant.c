@@ -398,7 +398,7 @@ static bool targets(const conform_record *r, const char *name)
   size_t nl = strlen(name);
   while (*t) {
     size_t l = strcspn(t, ",");
-    if (l == 8 + nl && strncmp(t, "mutant:", 7) == 0 && strncmp(t + 7, name, nl) == 0) return true;
+    if (l == 7 + nl && strncmp(t, "mutant:", 7) == 0 && strncmp(t + 7, name, nl) == 0) return true;
     t += l;
     if (*t == ',') t++;
   }
@@ -436,7 +436,7 @@ ttref_status conform_mutant_report(const char *dir, const char *suite, const int
   char path[4200];
   FILE *jf = NULL, *mf = NULL;
   mstat *ms = ir_calloc((size_t)nids + 1, sizeof *ms);
-  int killed = 0, survived = 0, unexercised = 0;
+  int killed = 0, survived = 0, unexercised = 0, by_target = 0;
   if (!ms) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
   for (int p = 0; p < nids; p++) {
     const char *name = conform_mutant_name(ids[p]);
@@ -452,6 +452,7 @@ ttref_status conform_mutant_report(const char *dir, const char *suite, const int
     }
     ms[p].status = ms[p].caught ? "killed" : ms[p].changed ? "survived" : "unexercised";
     killed += ms[p].caught > 0;
+    by_target += ms[p].caught_by_target > 0;
     survived += !ms[p].caught && ms[p].changed;
     unexercised += !ms[p].caught && !ms[p].changed;
   }
@@ -462,8 +463,9 @@ ttref_status conform_mutant_report(const char *dir, const char *suite, const int
   if (!jf) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", path));
   fprintf(jf, "{\"suite\": ");
   conform_json_str(jf, suite);
-  fprintf(jf, ", \"items\": %d, \"mutants\": %d, \"killed\": %d, \"survived\": %d, \"unexercised\": %d, \"score\": ",
-          recs->n, nids, killed, survived, unexercised);
+  fprintf(jf, ", \"items\": %d, \"mutants\": %d, \"killed\": %d, \"killed_by_target\": %d, \"survived\": %d, "
+              "\"unexercised\": %d, \"score\": ",
+          recs->n, nids, killed, by_target, survived, unexercised);
   conform_json_num(jf, score);
   fprintf(jf, ",\n \"results\": [\n");
   for (int p = 0; p < nids; p++) {
@@ -518,8 +520,8 @@ ttref_status conform_mutant_report(const char *dir, const char *suite, const int
     FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", path));
   }
   mf = NULL;
-  fprintf(out, "mutation score: %d of %d mutants killed (%.1f%%), %d survived, %d unexercised\n", killed, nids, 100.0 * score,
-          survived, unexercised);
+  fprintf(out, "mutation score: %d of %d mutants killed (%.1f%%; %d by an item that targets them), %d survived, %d unexercised\n",
+          killed, nids, 100.0 * score, by_target, survived, unexercised);
   for (int p = 0; p < nids; p++)
     if (!ms[p].caught)
       fprintf(out, "  %s %s: %s\n", ms[p].status, conform_mutant_name(ids[p]), conform_mutant_desc(ids[p]));
