@@ -103,13 +103,8 @@ int conform_cmd_conform(int argc, char **argv)
       conform_mutant_list(stdout);
       return EXIT_OK;
     } else if (strcmp(a, "--mutants") == 0) {
-      int k;
-      o.mutants = "all"; /* the next argument is the list when it names a mutant */
-      if (has && strcspn(argv[i + 1], ",") > 0) {
-        char first[64];
-        snprintf(first, sizeof first, "%.*s", (int)strcspn(argv[i + 1], ","), argv[i + 1]);
-        if (strcmp(first, "all") == 0 || conform_mutant_lookup(first, &k)) o.mutants = argv[++i];
-      }
+      o.mutants = "all"; /* the next argument is the LIST unless it is an option or an existing path (the suite) */
+      if (has && argv[i + 1][0] != '-' && access(argv[i + 1], F_OK) != 0) o.mutants = argv[++i];
     } else if (strncmp(a, "--mutants=", 10) == 0) o.mutants = a + 10;
     else if (strcmp(a, "--min-score") == 0 && has) {
       char *end;
