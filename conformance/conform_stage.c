@@ -84,6 +84,7 @@ static ttref_status write_case_yaml(const conform_case *c, const conform_spec *s
       fprintf(f, "\n    dtype: %s\n    shape: ", conform_dtype_name(a->dtype));
       shape_list(f, a);
       fprintf(f, "\n    file: outputs/%s.npy\n    mode: %s\n", o->name, o->mode);
+      if (o->unordered) fprintf(f, "    unordered: true\n");
     }
   }
   if (ferror(f)) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot write '%s'", path));

@@ -27,7 +27,7 @@ mut() {
       exit
     }' "$1/mutants.json"
 }
-echo "1..14"
+echo "1..16"
 
 rows=$(grep -c '^X(' "$SRC/conformance/conform_mutant_list.h")
 "$BIN" conform --list-mutants >"$T/list.txt"
@@ -95,5 +95,14 @@ rc4=$?
 check "--mutants with another backend and --min-score without --mutants are usage errors" \
   "[ $rc3 -eq 2 ] && grep -q 'mutants of the reference backend' '$T/e3' && [ $rc4 -eq 2 ] && grep -q 'needs --mutants' '$T/e4'" \
   "$rc3 $rc4 $(cat "$T/e3" "$T/e4")"
+
+TTREF_BIN=$BIN "$BIN" conform "$SUITE" --backend "$SRC/tests/conform/wide_acc_adapter.sh" --filter '^dot_f16_acc_f16_' \
+  --report-dir "$T/wide" --keep-work -j 2 --no-progress >"$T/wide.out" 2>&1
+rc=$?
+check "an f16-accumulator dot computed with f32 partial sums (one rounding) passes the f16 bound (S3, S5)" \
+  "[ $rc -eq 0 ] && grep -q '^2 passed, 0 failed' '$T/wide.out'" "$(tail -4 "$T/wide.out")"
+check "... and its outputs differ from the reference's per-step f16 rounding: the bound covers both orders" \
+  "! cmp -s '$T/wide/work/dot_f16_acc_f16_s3/default/outputs/o_ptr.npy' '$T/wide/work/dot_f16_acc_f16_s3/default/ref/o_ptr.npy' &&
+   ! cmp -s '$T/wide/work/dot_f16_acc_f16_s5/default/outputs/o_ptr.npy' '$T/wide/work/dot_f16_acc_f16_s5/default/ref/o_ptr.npy'"
 
 [ $fails -eq 0 ]
