@@ -7,6 +7,7 @@
 #include "config.h"
 #include "conform_cli.h"
 #include "conform_backend.h"
+#include "conform_coverage.h"
 #include "conform_golden.h"
 #include "conform_mutant.h"
 #include "conform_report.h"
@@ -61,6 +62,16 @@ static const char *const usage_report =
     "usage: ttref report merge DIR... --out DIR\n"
     "  Combines the journals of shard report directories and writes every report into --out.\n"
     "  Exit: 0 no unexpected verdict, 1 some, 2 bad input.\n";
+
+static const char *const usage_coverage =
+    "usage: ttref coverage SUITE... [-o FILE] [--allow FILE] [--check]\n"
+    "  Writes the coverage matrix of the suites as Markdown (stdout, or -o FILE): every op of\n"
+    "  ir/ir_op_list.h x dtype x the attribute values that change its result, the items covering\n"
+    "  each cell, the ops and expected cells no item covers (`make coverage-matrix` writes docs/coverage.md).\n"
+    "  --allow FILE  executable ops allowed to have no item yet: one mnemonic and a reason per line\n"
+    "  --check       exit 1 when an executable op has no item and is not allowed, or an allowed op is\n"
+    "                covered (a stale entry), naming each on stderr\n"
+    "  Exit: 0 ok, 1 check failed, 2 bad input.\n";
 
 static int wants_help(int argc, char **argv)
 {
@@ -215,5 +226,47 @@ int conform_cmd_report(int argc, char **argv)
   rc = unexpected ? EXIT_FAIL : EXIT_OK;
 done:
   ir_free(dirs, sizeof *dirs * (size_t)argc);
+  return rc;
+}
+
+int conform_cmd_coverage(int argc, char **argv)
+{
+  const char *outp = NULL, *allow = NULL;
+  const char **suites = NULL;
+  int nsuites = 0, check = 0, missing = 0, rc = EXIT_BAD;
+  ttref_error err = {0};
+  FILE *f = NULL;
+  if (wants_help(argc, argv)) return fputs(usage_coverage, stdout), EXIT_OK;
+  suites = ir_calloc((size_t)argc + 1, sizeof *suites);
+  if (!suites) return EXIT_BAD;
+  for (int i = 1; i < argc; i++) {
+    const bool has = i + 1 < argc;
+    if (strcmp(argv[i], "-o") == 0 && has) outp = argv[++i];
+    else if (strcmp(argv[i], "--allow") == 0 && has) allow = argv[++i];
+    else if (strcmp(argv[i], "--check") == 0) check = 1;
+    else if (argv[i][0] == '-') {
+      fprintf(stderr, "error: unknown or incomplete option '%s'\n", argv[i]);
+      goto done;
+    } else suites[nsuites++] = argv[i];
+  }
+  if (nsuites == 0) {
+    fputs(usage_coverage, stderr);
+    goto done;
+  }
+  f = outp ? fopen(outp, "w") : stdout;
+  if (!f) {
+    fprintf(stderr, "error: cannot write '%s'\n", outp);
+    goto done;
+  }
+  ttref_status st = conform_coverage(suites, nsuites, allow, f, stderr, &missing, &err);
+  if (outp && fclose(f) != 0 && st == TTREF_OK) st = IR_ERR(&err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", outp);
+  if (st != TTREF_OK) {
+    report_err(&err);
+    rc = exit_of(st);
+    goto done;
+  }
+  rc = check && missing ? EXIT_FAIL : EXIT_OK;
+done:
+  ir_free(suites, sizeof *suites * ((size_t)argc + 1));
   return rc;
 }

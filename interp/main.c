@@ -91,6 +91,7 @@ static void usage(FILE *f)
         "  conform  run a conformance suite on a backend and judge it (reports, journal, --resume)\n"
         "  golden   write or --verify a suite's golden outputs and MANIFEST\n"
         "  report   merge shard report directories (report merge DIR... --out DIR)\n"
+        "  coverage the op x dtype x attribute coverage matrix of suites (Markdown)\n"
         "  version  print the version\n"
         "  help     this text; `ttref COMMAND --help` for one command\n",
         f);
@@ -395,6 +396,7 @@ int main(int argc, char **argv)
   if (strcmp(cmd, "conform") == 0) return conform_cmd_conform(argc - 1, argv + 1);
   if (strcmp(cmd, "golden") == 0) return conform_cmd_golden(argc - 1, argv + 1);
   if (strcmp(cmd, "report") == 0) return conform_cmd_report(argc - 1, argv + 1);
+  if (strcmp(cmd, "coverage") == 0) return conform_cmd_coverage(argc - 1, argv + 1);
   fprintf(stderr, "error: unknown command '%s'\n", cmd);
   usage(stderr);
   return EXIT_BAD;
