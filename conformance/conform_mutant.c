@@ -154,46 +154,78 @@ static bool is_block_ptr_access(const ir_op *op)
   return pt->kind == IR_T_PTR && pt->elem && pt->elem->kind == IR_T_TENSOR;
 }
 
+/* A new op before @p op in its block, with @p nopnds operands and one result of type @p t; NULL on OOM. */
+static ir_op *insert_before(mctx *x, ir_op *op, ir_opcode code, int nopnds, const ir_type *t)
+{
+  ir_block *bl = op->parent;
+  ir_op *nop = ir_arena_alloc(x->m->arena, sizeof *nop);
+  ir_value **opnds = nopnds ? ir_arena_alloc(x->m->arena, sizeof *opnds * (size_t)nopnds) : NULL;
+  ir_value *res = ir_arena_alloc(x->m->arena, sizeof *res);
+  ir_op **ops = ir_arena_alloc(x->m->arena, sizeof *ops * (size_t)(bl->nops + 1));
+  if (!nop || (nopnds && !opnds) || !res || !ops) {
+    x->st = IR_ERR(x->err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory");
+    return NULL;
+  }
+  res->type = t;
+  res->id = x->fn->nvalues++;
+  res->name = "ttref_mutant";
+  res->def = nop;
+  nop->code = code;
+  nop->nopnds = nopnds;
+  nop->opnds = opnds;
+  nop->nres = 1;
+  nop->res = res;
+  nop->line = op->line;
+  nop->col = op->col;
+  nop->loc = op->loc;
+  nop->parent = bl;
+  int n = 0;
+  for (int i = 0; i < bl->nops; i++) {
+    if (bl->ops[i] == op) ops[n++] = nop;
+    ops[n++] = bl->ops[i];
+  }
+  bl->ops = ops;
+  bl->nops = n;
+  return nop;
+}
+
 /* loops stop one step early: scf.for lb, ub, step -> lb, ub - step, step (an arith.subi before the loop) */
 static bool drop_last_iteration(mctx *x, ir_op *op)
 {
   if (op->nopnds < 3) return false;
   if (!x->apply) return true;
-  ir_block *bl = op->parent;
-  ir_op *sub = ir_arena_alloc(x->m->arena, sizeof *sub);
-  ir_value **opnds = ir_arena_alloc(x->m->arena, 2 * sizeof *opnds);
-  ir_value *res = ir_arena_alloc(x->m->arena, sizeof *res);
-  ir_op **ops = ir_arena_alloc(x->m->arena, sizeof *ops * (size_t)(bl->nops + 1));
-  if (!sub || !opnds || !res || !ops) {
+  ir_op *sub = insert_before(x, op, IR_OP_SUBI, 2, op->opnds[1]->type);
+  if (!sub) return false;
+  sub->opnds[0] = op->opnds[1];
+  sub->opnds[1] = op->opnds[2];
+  op->opnds[1] = &sub->res[0];
+  return true;
+}
+
+/* dots ignore C: tt.dot a, b, c -> tt.dot a, b, zeros (an arith.constant dense<0> before the dot) */
+static bool drop_accumulator(mctx *x, ir_op *op)
+{
+  if (op->nopnds < 3) return false;
+  const ir_op *d = op->opnds[2]->def;
+  const ir_attr *v = d && d->code == IR_OP_CONSTANT ? ir_op_attr(d, "value") : NULL;
+  if (v && v->kind == IR_A_DENSE && (v->splat || v->nvals == 1) && v->vals && v->vals[0].i == 0) return false; /* C is 0 already */
+  if (!x->apply) return true;
+  ir_op *z = insert_before(x, op, IR_OP_CONSTANT, 0, op->opnds[2]->type);
+  ir_attr *a = z ? ir_arena_alloc(x->m->arena, sizeof *a) : NULL;
+  ir_scalar_val *val = a ? ir_arena_alloc(x->m->arena, sizeof *val) : NULL;
+  if (!val) {
     x->st = IR_ERR(x->err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory");
     return false;
   }
-  opnds[0] = op->opnds[1];
-  opnds[1] = op->opnds[2];
-  res->type = op->opnds[1]->type;
-  res->id = x->fn->nvalues++;
-  res->name = "ttref_mutant_ub";
-  res->def = sub;
-  sub->code = IR_OP_SUBI;
-  sub->nopnds = 2;
-  sub->opnds = opnds;
-  sub->nres = 1;
-  sub->res = res;
-  sub->line = op->line;
-  sub->col = op->col;
-  sub->loc = op->loc;
-  sub->parent = bl;
-  int at = 0, n = 0;
-  for (int i = 0; i < bl->nops; i++) {
-    if (bl->ops[i] == op) at = i;
-  }
-  for (int i = 0; i < bl->nops; i++) {
-    if (i == at) ops[n++] = sub;
-    ops[n++] = bl->ops[i];
-  }
-  bl->ops = ops;
-  bl->nops = n;
-  op->opnds[1] = res;
+  a->name = "value";
+  a->kind = IR_A_DENSE;
+  a->type = op->opnds[2]->type;
+  a->splat = true;
+  a->nvals = 1;
+  a->vals = val; /* zeroed: +0 and integer 0 */
+  z->attrs = a;
+  z->nattrs = 1;
+  op->opnds[2] = &z->res[0];
   return true;
 }
 
@@ -321,6 +353,16 @@ static bool mutate_op(mctx *x, ir_op *op)
     for (int i = 0; a && i < a->nints; i++) identity &= a->ints[i] == i;
     if (op->code != IR_OP_TRANS || identity) return false;
     if (x->apply) op->code = IR_OP_RESHAPE; /* the result type keeps the transposed shape */
+    return true;
+  }
+  case CONFORM_MUT_DOT_ACC_DROPPED: return op->code == IR_OP_DOT && drop_accumulator(x, op);
+  case CONFORM_MUT_PID_XY_SWAPPED: {
+    ir_attr *a = (op->code == IR_OP_GET_PROGRAM_ID || op->code == IR_OP_GET_NUM_PROGRAMS) ? attr_mut(op, "axis") : NULL;
+    if (!a || (a->i != 0 && a->i != 1)) return false;
+    if (x->apply) {
+      a->i = 1 - a->i;
+      if (a->kind == IR_A_ENUM) a->s = a->i ? "y" : "x", a->slen = 1;
+    }
     return true;
   }
   case CONFORM_MUT_FOR_LAST_ITER: return op->code == IR_OP_SCF_FOR && drop_last_iteration(x, op);

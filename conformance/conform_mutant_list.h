@@ -38,4 +38,6 @@ X(ATOMIC_CAS_SWAP, "atomic-cas-cmp-val-swapped","tt.atomic_cas",                
 X(SELECT_SWAP,     "select-operands-swapped",   "arith.select",                   "select returns the false operand when the condition holds")
 X(JOIN_SWAP,       "join-operands-swapped",     "tt.join",                        "join interleaves its operands the wrong way round")
 X(TRANS_AS_RESHAPE,"trans-as-reshape",          "tt.trans",                       "a transpose relabels the data in row-major order (a reshape: the layout change is lost)")
+X(DOT_ACC_DROPPED, "dot-acc-dropped",           "tt.dot",                         "dots ignore their accumulator operand (D = A.B, not A.B + C)")
+X(PID_XY_SWAPPED,  "program-id-xy-swapped",     "tt.get_program_id,tt.get_num_programs", "grid axes x and y are swapped")
 X(FOR_LAST_ITER,   "for-last-iteration-dropped","scf.for",                        "loops stop one step early (upper bound minus step)")
