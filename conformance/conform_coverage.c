@@ -317,7 +317,11 @@ ttref_status conform_coverage(const char *const *suites, int nsuites, const char
         char id[512], cid[300];
         int item = 0;
         conform_case_id(&s->cases[i], sp, cid, sizeof cid);
-        snprintf(id, sizeof id, "%s/%s", s->name, cid);
+        size_t dl = strlen(suites[k]);
+        while (dl > 1 && suites[k][dl - 1] == '/') dl--; /* "core/" names the suite "core" */
+        const char *base = suites[k] + dl;
+        while (base > suites[k] && base[-1] != '/') base--;
+        snprintf(id, sizeof id, "%.*s/%s", (int)(suites[k] + dl - base), base, cid);
         TRY(add_item(&c, id, &item, err));
         TRY(ir_parse_file(sp->kernel, &m, err));
         for (int f = 0; f < m->nfuncs; f++) TRY(walk_region(&c, &m->funcs[f]->body, item));
