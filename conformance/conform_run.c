@@ -186,8 +186,8 @@ static double item_timeout(const ctx *x, const item *it)
   return x->o->timeout > 0 ? x->o->timeout : 60;
 }
 
-/* --mutants: run one mutant of the reference on the staged item; a CONFORM_MUT_* code. */
-static char run_mutant(const ctx *x, const item *it, const char *dir, const char *refdir, int mutant)
+/* --mutants: run one mutant of the reference on the staged item within @p limit seconds; a CONFORM_MUT_* code. */
+static char run_mutant(const ctx *x, const item *it, const char *dir, const char *refdir, int mutant, double limit)
 {
   char out[4200], path[4400];
   conform_exit ex;
@@ -197,7 +197,7 @@ static char run_mutant(const ctx *x, const item *it, const char *dir, const char
   snprintf(out, sizeof out, "%s/outputs", dir);
   conform_sys_rmtree(out);
   if (conform_sys_mkdirs(out, &err) != TTREF_OK ||
-      conform_stage_reference_mutant(it->s, dir, out, conform_mutant_name(mutant), item_timeout(x, it), &ex, &err) != TTREF_OK)
+      conform_stage_reference_mutant(it->s, dir, out, conform_mutant_name(mutant), limit, &ex, &err) != TTREF_OK)
     return CONFORM_MUT_CAUGHT; /* the harness could not run it: an ERROR verdict */
   if (ex.kind != CONFORM_EXITED || ex.code != 0) return CONFORM_MUT_CAUGHT; /* ERROR, CRASH or TIMEOUT */
   for (int k = 0; k < it->c->noutputs && !changed; k++) {
@@ -216,9 +216,16 @@ static char run_mutant(const ctx *x, const item *it, const char *dir, const char
   return changed ? CONFORM_MUT_CHANGED : CONFORM_MUT_SAME;
 }
 
-/* --mutants: every mutant of the run on one item whose reference passed; codes into r->mutants. */
-static void run_mutants(const ctx *x, const item *it, const char *dir, const char *refdir, conform_record *r)
+/*
+ * --mutants: every mutant of the run on one item whose reference passed; codes into r->mutants.
+ * A mutant may turn a loop infinite (a bound off by one): it gets 20 times the reference's time
+ * (@p ref_seconds; 0: unknown, stored goldens), at least 5 s and at most the item's time limit.
+ */
+static void run_mutants(const ctx *x, const item *it, const char *dir, const char *refdir, double ref_seconds,
+                        conform_record *r)
 {
+  double limit = item_timeout(x, it);
+  if (ref_seconds > 0 && 20 * ref_seconds + 5 < limit) limit = 20 * ref_seconds + 5;
   ir_module *m = NULL;
   ttref_error err = {0};
   char kpath[4200];
@@ -228,7 +235,7 @@ static void run_mutants(const ctx *x, const item *it, const char *dir, const cha
     conform_mutant_opts mo;
     int sites = 1; /* a kernel we cannot parse here: run the mutant and let the verdict tell */
     if (parsed && conform_mutant_apply(m, x->mut_ids[p], false, &mo, &sites, &err) != TTREF_OK) sites = 1;
-    r->mutants[p] = sites > 0 ? run_mutant(x, it, dir, refdir, x->mut_ids[p]) : CONFORM_MUT_NOT_APPLIED;
+    r->mutants[p] = sites > 0 ? run_mutant(x, it, dir, refdir, x->mut_ids[p], limit) : CONFORM_MUT_NOT_APPLIED;
     r->mutants[p + 1] = 0;
   }
   ir_module_free(m);
@@ -241,6 +248,7 @@ static void process(ctx *x, const item *it, conform_record *r)
   char dir[4096], refdir[4200], why[256];
   ttref_error err = {0};
   conform_verdict raw;
+  double ref_seconds = 0; /* the reference run's wall time (0: stored goldens) */
   conform_record_init(r);
   conform_run_describe(it->c, it->s, r);
   const conform_expect *skip = conform_config_match(x->cfg->skip, x->cfg->nskip, r->id, r->case_name);
@@ -274,6 +282,7 @@ static void process(ctx *x, const item *it, conform_record *r)
                err.msg[0] ? err.msg : ex.kind == CONFORM_TIMED_OUT ? "timeout" : "nonzero exit", refdir);
       goto decide;
     }
+    ref_seconds = ex.seconds;
   }
   conform_backend_result br;
   if (conform_backend_run(&x->backend, it->c, it->s, dir, item_timeout(x, it), &br, &err) != TTREF_OK) {
@@ -291,7 +300,7 @@ static void process(ctx *x, const item *it, conform_record *r)
     goto decide;
   }
   raw = judge_all(x, it, dir, refdir, r);
-  if (x->nmut && (raw == CONFORM_V_PASS || raw == CONFORM_V_QUALITY_WARNING)) run_mutants(x, it, dir, refdir, r);
+  if (x->nmut && (raw == CONFORM_V_PASS || raw == CONFORM_V_QUALITY_WARNING)) run_mutants(x, it, dir, refdir, ref_seconds, r);
   if (raw == CONFORM_V_FAIL && x->o->localize) {
     err = (ttref_error){0};
     if (conform_localize(&x->backend, it->c, it->s, dir, item_timeout(x, it), x->cfg->ftz, r, &err) != TTREF_OK)
