@@ -634,8 +634,13 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
       }
     fprintf(stdout, "%s; reports in %s\n", all.n ? ")" : "", o->report_dir);
   }
-  if (x.nmut) {
+  if (x.nmut) { /* mutants.list: the run's mutant order, which `report merge` needs to score shards */
     double score;
+    FILE *ml;
+    snprintf(path, sizeof path, "%s/mutants.list", o->report_dir);
+    if (!(ml = fopen(path, "w"))) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", path));
+    for (int k = 0; k < x.nmut; k++) fprintf(ml, "%s\n", conform_mutant_name(x.mut_ids[k]));
+    if (fclose(ml) != 0) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", path));
     TRY(conform_mutant_report(o->report_dir, o->suite, x.mut_ids, x.nmut, &all, stdout, &score, err));
     if (o->out_mutation_score) *o->out_mutation_score = score;
   }

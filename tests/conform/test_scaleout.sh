@@ -2,7 +2,8 @@
 # Tests of the scale-out recipes of docs/scale-out.md (TAP): a run sharded 4
 # ways with GNU parallel, with the Slurm array script and with the Kubernetes
 # Indexed Job's command, each merged with `ttref report merge`, gives the same
-# verdicts as one unsharded run; shards are disjoint and complete. The GNU
+# verdicts as one unsharded run; shards are disjoint and complete. A sharded
+# --mutants run merges to the unsharded mutation score. The GNU
 # parallel test is skipped only when `parallel` is not installed.
 BIN=${TTREF_BIN:-./ttref}
 case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
@@ -19,7 +20,7 @@ check() { if eval "$2"; then ok "$1"; else notok "$1" "$3"; fi; }
 verdicts() {
   sed 's/.*"id": "\([^"]*\)".*"verdict": "\([A-Z_]*\)", "raw_verdict": "\([A-Z_]*\)".*/\1 \2 \3/' "$1/journal.jsonl" | sort
 }
-echo "1..5"
+echo "1..7"
 
 # a small suite (12 cases, 15 items, integer and float outputs) copied from core
 S=$T/suite
@@ -76,5 +77,24 @@ check "the Kubernetes Indexed Job command (indices 0-3 of 4) merges to the unsha
 JOB_COMPLETION_INDEX=2 SHARDS=4 SUITE=$S BACKEND=$BACKEND PATH=$T/bin:$PATH sh -c "$cmd" >"$T/k8s.again" 2>&1
 check "a retried Indexed Job pod resumes its shard (--resume) without rerunning it" \
   "grep -q 'resuming: [0-9]* of [0-9]* items already journaled' '$T/k8s.again'" "$(cat "$T/k8s.again")"
+
+LIST=cmpi-signed-as-unsigned,cmpf-une-as-one,remsi-as-remui,scan-reverse-ignored,atomic-cas-cmp-val-swapped
+SEL='^(int_cmp_i32|mut_cmpf_nan_f32|mut_remsi_neg_i32|mut_scan_rev_f32|vadd_f32)'
+"$BIN" conform "$CORE" --mutants "$LIST" --filter "$SEL" --report-dir "$T/mu" -j 2 --no-progress >"$T/mu.out" 2>&1
+for i in 0 1 2; do
+  "$BIN" conform "$CORE" --mutants "$LIST" --filter "$SEL" --shard $i/3 --report-dir "$T/mus/shard-$i" -j 1 --no-progress \
+    >/dev/null 2>&1
+done
+"$BIN" report merge "$T"/mus/shard-* --out "$T/mus/merged" >"$T/mus.out" 2>&1
+rc=$?
+one=$(grep '^mutation score:' "$T/mu.out")
+merged=$(grep '^mutation score:' "$T/mus.out")
+check "a --mutants run in 3 shards merges to the unsharded mutation score and mutants.json" \
+  "[ $rc -eq 0 ] && [ -n \"\$one\" ] && [ \"\$one\" = \"\$merged\" ] && grep -q '\"killed\": 4, ' '$T/mus/merged/mutants.json' &&
+   cmp -s '$T/mu/mutants.list' '$T/mus/merged/mutants.list'" "rc=$rc one=$one merged=$merged"
+"$BIN" report merge "$T/mus/shard-0" "$T/slurm/shard-1" --out "$T/mixed" >/dev/null 2>"$T/mixed.err"
+rc=$?
+check "merging a --mutants shard with a plain shard is an input error (exit 2)" \
+  "[ $rc -eq 2 ] && grep -q 'is not a --mutants run' '$T/mixed.err'" "rc=$rc $(cat "$T/mixed.err")"
 
 [ $fails -eq 0 ]
