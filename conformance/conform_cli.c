@@ -60,7 +60,8 @@ static const char *const usage_golden =
 
 static const char *const usage_report =
     "usage: ttref report merge DIR... --out DIR\n"
-    "  Combines the journals of shard report directories and writes every report into --out.\n"
+    "  Combines the journals of shard report directories and writes every report into --out;\n"
+    "  shards of a --mutants run also get mutants.json/mutants.md and the suite's mutation score.\n"
     "  Exit: 0 no unexpected verdict, 1 some, 2 bad input.\n";
 
 static const char *const usage_coverage =
