@@ -10,6 +10,7 @@
 #include "conform_coverage.h"
 #include "conform_golden.h"
 #include "conform_mutant.h"
+#include "conform_library.h"
 #include "conform_report.h"
 #include "conform_run.h"
 #include "ir_base.h"
@@ -25,6 +26,7 @@ static const char *const usage_conform =
     "usage: ttref conform SUITE --backend NAME|ADAPTER [--config BACKEND.yaml] [--report-dir DIR]\n"
     "                     [--golden DIR] [-j N] [--shard I/N] [--filter REGEX] [--resume]\n"
     "                     [--timeout SECONDS] [--keep-work] [--localize] [--progress|--no-progress]\n"
+    "                     [--allow-outside-suite]\n"
     "       ttref conform SUITE --mutants [LIST] [--min-score S] [options]\n"
     "       ttref conform --list-backends | --list-mutants\n"
     "  Runs every case x specialization of SUITE (a directory of *.yaml cases, docs/suite-format.md)\n"
@@ -41,6 +43,8 @@ static const char *const usage_conform =
     "  --timeout S   time limit of one backend run (default 60; the case and the config may override)\n"
     "  --localize    for each FAIL, probe every value the kernel computes on the backend and the reference\n"
     "                and name the first op that diverges (docs/compliance.md, Localisation)\n"
+    "  --allow-outside-suite  let kernel:, file: and case files resolve outside the suite directory\n"
+    "                (refused by default; docs/security.md)\n"
     "  --mutants [LIST]  also run every item (its reference passing) on built-in mutant backends, each a\n"
     "                realistic backend bug (all, or comma-separated names of --list-mutants), and write\n"
     "                DIR/mutants.json and DIR/mutants.md: per mutant the items it changed, the items that\n"
@@ -50,12 +54,16 @@ static const char *const usage_conform =
     "        4 mutation score below --min-score.\n";
 
 static const char *const usage_golden =
-    "usage: ttref golden SUITE --out DIR [--filter REGEX]\n"
-    "       ttref golden SUITE --verify DIR [--filter REGEX]\n"
+    "usage: ttref golden SUITE --out DIR [--filter REGEX] [--allow-outside-suite]\n"
+    "       ttref golden SUITE --verify DIR [--filter REGEX] [--allow-outside-suite]\n"
     "  --out writes the reference's outputs of every case x specialization (with .precise/.bound\n"
     "  tensors where a compliance mode needs them) to DIR/CASE/VARIANT/ and DIR/MANIFEST (sha256 of\n"
     "  each file and generated input, ttref version, semantics version).\n"
     "  --verify recomputes and names every file that drifted.\n"
+    "       ttref golden --library MANIFEST.yaml --out DIR | --verify DIR\n"
+    "  goldens by dispatch key for wrapper tests (docs/golden.md): every variant of the library's\n"
+    "  dispatch schema to DIR/KERNEL/VARIANT_KEY/{inputs,outputs}/*.npy and DIR/index.json.\n"
+    "  --allow-outside-suite lets kernel:, file: and case files resolve outside the suite directory.\n"
     "  Exit: 0 ok, 1 drift or a failed reference run, 2 bad input.\n";
 
 static const char *const usage_report =
@@ -130,6 +138,7 @@ int conform_cmd_conform(int argc, char **argv)
     else if (strcmp(a, "--resume") == 0) o.resume = true;
     else if (strcmp(a, "--keep-work") == 0) o.keep_work = true;
     else if (strcmp(a, "--localize") == 0) o.localize = true;
+    else if (strcmp(a, "--allow-outside-suite") == 0) o.allow_outside_suite = true;
     else if (strcmp(a, "--progress") == 0) o.progress = 1;
     else if (strcmp(a, "--no-progress") == 0) o.progress = 0;
     else if ((strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0) && has) {
@@ -167,7 +176,8 @@ int conform_cmd_conform(int argc, char **argv)
 
 int conform_cmd_golden(int argc, char **argv)
 {
-  const char *suite = NULL, *out = NULL, *verify = NULL, *filter = NULL;
+  const char *suite = NULL, *out = NULL, *verify = NULL, *filter = NULL, *library = NULL;
+  unsigned flags = 0;
   ttref_error err = {0};
   if (wants_help(argc, argv)) return fputs(usage_golden, stdout), EXIT_OK;
   for (int i = 1; i < argc; i++) {
@@ -175,19 +185,31 @@ int conform_cmd_golden(int argc, char **argv)
     if (strcmp(argv[i], "--out") == 0 && has) out = argv[++i];
     else if (strcmp(argv[i], "--verify") == 0 && has) verify = argv[++i];
     else if (strcmp(argv[i], "--filter") == 0 && has) filter = argv[++i];
+    else if (strcmp(argv[i], "--library") == 0 && has) library = argv[++i];
+    else if (strcmp(argv[i], "--allow-outside-suite") == 0) flags |= CONFORM_SUITE_ALLOW_OUTSIDE;
     else if (argv[i][0] == '-') return fprintf(stderr, "error: unknown or incomplete option '%s'\n", argv[i]), fputs(usage_golden, stderr), EXIT_BAD;
     else if (!suite) suite = argv[i];
     else return fprintf(stderr, "error: unexpected argument '%s'\n", argv[i]), EXIT_BAD;
   }
+  if (library) { /* goldens by dispatch key */
+    if (suite || filter || !out == !verify) return fputs(usage_golden, stderr), EXIT_BAD;
+    int ldrift = 0;
+    ttref_status lst = out ? conform_library_write(library, out, &err) : conform_library_verify(library, verify, &ldrift, &err);
+    if (lst != TTREF_OK) return report_err(&err), exit_of(lst);
+    if (out) printf("goldens written to %s (see %s/index.json)\n", out, out);
+    else if (ldrift) fprintf(stderr, "%d golden file(s) drifted\n", ldrift);
+    else printf("goldens in %s match\n", verify);
+    return ldrift ? EXIT_FAIL : EXIT_OK;
+  }
   if (!suite || (!out == !verify)) return fputs(usage_golden, stderr), EXIT_BAD;
   if (out) {
-    ttref_status st = conform_golden_write(suite, out, filter, &err);
+    ttref_status st = conform_golden_write(suite, flags, out, filter, &err);
     if (st != TTREF_OK) report_err(&err);
     else printf("goldens written to %s (see %s/MANIFEST)\n", out, out);
     return exit_of(st);
   }
   int drift = 0;
-  ttref_status st = conform_golden_verify(suite, verify, filter, &drift, &err);
+  ttref_status st = conform_golden_verify(suite, flags, verify, filter, &drift, &err);
   if (st != TTREF_OK) {
     report_err(&err);
     return exit_of(st);

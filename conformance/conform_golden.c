@@ -62,7 +62,8 @@ fail:
 }
 
 /* Generate into @p out; count reference failures in *nfail. */
-static ttref_status generate(const char *suite_path, const char *out, const char *filter, int *nfail, ttref_error *err)
+static ttref_status generate(const char *suite_path, unsigned flags, const char *out, const char *filter, int *nfail,
+                             ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   conform_suite *s = NULL;
@@ -72,15 +73,16 @@ static ttref_status generate(const char *suite_path, const char *out, const char
   char stage[4200], dst[9000], src[9000], rel[9000], line[512];
   FILE *f = NULL;
   *nfail = 0;
-  TRY(conform_suite_load(suite_path, &s, err));
+  TRY(conform_suite_load_flags(suite_path, flags, &s, err));
   if (filter) {
     if (regcomp(&re, filter, REG_EXTENDED | REG_NOSUB) != 0)
       FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "bad --filter regex '%s'", filter));
     have_re = true;
   }
+  /* OUT is the user's; everything below it is walked without following a link */
   TRY(conform_sys_mkdirs(out, err));
   snprintf(stage, sizeof stage, "%s/.stage", out);
-  conform_sys_rmtree(stage);
+  TRY(conform_sys_rmtree_in(out, ".stage", err));
   for (int i = 0; i < s->ncases; i++) {
     const conform_case *c = &s->cases[i];
     for (int k = 0; k < c->nspecs; k++) {
@@ -91,7 +93,8 @@ static ttref_status generate(const char *suite_path, const char *out, const char
       if (have_re && regexec(&re, id, 0, NULL, 0) != 0) continue;
       snprintf(dir, sizeof dir, "%s/%s/%s", stage, c->name, sp->variant_key);
       snprintf(refdir, sizeof refdir, "%s/ref", dir);
-      TRY(conform_sys_mkdirs(dir, err));
+      snprintf(rel, sizeof rel, ".stage/%s/%s", c->name, sp->variant_key);
+      TRY(conform_sys_mkdirs_in(out, rel, err));
       TRY(conform_stage_case(c, sp, dir, err));
       const bool precise = conform_judge_case_wants_precise(c);
       TRY(conform_stage_reference(sp, dir, refdir, precise, false, 600, &ex, err));
@@ -100,9 +103,10 @@ static ttref_status generate(const char *suite_path, const char *out, const char
         (*nfail)++;
         continue;
       }
-      snprintf(dst, sizeof dst, "%s/%s/%s", out, c->name, sp->variant_key);
-      conform_sys_rmtree(dst);
-      TRY(conform_sys_mkdirs(dst, err));
+      snprintf(rel, sizeof rel, "%s/%s", c->name, sp->variant_key);
+      TRY(conform_sys_rmtree_in(out, rel, err));
+      TRY(conform_sys_mkdirs_in(out, rel, err));
+      const int first = man.n; /* this item's MANIFEST lines start here */
       for (int a = 0; a < sp->nargs; a++) {
         if (!sp->args[a].is_ptr) continue;
         snprintf(src, sizeof src, "%s/inputs/%s.npy", dir, sp->args[a].name);
@@ -116,17 +120,19 @@ static ttref_status generate(const char *suite_path, const char *out, const char
           if (q && !conform_sys_exists(src)) continue; /* integer outputs have no precise values */
           snprintf(dst, sizeof dst, "%s/%s/%s/%s%s.npy", out, c->name, sp->variant_key, c->outputs[o].name, sfx[q]);
           snprintf(rel, sizeof rel, "%s/%s/%s%s.npy", c->name, sp->variant_key, c->outputs[o].name, sfx[q]);
-          TRY(conform_sys_copy_file(src, dst, err));
+          for (int m = first; m < man.n; m++) /* conform_suite refuses colliding names; never list a file twice */
+            if (strcmp(strstr(man.v[m], "  ") + 2, rel) == 0)
+              FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "%s: two outputs write the golden file %s", id, rel));
+          TRY(conform_sys_copy_file_in(src, out, rel, err));
           TRY(manifest_add(&man, "file", dst, rel, err));
         }
       }
     }
   }
-  conform_sys_rmtree(stage);
+  TRY(conform_sys_rmtree_in(out, ".stage", err));
   qsort(man.v, (size_t)man.n, sizeof *man.v, cmp_line);
   snprintf(dst, sizeof dst, "%s/MANIFEST", out);
-  f = fopen(dst, "w");
-  if (!f) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", dst));
+  TRY(conform_sys_fopen_in(out, "MANIFEST", "w", &f, err));
   fprintf(f, "# ttref golden manifest: sha256 of every golden file and generated input.\n"
              "# Regenerate with `ttref golden SUITE --out DIR`; check with `ttref golden SUITE --verify DIR`.\n");
   fprintf(f, "ttref-version %s\nsemantics-version %d\n", ttref_version(), CONFORM_SEMANTICS_VERSION);
@@ -146,27 +152,48 @@ fail:
   return st;
 }
 
-ttref_status conform_golden_write(const char *suite, const char *out, const char *filter, ttref_error *err)
+ttref_status conform_golden_write(const char *suite, unsigned flags, const char *out, const char *filter, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   int nfail = 0;
-  TRY(generate(suite, out, filter, &nfail, err));
+  TRY(generate(suite, flags, out, filter, &nfail, err));
   if (nfail) FAIL(IR_ERR(err, TTREF_E_FAULT, (ttref_loc){0}, "%d reference run(s) failed", nfail));
 fail:
   return st;
 }
 
-/* MANIFEST lines "KIND SHA  REL" (and header lines) of @p path. */
+/* Whether a MANIFEST path stays below the golden directory: relative, no "." or ".." component, no control character. */
+static bool rel_inside(const char *rel)
+{
+  if (!*rel || *rel == '/') return false;
+  for (const char *p = rel; *p;) {
+    size_t n = strcspn(p, "/");
+    if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) return false;
+    for (size_t k = 0; k < n; k++)
+      if ((unsigned char)p[k] < 0x20 || p[k] == 0x7f) return false;
+    p += n;
+    if (*p) p++;
+  }
+  return rel[strlen(rel) - 1] != '/';
+}
+
+/* MANIFEST lines "KIND SHA  REL" (and header lines) of @p path; a REL leaving the directory is refused. */
 static ttref_status read_manifest(const char *path, lines *out, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   char *buf = NULL;
   size_t len = 0;
+  int line = 0;
   TRY(conform_sys_read_file(path, &buf, &len, err));
   for (char *p = buf, *nl; p < buf + len; p = nl + 1) {
     nl = strchr(p, '\n');
     if (!nl) nl = buf + len;
     *nl = 0;
+    line++;
+    const char *sep = strstr(p, "  ");
+    if (*p && *p != '#' && sep && !rel_inside(sep + 2))
+      FAIL(ir_error_set(err, TTREF_E_INPUT, (ttref_loc){path, line, (int)(sep + 3 - p)},
+                        "MANIFEST path leaves the golden directory (an absolute path or a '..' component)"));
     if (*p && *p != '#') TRY(lines_add(out, p, err));
   }
 fail:
@@ -221,19 +248,23 @@ fail:
   return st;
 }
 
-ttref_status conform_golden_verify(const char *suite, const char *dir, const char *filter, int *out_drift,
+ttref_status conform_golden_verify(const char *suite, unsigned flags, const char *dir, const char *filter, int *out_drift,
                                    ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   lines old = {0}, now = {0};
-  char scratch[4200], path[4400];
+  char scratch[4200], path[4400], sname[64];
   int nfail = 0;
+  bool made = false;
   *out_drift = 0;
   snprintf(path, sizeof path, "%s/MANIFEST", dir);
   TRY(read_manifest(path, &old, err));
-  snprintf(scratch, sizeof scratch, "%s/.verify.%d", dir, (int)getpid());
-  conform_sys_rmtree(scratch);
-  TRY(generate(suite, scratch, filter, &nfail, err));
+  snprintf(sname, sizeof sname, ".verify.%d", (int)getpid());
+  snprintf(scratch, sizeof scratch, "%s/%s", dir, sname);
+  TRY(conform_sys_rmtree_in(dir, sname, err));
+  TRY(conform_sys_mkdirs_in(dir, sname, err));
+  made = true;
+  TRY(generate(suite, flags, scratch, filter, &nfail, err));
   *out_drift += nfail;
   snprintf(path, sizeof path, "%s/MANIFEST", scratch);
   TRY(read_manifest(path, &now, err));
@@ -292,7 +323,10 @@ ttref_status conform_golden_verify(const char *suite, const char *dir, const cha
     }
   }
 fail:
-  conform_sys_rmtree(scratch);
+  if (made) {
+    ttref_error ignored = {0};
+    conform_sys_rmtree_in(dir, sname, &ignored);
+  }
   lines_free(&old);
   lines_free(&now);
   return st;

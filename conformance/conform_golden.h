@@ -16,11 +16,12 @@
 
 /**
  * Write the goldens of @p suite (directory or case file) for items whose id
- * matches @p filter (POSIX ERE, NULL: all) into @p out.
+ * matches @p filter (POSIX ERE, NULL: all) into @p out; @p flags as for
+ * conform_suite_load_flags. Nothing below @p out is reached through a symbolic link.
  * @return TTREF_OK; TTREF_E_FAULT when a reference run failed (named on
  * stderr); input errors for a bad suite.
  */
-ttref_status conform_golden_write(const char *suite, const char *out, const char *filter, ttref_error *err);
+ttref_status conform_golden_write(const char *suite, unsigned flags, const char *out, const char *filter, ttref_error *err);
 
 /**
  * Recompute into a scratch directory and compare with @p dir: every file
@@ -28,7 +29,7 @@ ttref_status conform_golden_write(const char *suite, const char *out, const char
  * longer matches its MANIFEST line is printed on stderr ("drift: FILE ...").
  * @p out_drift receives their count.
  */
-ttref_status conform_golden_verify(const char *suite, const char *dir, const char *filter, int *out_drift,
+ttref_status conform_golden_verify(const char *suite, unsigned flags, const char *dir, const char *filter, int *out_drift,
                                    ttref_error *err);
 
 /**

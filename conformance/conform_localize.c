@@ -558,12 +558,13 @@ static ttref_status run_pass(conform_backend *b, const conform_case *c, const co
   *ran = false;
   if (!pv || !args || !outs || !opts || !texts || !names) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
   snprintf(pdir, sizeof pdir, "%s/localize/pass%d", dir, pass);
-  conform_sys_rmtree(pdir);
-  TRY(conform_sys_mkdirs(pdir, err));
+  snprintf(path, sizeof path, "localize/pass%d", pass); /* the backend ran in DIR: walk it without following links */
+  TRY(conform_sys_rmtree_in(dir, path, err));
+  TRY(conform_sys_mkdirs_in(dir, path, err));
   snprintf(kpath, sizeof kpath, "%s/localize/pass%d.ttir", dir, pass);
   for (int k = 0; k < n; k++) pv[k] = cs->v[first + k].v;
-  fp = fopen(kpath, "w");
-  if (!fp) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot write '%s'", kpath));
+  snprintf(path, sizeof path, "localize/pass%d.ttir", pass);
+  TRY(conform_sys_fopen_in(dir, path, "w", &fp, err));
   st = conform_localize_print(m, f, pv, n, fp, err);
   if (fclose(fp) != 0 && st == TTREF_OK) st = IR_ERR(err, TTREF_E_IO, none, "cannot write '%s'", kpath);
   fp = NULL;

@@ -501,8 +501,7 @@ ttref_status conform_mutant_report(const char *dir, const char *suite, const int
   double score = nids ? (double)killed / nids : 1.0;
   *out_score = score;
   snprintf(path, sizeof path, "%s/mutants.json", dir);
-  jf = fopen(path, "w");
-  if (!jf) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", path));
+  TRY(conform_sys_fopen_in(dir, "mutants.json", "w", &jf, err)); /* never through a symbolic link */
   fprintf(jf, "{\"suite\": ");
   conform_json_str(jf, suite);
   fprintf(jf, ", \"items\": %d, \"mutants\": %d, \"killed\": %d, \"killed_by_target\": %d, \"survived\": %d, "
@@ -534,8 +533,7 @@ ttref_status conform_mutant_report(const char *dir, const char *suite, const int
   }
   jf = NULL;
   snprintf(path, sizeof path, "%s/mutants.md", dir);
-  mf = fopen(path, "w");
-  if (!mf) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", path));
+  TRY(conform_sys_fopen_in(dir, "mutants.md", "w", &mf, err));
   fprintf(mf, "# Mutation score of %s\n\n", suite);
   fprintf(mf, "**%d of %d mutants killed (%.1f%%)**: %d survived, %d unexercised, over %d items. A mutant is a "
               "realistic backend bug (docs/compliance.md, Mutation score); *changed* items are those whose outputs "

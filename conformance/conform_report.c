@@ -95,8 +95,8 @@ static void xml_esc(FILE *f, const char *s)
 static FILE *open_out(const char *dir, const char *name, char *path, size_t n, ttref_error *err)
 {
   snprintf(path, n, "%s/%s", dir, name);
-  FILE *f = fopen(path, "w");
-  if (!f) ir_error_set(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s': %s", path, strerror(errno));
+  FILE *f = NULL;
+  conform_sys_fopen_in(dir, name, "w", &f, err); /* never through a symbolic link */
   return f;
 }
 
@@ -456,8 +456,7 @@ static ttref_status merge_mutants(const char *const *dirs, int ndirs, const char
     p += l;
     if (*p) p++;
   }
-  snprintf(path, sizeof path, "%s/mutants.list", out);
-  TRY(conform_sys_write_file(path, first, flen, err));
+  TRY(conform_sys_write_file_in(out, "mutants.list", first, flen, err));
   TRY(conform_mutant_report(out, "the merged shards", ids, n, all, stdout, &score, err));
 fail:
   if (first) ir_free(first, flen + 1);
@@ -481,10 +480,9 @@ ttref_status conform_report_merge(const char *const *dirs, int ndirs, const char
   TRY(conform_sys_mkdirs(out, err));
   snprintf(src, sizeof src, "%s/run.json", dirs[0]);
   snprintf(path, sizeof path, "%s/run.json", out);
-  if (conform_sys_exists(src) && strcmp(src, path) != 0) TRY(conform_sys_copy_file(src, path, err));
+  if (conform_sys_exists(src) && strcmp(src, path) != 0) TRY(conform_sys_copy_file_in(src, out, "run.json", err));
   snprintf(path, sizeof path, "%s/journal.jsonl", out);
-  jf = fopen(path, "w");
-  if (!jf) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", path));
+  TRY(conform_sys_fopen_in(out, "journal.jsonl", "w", &jf, err));
   for (int i = 0; i < all.n; i++) {
     conform_record_write_json(jf, &all.v[i]);
     if (conform_verdict_unexpected(all.v[i].verdict)) (*out_unexpected)++;

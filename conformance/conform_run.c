@@ -195,8 +195,7 @@ static char run_mutant(const ctx *x, const item *it, const char *dir, const char
   ttref_error err = {0};
   bool changed = false;
   snprintf(out, sizeof out, "%s/outputs", dir);
-  conform_sys_rmtree(out);
-  if (conform_sys_mkdirs(out, &err) != TTREF_OK ||
+  if (conform_sys_rmtree_in(dir, "outputs", &err) != TTREF_OK || conform_sys_mkdirs_in(dir, "outputs", &err) != TTREF_OK ||
       conform_stage_reference_mutant(it->s, dir, out, conform_mutant_name(mutant), limit, &ex, &err) != TTREF_OK)
     return CONFORM_MUT_CAUGHT; /* the harness could not run it: an ERROR verdict */
   if (ex.kind != CONFORM_EXITED || ex.code != 0) return CONFORM_MUT_CAUGHT; /* ERROR, CRASH or TIMEOUT */
@@ -245,7 +244,7 @@ static void run_mutants(const ctx *x, const item *it, const char *dir, const cha
 static void process(ctx *x, const item *it, conform_record *r)
 {
   const double t0 = conform_sys_now();
-  char dir[4096], refdir[4200], why[256];
+  char dir[4096], refdir[4200], why[256], rel[600];
   ttref_error err = {0};
   conform_verdict raw;
   double ref_seconds = 0; /* the reference run's wall time (0: stored goldens) */
@@ -262,9 +261,11 @@ static void process(ctx *x, const item *it, conform_record *r)
     snprintf(r->reason, sizeof r->reason, "%s", why);
     goto decide;
   }
-  snprintf(dir, sizeof dir, "%s/work/%s/%s", x->o->report_dir, it->c->name, it->s->variant_key);
-  conform_sys_rmtree(dir);
-  if (conform_sys_mkdirs(dir, &err) != TTREF_OK || conform_stage_case(it->c, it->s, dir, &err) != TTREF_OK) {
+  /* names are single safe components (conform_suite); the walk below never follows a link */
+  snprintf(rel, sizeof rel, "work/%s/%s", it->c->name, it->s->variant_key);
+  snprintf(dir, sizeof dir, "%s/%s", x->o->report_dir, rel);
+  if (conform_sys_rmtree_in(x->o->report_dir, rel, &err) != TTREF_OK || conform_sys_mkdirs_in(x->o->report_dir, rel, &err) != TTREF_OK ||
+      conform_stage_case(it->c, it->s, dir, &err) != TTREF_OK) {
     raw = CONFORM_V_ERROR;
     snprintf(r->reason, sizeof r->reason, "staging the case: %.300s", err.msg);
     goto decide;
@@ -315,7 +316,7 @@ decide:;
     snprintf(r->reason, sizeof r->reason, "expected to fail (%s) but passed: remove it from expected_failures", xf->reason);
   r->seconds = conform_sys_now() - t0;
   if (!x->o->keep_work && (r->verdict == CONFORM_V_PASS || r->verdict == CONFORM_V_SKIP) && raw != CONFORM_V_SKIP)
-    conform_sys_rmtree(dir);
+    conform_sys_rmtree_in(x->o->report_dir, rel, &err);
 }
 
 /* ---- workers ------------------------------------------------------------------------ */
@@ -437,14 +438,16 @@ static void progress_show(progress *p, const conform_record *r)
 
 /* ---- the run --------------------------------------------------------------------------- */
 
-static ttref_status write_env(const ctx *x, const char *path, ttref_error *err)
+static ttref_status write_env(const ctx *x, const char *report_dir, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
-  char version[256], scratch[4200];
+  char version[256], scratch[4200], path[4200];
+  snprintf(path, sizeof path, "%s/run.json", report_dir);
   snprintf(scratch, sizeof scratch, "%s/.version.tmp", x->o->report_dir);
+  TRY(conform_sys_rmtree_in(x->o->report_dir, ".version.tmp", err)); /* the probe's child creates it afresh */
   conform_backend_version(&x->backend, scratch, version, sizeof version);
-  FILE *f = fopen(path, "w");
-  if (!f) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", path));
+  FILE *f = NULL;
+  TRY(conform_sys_fopen_in(report_dir, "run.json", "w", &f, err));
   time_t now = time(NULL);
   char when[64];
   strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -483,7 +486,9 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   int *todo = NULL, total = 0;
   char path[4200];
   *out_unexpected = 0;
+  const char *report_dir = o->report_dir; /* as the user wrote it, for messages */
   TRY(conform_sys_mkdirs(o->report_dir, err));
+  TRY(conform_sys_mkdirs_in(report_dir, "work", err)); /* refuses a symbolic link there */
   if (!realpath(o->report_dir, absreport)) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "bad report directory '%s'", o->report_dir));
   oa.report_dir = absreport;
   if (o->golden_dir) {
@@ -493,7 +498,7 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   }
   o = &oa;
   x.o = o;
-  TRY(conform_suite_load(o->suite, &x.suite, err));
+  TRY(conform_suite_load_flags(o->suite, o->allow_outside_suite ? CONFORM_SUITE_ALLOW_OUTSIDE : 0, &x.suite, err));
   if (o->config) TRY(conform_config_load(o->config, &x.cfg, err));
   else TRY(conform_config_default(&x.cfg, err));
   TRY(conform_backend_open(o->backend, &x.backend, err));
@@ -524,11 +529,10 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
     }
   TRY(conform_sys_mkdirs(o->report_dir, err));
   snprintf(path, sizeof path, "%s/journal.jsonl", o->report_dir);
+  TRY(conform_sys_fopen_in(report_dir, "journal.jsonl", o->resume ? "a" : "w", &jf, err)); /* first: refuses a link */
   if (o->resume) TRY(conform_journal_read(path, true, &done, err));
-  jf = fopen(path, o->resume ? "a" : "w");
-  if (!jf) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s': %s", path, strerror(errno)));
   snprintf(path, sizeof path, "%s/run.json", o->report_dir);
-  if (!o->resume || !conform_sys_exists(path)) TRY(write_env(&x, path, err));
+  if (!o->resume || !conform_sys_exists(path)) TRY(write_env(&x, report_dir, err));
   int ntodo = 0;
   for (int i = 0; i < x.nitems; i++) {
     char id[300];
@@ -620,7 +624,7 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
         break;
       }
   }
-  TRY(conform_report_write(o->report_dir, &all, err));
+  TRY(conform_report_write(report_dir, &all, err));
   {
     int cnt[CONFORM_VERDICT_COUNT] = {0};
     for (int i = 0; i < all.n; i++) cnt[all.v[i].verdict]++;
@@ -632,15 +636,14 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
         fprintf(stdout, "%s%s %d", sep, conform_verdict_name((conform_verdict)v), cnt[v]);
         sep = ", ";
       }
-    fprintf(stdout, "%s; reports in %s\n", all.n ? ")" : "", o->report_dir);
+    fprintf(stdout, "%s; reports in %s\n", all.n ? ")" : "", report_dir);
   }
   if (x.nmut) { /* mutants.list: the run's mutant order, which `report merge` needs to score shards */
     double score;
-    FILE *ml;
-    snprintf(path, sizeof path, "%s/mutants.list", o->report_dir);
-    if (!(ml = fopen(path, "w"))) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", path));
+    FILE *ml = NULL;
+    TRY(conform_sys_fopen_in(o->report_dir, "mutants.list", "w", &ml, err)); /* never through a symbolic link */
     for (int k = 0; k < x.nmut; k++) fprintf(ml, "%s\n", conform_mutant_name(x.mut_ids[k]));
-    if (fclose(ml) != 0) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", path));
+    if (fclose(ml) != 0) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s/mutants.list'", o->report_dir));
     TRY(conform_mutant_report(o->report_dir, o->suite, x.mut_ids, x.nmut, &all, stdout, &score, err));
     if (o->out_mutation_score) *o->out_mutation_score = score;
   }

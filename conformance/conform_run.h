@@ -29,6 +29,7 @@ typedef struct conform_run_opts {
   bool localize;            /* find the first divergent op of each FAIL (conform_localize.h) */
   const char *mutants;      /* --mutants: NULL off; "" or "all" every mutant; else a comma list (conform_mutant.h) */
   double *out_mutation_score; /* with mutants: receives killed / mutants (may be NULL) */
+  bool allow_outside_suite; /* let the suite read files outside its directory (CONFORM_SUITE_ALLOW_OUTSIDE) */
 } conform_run_opts;
 
 /**

@@ -39,12 +39,13 @@ static void shape_list(FILE *f, const conform_arg *a)
   fputc(']', f);
 }
 
-static ttref_status write_case_yaml(const conform_case *c, const conform_spec *s, const char *path, ttref_error *err)
+static ttref_status write_case_yaml(const conform_case *c, const conform_spec *s, const char *dir, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   ttref_loc none = {0};
-  FILE *f = fopen(path, "w");
-  if (!f) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot write '%s'", path));
+  const char *path = "case.yaml";
+  FILE *f = NULL;
+  TRY(conform_sys_fopen_in(dir, path, "w", &f, err));
   fprintf(f, "# ttref case directory (docs/adapter-protocol.md); generated, do not edit\n");
   fprintf(f, "protocol: %d\ncase: ", CONFORM_PROTOCOL_VERSION);
   yaml_str(f, c->name);
@@ -98,14 +99,11 @@ ttref_status conform_stage_case(const conform_case *c, const conform_spec *s, co
   ttref_status st = TTREF_OK;
   npy_array arr = {0};
   char path[4096];
-  snprintf(path, sizeof path, "%s/inputs", dir);
-  TRY(conform_sys_mkdirs(path, err));
-  snprintf(path, sizeof path, "%s/outputs", dir);
-  TRY(conform_sys_mkdirs(path, err));
-  snprintf(path, sizeof path, "%s/kernel.ttir", dir);
-  TRY(conform_sys_copy_file(s->kernel, path, err));
-  snprintf(path, sizeof path, "%s/case.yaml", dir);
-  TRY(write_case_yaml(c, s, path, err));
+  /* below DIR nothing is reached through a symbolic link (docs/security.md) */
+  TRY(conform_sys_mkdirs_in(dir, "inputs", err));
+  TRY(conform_sys_mkdirs_in(dir, "outputs", err));
+  TRY(conform_sys_copy_file_in(s->kernel, dir, "kernel.ttir", err));
+  TRY(write_case_yaml(c, s, dir, err));
   for (int i = 0; i < s->nargs; i++) {
     const conform_arg *a = &s->args[i];
     if (!a->is_ptr) continue;

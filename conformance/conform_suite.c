@@ -17,6 +17,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +91,44 @@ static bool name_ok(const char *s, const char *extra)
   return true;
 }
 
+/* Printable copy of @p s for a message (control characters as '?'). */
+static const char *shown(const char *s, char *buf, size_t n)
+{
+  size_t k = 0;
+  for (; *s && k + 1 < n; s++) buf[k++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
+  buf[k] = 0;
+  return buf;
+}
+
+/*
+ * The one check of a name that becomes a path component (R/work/NAME/VARIANT,
+ * GOLDEN/NAME/VARIANT): the charset, then conform_sys_component_problem
+ * (no "." or "..", no leading dot, no '/', no control character).
+ * @return NULL when fine, else the phrase for "WHAT 'S' <phrase>".
+ */
+static const char *name_problem(const char *s, const char *extra)
+{
+  const char *why = conform_sys_component_problem(s);
+  if (why) return why;
+  if (strcmp(s, "MANIFEST") == 0) return "is reserved (the golden directory's MANIFEST file)";
+  if (!name_ok(s, extra)) return *extra ? "may only use [A-Za-z0-9_.=,-]" : "may only use [A-Za-z0-9_.-]";
+  return NULL;
+}
+
+/* Whether @p path may be read: inside the case's suite root, or anywhere without a root. */
+static ttref_status check_inside(conform_yaml *y, yaml_node_t *v, const conform_case *c, const char *what,
+                                 const char *written, const char *path)
+{
+  ttref_status st = TTREF_OK;
+  int e = 0;
+  if (!c->root || conform_sys_inside(c->root, path, &e)) goto fail;
+  if (e) FAIL(conform_yaml_fail(y, v, "no such %s '%s'", what, written));
+  FAIL(conform_yaml_fail(y, v, "%s '%s' is outside the suite directory (symbolic links resolved); pass --allow-outside-suite to read it",
+                         what, written));
+fail:
+  return st;
+}
+
 static const char *join_path(ir_arena *a, const char *dir, const char *rel)
 {
   size_t n = strlen(dir) + strlen(rel) + 2;
@@ -101,7 +140,7 @@ static const char *join_path(ir_arena *a, const char *dir, const char *rel)
 /* ---- recipes -------------------------------------------------------------- */
 
 /* An input recipe, before its dtype is known (checked again in check_recipe). */
-static ttref_status parse_recipe(conform_yaml *y, yaml_node_t *n, const char *dir, conform_recipe *r)
+static ttref_status parse_recipe(conform_yaml *y, yaml_node_t *n, const conform_case *c, conform_recipe *r)
 {
   ttref_status st = TTREF_OK;
   conform_yaml_pair *pr;
@@ -199,7 +238,9 @@ static ttref_status parse_recipe(conform_yaml *y, yaml_node_t *n, const char *di
       break;
     case CONFORM_KEY_FILE:
       TRY(conform_yaml_str(y, v, "file", &s));
-      r->file = join_path(y->arena, dir, s);
+      r->file = join_path(y->arena, c->dir, s);
+      if (!r->file) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, v), "out of memory"));
+      TRY(check_inside(y, v, c, "file", s, r->file));
       if (!conform_sys_exists(r->file)) FAIL(conform_yaml_fail(y, v, "no such file '%s'", r->file));
       break;
     default: break;
@@ -316,6 +357,35 @@ fail:
   return st;
 }
 
+/*
+ * Output file names must not collide: the reference run writes ARG.npy for
+ * every pointer argument and, when a compliance mode needs them,
+ * ARG.precise.npy and ARG.bound.npy, all into one directory (and goldens keep
+ * them side by side), so arguments `a` and `a.precise` would overwrite each other.
+ */
+static ttref_status check_collisions(conform_yaml *y, yaml_node_t *where, const conform_case *c, const conform_spec *sp)
+{
+  ttref_status st = TTREF_OK;
+  static const char *const sfx[] = {".precise", ".bound"};
+  if (!conform_judge_case_wants_precise(c)) goto fail;
+  for (int i = 0; i < sp->nargs; i++) {
+    const conform_arg *a = &sp->args[i];
+    if (!a->is_ptr) continue;
+    size_t la = strlen(a->name);
+    for (int k = 0; k < sp->nargs; k++) {
+      const conform_arg *b = &sp->args[k];
+      if (k == i || !b->is_ptr || conform_dtype_fp(b->dtype) < 0) continue;
+      size_t lb = strlen(b->name);
+      for (int q = 0; q < 2; q++)
+        if (la == lb + strlen(sfx[q]) && strncmp(a->name, b->name, lb) == 0 && strcmp(a->name + lb, sfx[q]) == 0)
+          FAIL(conform_yaml_fail(y, where, "arguments '%s' and '%s' collide: both would write %s.npy (with --precise); rename one",
+                                 b->name, a->name, a->name));
+    }
+  }
+fail:
+  return st;
+}
+
 /* Resolve one launch: parse the kernel and bind every signature argument. */
 static ttref_status resolve_spec(conform_yaml *y, yaml_node_t *where, const conform_case *c, raw_arg *raw, int nraw,
                                  yaml_node_t *knode, conform_spec *sp, yaml_node_t *dtypes_node)
@@ -325,6 +395,7 @@ static ttref_status resolve_spec(conform_yaml *y, yaml_node_t *where, const conf
   ttref_error kerr = {0};
   conform_yaml_pair *dtp = NULL;
   int ndtp = 0;
+  TRY(check_inside(y, knode, c, "kernel file", sp->kernel_rel, sp->kernel));
   if (!conform_sys_exists(sp->kernel)) FAIL(conform_yaml_fail(y, knode, "no such kernel file '%s'", sp->kernel));
   if (ir_parse_file(sp->kernel, &m, &kerr) != TTREF_OK || ir_verify_module(m, &kerr) != TTREF_OK)
     FAIL(conform_yaml_fail(y, knode, "kernel '%s' is invalid: %s", sp->kernel_rel, kerr.msg));
@@ -401,7 +472,7 @@ static ttref_status resolve_spec(conform_yaml *y, yaml_node_t *where, const conf
     }
     if (!has_shape) FAIL(conform_yaml_fail(y, r->value, "pointer argument '%s' needs a 'shape'", a->name));
     if (input) {
-      TRY(parse_recipe(y, input, c->dir, &a->input));
+      TRY(parse_recipe(y, input, c, &a->input));
       TRY(check_recipe(y, input, &a->input, a->dtype));
     }
   }
@@ -414,6 +485,7 @@ static ttref_status resolve_spec(conform_yaml *y, yaml_node_t *where, const conf
                         sp->kernel_rel));
     }
   }
+  TRY(check_collisions(y, where, c, sp));
 fail:
   ir_module_free(m);
   return st;
@@ -503,32 +575,51 @@ fail:
 
 ttref_status conform_case_load(const char *file, ir_arena *arena, conform_case *c, ttref_error *err)
 {
+  return conform_case_load_flags(file, 0, arena, c, err);
+}
+
+ttref_status conform_case_load_flags(const char *file, unsigned flags, ir_arena *arena, conform_case *c, ttref_error *err)
+{
   ttref_status st = TTREF_OK;
   conform_yaml y;
   raw_arg base[64], merged[64];
   int nbase = 0;
+  bool has_name = false;
+  char shownbuf[256];
   memset(c, 0, sizeof *c);
-  TRY(conform_yaml_load(&y, file, arena, err));
+  memset(&y, 0, sizeof y); /* conform_yaml_free is a no-op until it is loaded */
   c->path = ir_arena_strndup(arena, file, strlen(file));
   const char *slash = strrchr(file, '/');
-  c->dir = slash ? ir_arena_strndup(arena, file, (size_t)(slash - file)) : ".";
+  c->dir = slash ? ir_arena_strndup(arena, file, slash == file ? 1 : (size_t)(slash - file)) : ".";
   const char *stem = slash ? slash + 1 : file;
   const char *dot = strrchr(stem, '.');
   c->name = ir_arena_strndup(arena, stem, dot ? (size_t)(dot - stem) : strlen(stem));
   c->op = "misc";
   if (!c->path || !c->dir || !c->name) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
+  if (!(flags & CONFORM_SUITE_ALLOW_OUTSIDE)) { /* the case file itself must resolve inside its directory */
+    char real[PATH_MAX];
+    int e = 0;
+    if (!realpath(c->dir, real)) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot open suite directory '%s': %s", c->dir, strerror(errno)));
+    if (!(c->root = ir_arena_strndup(arena, real, strlen(real)))) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
+    if (!conform_sys_inside(c->root, file, &e) && e == 0)
+      FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0},
+                  "case file '%s' is outside the suite directory (a symbolic link); pass --allow-outside-suite to read it", file));
+  }
+  TRY(conform_yaml_load(&y, file, arena, err));
   yaml_node_t *root = conform_yaml_root(&y);
   if (!root) FAIL(ir_error_set(err, TTREF_E_INPUT, (ttref_loc){file, 1, 1}, "empty case file"));
   conform_yaml_pair *pr;
   int np;
   TRY(conform_yaml_map(&y, root, "a case", case_keys, &pr, &np));
   yaml_node_t *kernel = NULL, *grid = NULL, *args = NULL, *outputs = NULL, *specs = NULL, *function = NULL;
+  const char *why;
   for (int i = 0; i < np; i++) {
     yaml_node_t *v = pr[i].value;
     switch (pr[i].key) {
     case CONFORM_KEY_NAME:
       TRY(conform_yaml_str(&y, v, "name", &c->name));
-      if (!name_ok(c->name, "")) FAIL(conform_yaml_fail(&y, v, "case name '%s' may only use [A-Za-z0-9_.-]", c->name));
+      if ((why = name_problem(c->name, ""))) FAIL(conform_yaml_fail(&y, v, "case name '%s' %s", shown(c->name, shownbuf, sizeof shownbuf), why));
+      has_name = true;
       break;
     case CONFORM_KEY_DESCRIPTION: TRY(conform_yaml_str(&y, v, "description", &c->description)); break;
     case CONFORM_KEY_OP: TRY(conform_yaml_str(&y, v, "op", &c->op)); break;
@@ -556,6 +647,8 @@ ttref_status conform_case_load(const char *file, ir_arena *arena, conform_case *
     default: break;
     }
   }
+  if (!has_name && (why = name_problem(c->name, "")))
+    FAIL(conform_yaml_fail(&y, root, "case name '%s' (the file name) %s: add a `name:` key", shown(c->name, shownbuf, sizeof shownbuf), why));
   if (!kernel && !specs) FAIL(conform_yaml_fail(&y, root, "a case needs a 'kernel'"));
   if (!outputs) FAIL(conform_yaml_fail(&y, root, "a case needs 'outputs'"));
   TRY(parse_outputs(&y, outputs, c));
@@ -595,8 +688,8 @@ ttref_status conform_case_load(const char *file, ir_arena *arena, conform_case *
         switch (sq[k].key) {
         case CONFORM_KEY_VARIANT_KEY:
           TRY(conform_yaml_str(&y, v, "variant_key", &sp->variant_key));
-          if (!name_ok(sp->variant_key, "=,"))
-            FAIL(conform_yaml_fail(&y, v, "variant_key '%s' may only use [A-Za-z0-9_.=,-]", sp->variant_key));
+          if ((why = name_problem(sp->variant_key, "=,")))
+            FAIL(conform_yaml_fail(&y, v, "variant_key '%s' %s", shown(sp->variant_key, shownbuf, sizeof shownbuf), why));
           for (int o = 0; o < s; o++)
             if (strcmp(c->specs[o].variant_key, sp->variant_key) == 0)
               FAIL(conform_yaml_fail(&y, v, "duplicate variant_key '%s'", sp->variant_key));
@@ -645,6 +738,11 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 
 ttref_status conform_suite_load(const char *path, conform_suite **out, ttref_error *err)
 {
+  return conform_suite_load_flags(path, 0, out, err);
+}
+
+ttref_status conform_suite_load_flags(const char *path, unsigned flags, conform_suite **out, ttref_error *err)
+{
   ttref_status st = TTREF_OK;
   ttref_loc none = {0};
   conform_suite *s = NULL;
@@ -665,7 +763,7 @@ ttref_status conform_suite_load(const char *path, conform_suite **out, ttref_err
     /* a single case file */
     s->cases = ir_arena_alloc(s->arena, sizeof *s->cases);
     if (!s->cases) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
-    TRY(conform_case_load(s->dir, s->arena, &s->cases[0], err));
+    TRY(conform_case_load_flags(s->dir, flags, s->arena, &s->cases[0], err));
     s->ncases = 1;
     *out = s;
     goto fail; /* done: st is TTREF_OK */
@@ -692,7 +790,7 @@ ttref_status conform_suite_load(const char *path, conform_suite **out, ttref_err
     const char *file = ir_arena_alloc(s->arena, plen + strlen(names[i]) + 2);
     if (!file) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
     snprintf((char *)file, plen + strlen(names[i]) + 2, "%s/%s", s->dir, names[i]);
-    TRY(conform_case_load(file, s->arena, &s->cases[i], err));
+    TRY(conform_case_load_flags(file, flags, s->arena, &s->cases[i], err));
     for (int k = 0; k < i; k++)
       if (strcmp(s->cases[k].name, s->cases[i].name) == 0)
         FAIL(ir_error_set(err, TTREF_E_INPUT, (ttref_loc){file, 1, 1}, "case name '%s' is also used by %s",

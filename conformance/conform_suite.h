@@ -73,6 +73,8 @@ typedef struct conform_case {
   const char *name;
   const char *path;        /* the case file */
   const char *dir;         /* its directory */
+  const char *root;        /* realpath of that directory: kernels and input files must resolve inside it;
+                              NULL with CONFORM_SUITE_ALLOW_OUTSIDE */
   const char *description;
   const char *op;          /* op family ("misc" when absent) */
   const char **tags;
@@ -102,10 +104,23 @@ typedef struct conform_suite {
  * unreadable files, TTREF_E_SYNTAX/E_VERIFY for a bad kernel).
  */
 ttref_status conform_suite_load(const char *path, conform_suite **out, ttref_error *err);
+
+/** conform_suite_load's flag: let kernels, input files and case files resolve outside the suite directory. */
+#define CONFORM_SUITE_ALLOW_OUTSIDE 1u
+
+/**
+ * conform_suite_load with @p flags. Without CONFORM_SUITE_ALLOW_OUTSIDE (the
+ * default of conform_suite_load) a case file, `kernel:` or `file:` path that
+ * resolves (symbolic links included) outside the suite directory is refused
+ * before it is opened (TTREF_E_INPUT; docs/security.md).
+ */
+ttref_status conform_suite_load_flags(const char *path, unsigned flags, conform_suite **out, ttref_error *err);
 void conform_suite_free(conform_suite *s);
 
-/** Parse one case file into @p c (arena-allocated); used by conform_suite_load. */
+/** Parse one case file into @p c (arena-allocated), confined to the file's directory; used by conform_suite_load. */
 ttref_status conform_case_load(const char *file, ir_arena *arena, conform_case *c, ttref_error *err);
+/** conform_case_load with conform_suite_load_flags's @p flags. */
+ttref_status conform_case_load_flags(const char *file, unsigned flags, ir_arena *arena, conform_case *c, ttref_error *err);
 
 /** The output named @p name of @p c, or NULL. */
 const conform_output *conform_case_output(const conform_case *c, const char *name);

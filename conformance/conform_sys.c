@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -342,4 +343,229 @@ bool conform_sys_self_exe(char *buf, size_t n)
   if (k <= 0) return false;
   buf[k] = 0;
   return true;
+}
+
+/* ---- paths under a chosen directory (no symbolic link is ever followed) ---------------- */
+
+const char *conform_sys_component_problem(const char *s)
+{
+  size_t n = strlen(s);
+  if (n == 0) return "is empty";
+  if (n > 200) return "is longer than 200 bytes";
+  if (s[0] == '.') return "starts with '.'";
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (*p == '/') return "contains '/'";
+    if (*p < 0x20 || *p == 0x7f) return "contains a control character";
+  }
+  return NULL;
+}
+
+static bool is_link_at(int dfd, const char *name)
+{
+  struct stat sb;
+  return fstatat(dfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(sb.st_mode);
+}
+
+static ttref_status path_err(ttref_error *err, const char *root, const char *rel, const char *what, int e)
+{
+  ttref_loc none = {0};
+  int n = (int)strlen(rel);
+  if (n > 0 && rel[n - 1] == '/') n--; /* mkdirs_in's walk adds one */
+  if (e == ELOOP)
+    return IR_ERR(err, TTREF_E_IO, none,
+                  "refusing to %s '%s/%.*s': it is or passes through a symbolic link (ttref never follows links in the directories it writes)",
+                  what, root, n, rel);
+  if (e == ENOTDIR)
+    return IR_ERR(err, TTREF_E_IO, none, "cannot %s '%s/%.*s': a component is not a directory", what, root, n, rel);
+  return IR_ERR(err, TTREF_E_IO, none, "cannot %s '%s/%.*s': %s", what, root, n, rel, strerror(e));
+}
+
+/*
+ * Open ROOT (following links: the user named it) and walk REL's directory
+ * components with O_NOFOLLOW, creating them when @p create. On success
+ * *out_dir is the directory fd holding the last component and *out_leaf points
+ * into @p rel at that component ("" when REL names ROOT itself).
+ */
+static ttref_status walk_in(const char *root, const char *rel, bool create, const char *what, int *out_dir,
+                            const char **out_leaf, bool *out_missing, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  char comp[256];
+  int dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  *out_dir = -1;
+  if (dfd < 0) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot %s '%s/%s': cannot open '%s': %s", what, root, rel, root,
+                           strerror(errno)));
+  const char *p = rel;
+  while (*p == '/') p++;
+  for (;;) {
+    const char *slash = strchr(p, '/');
+    if (!slash) break;
+    size_t len = (size_t)(slash - p);
+    if (len == 0 || len >= sizeof comp || (len == 1 && p[0] == '.') || (len == 2 && p[0] == '.' && p[1] == '.'))
+      FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "cannot %s '%s/%s': bad path component", what, root, rel));
+    memcpy(comp, p, len);
+    comp[len] = 0;
+    if (create && mkdirat(dfd, comp, 0777) != 0 && errno != EEXIST) FAIL(path_err(err, root, rel, what, errno));
+    int nfd = openat(dfd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (nfd < 0 && errno == ENOENT && out_missing) {
+      *out_missing = true;
+      goto fail;
+    }
+    if (nfd < 0) FAIL(path_err(err, root, rel, what, errno == ENOTDIR && is_link_at(dfd, comp) ? ELOOP : errno));
+    close(dfd);
+    dfd = nfd;
+    p = slash + 1;
+    while (*p == '/') p++;
+  }
+  if (strcmp(p, ".") == 0 || strcmp(p, "..") == 0)
+    FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "cannot %s '%s/%s': bad path component", what, root, rel));
+  *out_dir = dfd;
+  *out_leaf = p;
+  dfd = -1;
+fail:
+  if (dfd >= 0) close(dfd);
+  return st;
+}
+
+ttref_status conform_sys_mkdirs_in(const char *root, const char *rel, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  int dfd = -1;
+  const char *leaf;
+  char tmp[4096];
+  TRY(conform_sys_mkdirs(root, err));
+  if ((size_t)snprintf(tmp, sizeof tmp, "%s/", rel) >= sizeof tmp)
+    FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "path too long: '%s/%s'", root, rel));
+  TRY(walk_in(root, tmp, true, "create directory", &dfd, &leaf, NULL, err));
+fail:
+  if (dfd >= 0) close(dfd);
+  return st;
+}
+
+/* Remove every entry of directory @p dfd (which this closes), links as links. */
+static int clear_dir(int dfd, int depth)
+{
+  int rc = 0;
+  DIR *d = fdopendir(dfd);
+  if (!d) {
+    int e = errno;
+    close(dfd);
+    return e;
+  }
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    if (unlinkat(dfd, e->d_name, 0) == 0) continue;
+    if (errno != EISDIR && errno != EPERM) { /* EPERM: Linux answers a directory unlink so */
+      if (!rc) rc = errno;
+      continue;
+    }
+    int sub = depth < 256 ? openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+    if (sub < 0) {
+      if (!rc) rc = depth < 256 ? errno : ENAMETOOLONG;
+      continue;
+    }
+    int r = clear_dir(sub, depth + 1);
+    if (r == 0 && unlinkat(dfd, e->d_name, AT_REMOVEDIR) != 0) r = errno;
+    if (r && !rc) rc = r;
+  }
+  closedir(d);
+  return rc;
+}
+
+ttref_status conform_sys_rmtree_in(const char *root, const char *rel, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  int dfd = -1;
+  const char *leaf;
+  struct stat sb;
+  bool missing = false;
+  if (!conform_sys_exists(root)) goto fail;
+  TRY(walk_in(root, rel, false, "remove", &dfd, &leaf, &missing, err));
+  if (missing) goto fail;
+  if (!*leaf) FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "cannot remove '%s/%s': no name", root, rel));
+  if (fstatat(dfd, leaf, &sb, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno != ENOENT) FAIL(path_err(err, root, rel, "remove", errno));
+    goto fail;
+  }
+  if (S_ISDIR(sb.st_mode)) {
+    int sub = openat(dfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int r = sub < 0 ? errno : clear_dir(sub, 0);
+    if (r == 0 && unlinkat(dfd, leaf, AT_REMOVEDIR) != 0) r = errno;
+    if (r) FAIL(path_err(err, root, rel, "remove", r));
+  } else if (unlinkat(dfd, leaf, 0) != 0) {
+    FAIL(path_err(err, root, rel, "remove", errno));
+  }
+fail:
+  if (dfd >= 0) close(dfd);
+  return st;
+}
+
+ttref_status conform_sys_fopen_in(const char *root, const char *rel, const char *mode, FILE **out_f, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  int dfd = -1, fd = -1;
+  const char *leaf;
+  FILE *f = NULL;
+  const bool append = mode[0] == 'a';
+  struct stat sb;
+  TRY(walk_in(root, rel, false, "write", &dfd, &leaf, NULL, err));
+  if (!*leaf) FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "cannot write '%s/%s': no file name", root, rel));
+  /* O_NONBLOCK: opening a FIFO must not wait for a reader; no O_TRUNC before the type is known */
+  fd = openat(dfd, leaf, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | (append ? O_APPEND : 0), 0644);
+  if (fd < 0) {
+    int e = is_link_at(dfd, leaf) ? ELOOP : errno;
+    if (e != ENXIO) FAIL(path_err(err, root, rel, "write", e));
+  }
+  if (fd >= 0 && fstat(fd, &sb) != 0) FAIL(path_err(err, root, rel, "write", errno));
+  if (fd < 0 || !S_ISREG(sb.st_mode)) /* ENXIO: a FIFO without a reader */
+    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "refusing to write '%s/%s': it is not a regular file", root, rel));
+  if (!append && ftruncate(fd, 0) != 0) FAIL(path_err(err, root, rel, "write", errno));
+  int fl = fcntl(fd, F_GETFL);
+  if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) FAIL(path_err(err, root, rel, "write", errno));
+  f = fdopen(fd, append ? "a" : "w");
+  if (!f) FAIL(path_err(err, root, rel, "write", errno));
+  fd = -1;
+fail:
+  if (fd >= 0) close(fd);
+  if (dfd >= 0) close(dfd);
+  *out_f = f;
+  return st;
+}
+
+ttref_status conform_sys_write_file_in(const char *root, const char *rel, const void *data, size_t len, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  FILE *f = NULL;
+  TRY(conform_sys_fopen_in(root, rel, "w", &f, err));
+  if (len && fwrite(data, 1, len, f) != len) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s/%s': %s", root, rel, strerror(errno)));
+fail:
+  if (f && fclose(f) != 0 && st == TTREF_OK)
+    st = IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s/%s': %s", root, rel, strerror(errno));
+  return st;
+}
+
+ttref_status conform_sys_copy_file_in(const char *src, const char *root, const char *rel, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  char *buf = NULL;
+  size_t len = 0;
+  TRY(conform_sys_read_file(src, &buf, &len, err));
+  TRY(conform_sys_write_file_in(root, rel, buf, len, err));
+fail:
+  if (buf) ir_free(buf, len + 1);
+  return st;
+}
+
+bool conform_sys_inside(const char *root_real, const char *path, int *out_errno)
+{
+  char real[PATH_MAX];
+  *out_errno = 0;
+  if (!realpath(path, real)) {
+    *out_errno = errno;
+    return false;
+  }
+  size_t n = strlen(root_real);
+  if (n == 1 && root_real[0] == '/') return true;
+  return strncmp(real, root_real, n) == 0 && real[n] == '/';
 }

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include "ttref.h"
 
@@ -81,6 +82,48 @@ ttref_status conform_sys_read_file(const char *path, char **out_buf, size_t *out
 ttref_status conform_sys_write_file(const char *path, const void *data, size_t len, ttref_error *err);
 /** Copy a file. */
 ttref_status conform_sys_copy_file(const char *src, const char *dst, ttref_error *err);
+/* ---- paths under a chosen directory ------------------------------------------------------
+ * ROOT is a directory the user chose (a report, golden or output directory); it is
+ * resolved as given. REL is a relative path below it whose components are walked
+ * with openat(O_NOFOLLOW): a symbolic link, "." or ".." component or a non-directory
+ * on the way is an error (TTREF_E_IO, naming ROOT/REL), so nothing is ever created,
+ * written or deleted outside ROOT. docs/security.md, Files and paths. */
+
+/**
+ * Whether @p s can be one path component made from suite data (a case name, a
+ * variant key): non-empty, at most 200 bytes, no '/', no control character
+ * (bytes < 0x20 and 0x7f) and no leading '.' (so never "." or "..", and never
+ * a hidden name that could meet the harness's own dot-files).
+ * @return NULL when it is fine, else a static phrase saying what is wrong.
+ */
+const char *conform_sys_component_problem(const char *s);
+
+/** mkdir -p of ROOT/REL (ROOT itself is created as given when missing). */
+ttref_status conform_sys_mkdirs_in(const char *root, const char *rel, ttref_error *err);
+/**
+ * rm -rf of ROOT/REL: a symbolic link inside is removed as a link, never
+ * followed. A missing ROOT/REL is fine. @return TTREF_E_IO when a component of
+ * REL's parent is a symbolic link or a removal fails.
+ */
+ttref_status conform_sys_rmtree_in(const char *root, const char *rel, ttref_error *err);
+/**
+ * Open ROOT/REL for writing ("w": created or truncated, "a": created or
+ * appended), refusing a symbolic link or any non-regular file there (a FIFO
+ * is refused at once, without waiting for a reader). *out_f receives a
+ * stream the caller fcloses (NULL on failure).
+ */
+ttref_status conform_sys_fopen_in(const char *root, const char *rel, const char *mode, FILE **out_f, ttref_error *err);
+/** Like conform_sys_write_file for ROOT/REL, through conform_sys_fopen_in. */
+ttref_status conform_sys_write_file_in(const char *root, const char *rel, const void *data, size_t len, ttref_error *err);
+/** Copy @p src to ROOT/REL, through conform_sys_fopen_in. */
+ttref_status conform_sys_copy_file_in(const char *src, const char *root, const char *rel, ttref_error *err);
+/**
+ * Whether @p path, with every symbolic link resolved, lies inside the
+ * directory @p root_real (itself a realpath). False when @p path does not
+ * exist (realpath fails); *out_errno then holds the reason, else 0.
+ */
+bool conform_sys_inside(const char *root_real, const char *path, int *out_errno);
+
 /** The running executable's path (/proc/self/exe) into @p buf; false on failure. */
 bool conform_sys_self_exe(char *buf, size_t n);
 /** Seconds on a monotonic clock. */

@@ -31,6 +31,7 @@ typedef struct interp_alloc {
   int64_t owner_n;
   double *pv, *pb;     /* precise mode: binary64 value and magnitude bound per element (float allocations) */
   int64_t pn;          /* number of elements in pv/pb */
+  bool borrowed;       /* data is the caller's (interp_mem_add_borrowed): never freed */
 } interp_alloc;
 
 typedef struct interp_mem {
@@ -44,6 +45,10 @@ void interp_mem_free(interp_mem *m);
  * *out_addr receives its base address. */
 ttref_status interp_mem_add_take(interp_mem *m, const char *name, void *data_take, size_t nbytes,
                                  ir_scalar elem, int64_t *out_addr, ttref_error *err);
+/* Register caller memory @data (nbytes; NULL only when nbytes is 0) as a new
+ * allocation that interp_mem_free leaves alone (the public API's buffers). */
+ttref_status interp_mem_add_borrowed(interp_mem *m, const char *name, void *data, size_t nbytes,
+                                     ir_scalar elem, int64_t *out_addr, ttref_error *err);
 
 /* ---- launch ----------------------------------------------------------------- */
 typedef struct interp_stats {

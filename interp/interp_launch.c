@@ -202,6 +202,38 @@ fail:
   return st;
 }
 
+int interp_find_arg(const ir_func *fn, const char *name, size_t len) { return find_arg(fn, name, len); }
+
+ttref_status interp_parse_scalar(const ir_type *t, const char *s, interp_elem *out) { return parse_scalar(t, s, out); }
+
+ir_scalar interp_pointee_scalar(const ir_type *t)
+{
+  const ir_type *pe = t->elem;
+  return !pe ? IR_S_I8 : pe->kind == IR_T_PTR ? IR_S_PTR : pe->scalar;
+}
+
+ttref_status interp_check_out_names(const interp_bound *b, bool precise, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  static const char *const sfx[] = {".precise", ".bound"};
+  if (!precise) goto fail;
+  for (int i = 0; i < b->nargs; i++) {
+    if (b->alloc_of[i] < 0) continue;
+    const char *x = b->mem->allocs[b->alloc_of[i]].name;
+    size_t lx = strlen(x);
+    for (int k = 0; k < b->nargs; k++) {
+      if (k == i || b->alloc_of[k] < 0) continue;
+      const char *y = b->mem->allocs[b->alloc_of[k]].name;
+      for (int q = 0; q < 2; q++)
+        if (strlen(y) == lx + strlen(sfx[q]) && strncmp(y, x, lx) == 0 && strcmp(y + lx, sfx[q]) == 0)
+          FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0},
+                      "arguments '%s' and '%s' collide with --precise: both would write %s.npy; rename one", x, y, y));
+    }
+  }
+fail:
+  return st;
+}
+
 ttref_status interp_write_outputs(const interp_bound *b, const char *dir, ttref_error *err)
 {
   ttref_status st = TTREF_OK;

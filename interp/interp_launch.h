@@ -32,6 +32,11 @@ ttref_status interp_bind(const ir_module *m, const ir_func *fn, const char *cons
                          interp_bound *out, ttref_error *err);
 void interp_bound_free(interp_bound *b);
 
+/* Refuse (TTREF_E_USAGE) pointer arguments whose output files in --out DIR
+ * would collide: with @p precise, an argument named X.precise or X.bound next
+ * to a pointer argument X (both would write X.precise.npy / X.bound.npy). */
+ttref_status interp_check_out_names(const interp_bound *b, bool precise, ttref_error *err);
+
 /* Write every pointer argument's buffer to DIR/NAME.npy (input dtype and shape). */
 ttref_status interp_write_outputs(const interp_bound *b, const char *dir, ttref_error *err);
 
@@ -42,6 +47,18 @@ ttref_status interp_write_precise(const interp_bound *b, const char *dir, ttref_
 
 /* The kernel signature "name(%x_ptr: !tt.ptr<f32>, %n: i32)" into buf. */
 void interp_signature(const ir_func *fn, char *buf, size_t n);
+
+/* The index of @p fn's argument named @p name (len bytes, with or without '%', or a 0-based
+ * position), -1 when none. */
+int interp_find_arg(const ir_func *fn, const char *name, size_t len);
+
+/* Parse scalar literal @p s for scalar type @p t (the rules of interp_bind) into *out;
+ * TTREF_E_INPUT (no message) when it is not a valid literal of @p t. */
+ttref_status interp_parse_scalar(const ir_type *t, const char *s, interp_elem *out);
+
+/* The scalar type of the elements a pointer argument of type @p t points to (i8 for an opaque
+ * pointer, IR_S_PTR for pointers to pointers). */
+ir_scalar interp_pointee_scalar(const ir_type *t);
 
 #endif
 

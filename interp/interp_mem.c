@@ -19,7 +19,7 @@ void interp_mem_free(interp_mem *m)
   if (!m) return;
   for (int i = 0; i < m->n; i++) {
     interp_alloc *a = &m->allocs[i];
-    ir_free(a->data, a->nbytes);
+    if (!a->borrowed) ir_free(a->data, a->nbytes);
     if (a->name) ir_free(a->name, strlen(a->name) + 1);
     ir_free(a->owner, sizeof(uint32_t) * (size_t)a->owner_n);
     ir_free(a->pv, sizeof(double) * (size_t)a->pn);
@@ -29,8 +29,8 @@ void interp_mem_free(interp_mem *m)
   ir_free(m, sizeof *m);
 }
 
-ttref_status interp_mem_add_take(interp_mem *m, const char *name, void *data_take, size_t nbytes,
-                                 ir_scalar elem, int64_t *out_addr, ttref_error *err)
+static ttref_status add(interp_mem *m, const char *name, void *data, size_t nbytes, ir_scalar elem, bool borrowed,
+                        int64_t *out_addr, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   ttref_loc none = {0};
@@ -49,15 +49,28 @@ ttref_status interp_mem_add_take(interp_mem *m, const char *name, void *data_tak
   interp_alloc *a = &m->allocs[m->n];
   memset(a, 0, sizeof *a);
   a->name = nm;
-  a->data = data_take;
+  a->data = data;
   a->nbytes = nbytes;
   a->elem = elem;
+  a->borrowed = borrowed;
   *out_addr = (int64_t)((uint64_t)(m->n + 1) << INTERP_ADDR_SHIFT);
   m->n++;
-  return TTREF_OK;
 fail:
-  ir_free(data_take, nbytes);
   return st;
+}
+
+ttref_status interp_mem_add_take(interp_mem *m, const char *name, void *data_take, size_t nbytes,
+                                 ir_scalar elem, int64_t *out_addr, ttref_error *err)
+{
+  ttref_status st = add(m, name, data_take, nbytes, elem, false, out_addr, err);
+  if (st != TTREF_OK) ir_free(data_take, nbytes);
+  return st;
+}
+
+ttref_status interp_mem_add_borrowed(interp_mem *m, const char *name, void *data, size_t nbytes,
+                                     ir_scalar elem, int64_t *out_addr, ttref_error *err)
+{
+  return add(m, name, data, nbytes, elem, true, out_addr, err);
 }
 
 ttref_status interp_mem_make_precise(interp_mem *m, ttref_error *err)

@@ -52,7 +52,8 @@ static const char *const usage_run =
     "  --launch FILE.yaml gives the same as a YAML mapping (kernel, function, grid, args,\n"
     "        out, threads, ftz, contract, precise; paths relative to the file); options on\n"
     "        the command line take precedence.\n"
-    "  --out DIR writes every pointer argument's buffer after the launch to DIR/NAME.npy.\n"
+    "  --out DIR writes every pointer argument's buffer after the launch to DIR/NAME.npy\n"
+    "        (a symbolic link at DIR/NAME.npy is an error, never followed).\n"
     "  --threads N runs programs on N threads (outputs are identical for any N).\n"
     "  --ftz flushes float subnormal results to zero (to compare with FTZ hardware).\n"
     "  --max-steps N   stop a program after N ops (a kernel that never terminates): exit 1, naming the op\n"
@@ -310,6 +311,11 @@ static int cmd_run(int argc, char **argv)
     goto done;
   }
   bound = 1;
+  if (outdir && (st = interp_check_out_names(&b, precise, &err)) != TTREF_OK) { /* before running: no output overwrites another */
+    report(&err);
+    rc = exit_of(st);
+    goto done;
+  }
   b.L.grid[0] = grid[0];
   b.L.grid[1] = grid[1];
   b.L.grid[2] = grid[2];

@@ -8,9 +8,11 @@
 #include "ir_base.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MAGIC "\x93NUMPY"
 #define MAGIC_LEN 6
@@ -575,9 +577,21 @@ ttref_status npy_write(const char *path, const npy_array *a, ttref_error *err)
   if (!path || !a) return ir_error_set(err, TTREF_E_USAGE, no_loc, "npy_write: NULL argument");
   TRY(check_array(a, path, err));
   build_header(a, hdr, sizeof hdr, &hlen);
-  f = fopen(path, "wb");
-  if (!f) FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: cannot create: %s", path, strerror(errno)));
-  created = fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode); /* never remove a device */
+  {
+    /* never through a symbolic link (docs/security.md); O_NONBLOCK: a FIFO must not block the open */
+    int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+    if (fd < 0 && errno == ELOOP)
+      FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: refusing to write through a symbolic link", path));
+    if (fd < 0) FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: cannot create: %s", path, strerror(errno)));
+    int fl = fcntl(fd, F_GETFL);
+    created = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode); /* never truncate or remove a device */
+    if ((created && ftruncate(fd, 0) != 0) || fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0 || !(f = fdopen(fd, "wb"))) {
+      int e = errno;
+      close(fd);
+      created = 0;
+      FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: cannot create: %s", path, strerror(e)));
+    }
+  }
   if (write_body(f, hdr, hlen, a) != 0 || fflush(f) != 0)
     FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: write error: %s", path, strerror(errno)));
   rc = fclose(f);

@@ -1,8 +1,13 @@
 /*
- * ttref.h: public C API of ttref, the reference interpreter for Triton TTIR.
- * Ownership: objects returned by ttref_*_new are owned by the caller and
- * released with the matching ttref_*_free (free(NULL) is a no-op); every
- * other pointer argument is borrowed for the duration of the call.
+ * ttref.h: public C API of ttref, the reference interpreter for Triton TTIR:
+ * load a kernel, bind buffers and scalars, run a launch, judge outputs with
+ * the harness's compliance modes (docs/api.md).
+ * Ownership: handles returned by ttref_kernel_load/_parse and
+ * ttref_launch_new are owned by the caller and released with the matching
+ * ttref_*_free (free(NULL) is a no-op); a launch borrows its kernel and the
+ * buffers bound to it until it is freed or they are rebound; every other
+ * pointer argument is borrowed for the call; returned const pointers are
+ * borrowed from the handle they came from.
  */
 #ifndef TTREF_H
 #define TTREF_H
@@ -51,6 +56,196 @@ void ttref_set_alloc(ttref_alloc_fn fn, void *ud);
 
 /** @return the library version string, e.g. "0.1.0". */
 const char *ttref_version(void);
+
+/*
+ * Threads: there is no global state but the allocator hook. A kernel is
+ * read-only after loading and may be shared by launches on any threads; one
+ * launch is used by one thread at a time. Every fallible call returns a
+ * ttref_status and, when @p err is not NULL, fills it: err->msg is the whole
+ * "file:line:col: error: ..." line (or "error: ..."), err->note optional
+ * detail; err->loc.file is borrowed from the call's path/name or the kernel.
+ * A NULL handle is TTREF_E_USAGE, never a crash.
+ */
+
+/* ---- kernels ------------------------------------------------------------------------------- */
+
+/** A parsed and verified TTIR module with the function to launch. */
+typedef struct ttref_kernel ttref_kernel;
+
+/**
+ * Load, parse and verify the TTIR file @p path.
+ * @param[in] function  tt.func to launch (with or without '@'); NULL: the first public one
+ * @return the kernel, or NULL with err set (TTREF_E_IO, E_SYNTAX, E_VERIFY, E_INPUT for an
+ *         unknown function, E_NOMEM, E_USAGE for a NULL path)
+ */
+ttref_kernel *ttref_kernel_load(const char *path, const char *function, ttref_error *err);
+
+/**
+ * Like ttref_kernel_load on @p len bytes of @p text (copied; no NUL needed).
+ * @param[in] name  file name used in messages (NULL: "<string>")
+ */
+ttref_kernel *ttref_kernel_parse(const char *text, size_t len, const char *name, const char *function,
+                                 ttref_error *err);
+
+/** Release @p k (NULL: no-op). Launches of @p k must be freed first. */
+void ttref_kernel_free(ttref_kernel *k);
+
+/** How an argument is bound. */
+typedef enum ttref_arg_kind {
+  TTREF_ARG_INVALID = -1, /**< no such argument */
+  TTREF_ARG_SCALAR = 0,   /**< an int or float value: ttref_launch_scalar */
+  TTREF_ARG_POINTER = 1,  /**< a !tt.ptr<T>: ttref_launch_buffer */
+  TTREF_ARG_OTHER = 2     /**< a type the API cannot bind (tensor descriptor, ...) */
+} ttref_arg_kind;
+
+/** @return the launched function's name (without '@'); NULL for a NULL kernel. */
+const char *ttref_kernel_name(const ttref_kernel *k);
+/** @return the number of arguments of the launched function (0 for NULL). */
+int ttref_kernel_nargs(const ttref_kernel *k);
+/** @return argument @p i's TTIR name (without '%'), NULL when out of range. */
+const char *ttref_kernel_arg_name(const ttref_kernel *k, int i);
+/** @return argument @p i's kind (TTREF_ARG_INVALID when out of range). */
+ttref_arg_kind ttref_kernel_arg_kind(const ttref_kernel *k, int i);
+/**
+ * @return the scalar type of argument @p i ("i32", "f32", "i1", ...) or, for a pointer, its
+ * element type ("f32", "bf16", "f8E4M3FN", "i64", "!tt.ptr" for pointers to pointers);
+ * NULL when out of range or TTREF_ARG_OTHER. bf16 and fp8 buffers hold raw bit patterns.
+ */
+const char *ttref_kernel_arg_type(const ttref_kernel *k, int i);
+/** @return bytes per element of a pointer argument's buffer (the size of a scalar), 0 if none. */
+int ttref_kernel_arg_elem_bytes(const ttref_kernel *k, int i);
+/** @return the index of the argument named @p name ("x_ptr" or "%x_ptr") or spelled as a
+ *  0-based position ("2"), -1 when none. */
+int ttref_kernel_arg_index(const ttref_kernel *k, const char *name);
+/** Write "@vadd(0: %x_ptr: !tt.ptr<f32>, ...)" into @p buf (always NUL-terminated when n > 0). */
+void ttref_kernel_signature(const ttref_kernel *k, char *buf, size_t n);
+
+/* ---- launches ------------------------------------------------------------------------------ */
+
+/** Arguments, options and results of launches of one kernel. */
+typedef struct ttref_launch ttref_launch;
+
+/** Launch options (ttref_option_list.h); set with ttref_launch_set. */
+typedef enum ttref_option {
+#define X(name, str, lo, hi, desc) TTREF_OPT_##name,
+#include "ttref_option_list.h"
+#undef X
+  TTREF_OPTION_COUNT
+} ttref_option;
+
+/** @return the option's spelling ("threads", ...), "<invalid>" when out of range. */
+const char *ttref_option_name(ttref_option o);
+/** @return the option spelled @p name, or -1 when none. */
+int ttref_option_lookup(const char *name);
+
+/** A new launch of @p k with nothing bound and default options; NULL with err set on failure. */
+ttref_launch *ttref_launch_new(const ttref_kernel *k, ttref_error *err);
+
+/**
+ * Bind pointer argument @p arg (name or 0-based position) to @p nbytes at @p data, read and
+ * written in place by ttref_launch_run (borrowed until the launch is freed or @p arg rebound).
+ * @p nbytes must be a multiple of the element size; the kernel's accesses are bounds-checked
+ * against it (an access past it is a kernel fault, not a write past your buffer).
+ * @return TTREF_OK; TTREF_E_INPUT (unknown argument, not a pointer, bad size); TTREF_E_USAGE
+ */
+ttref_status ttref_launch_buffer(ttref_launch *l, const char *arg, void *data, size_t nbytes, ttref_error *err);
+
+/**
+ * Bind scalar argument @p arg to @p literal, typed by the signature: decimal or 0x integers
+ * that fit its width (unsigned spellings of the full width accepted), floats ("1.5", "inf",
+ * "-inf", "nan") rounded once to the type, "true"/"false" for i1.
+ * @return TTREF_OK; TTREF_E_INPUT (unknown argument, not a scalar, bad literal); TTREF_E_USAGE
+ */
+ttref_status ttref_launch_scalar(ttref_launch *l, const char *arg, const char *literal, ttref_error *err);
+
+/** Set option @p o to @p value (range in ttref_option_list.h). TTREF_E_INPUT when out of range. */
+ttref_status ttref_launch_set(ttref_launch *l, ttref_option o, int64_t value, ttref_error *err);
+
+/**
+ * Run programs (0..gx-1, 0..gy-1, 0..gz-1) over the bound buffers (each dimension < 2^31).
+ * Outputs are bit-identical for any thread count. A kernel fault (out-of-bounds access,
+ * failed tt.assert, max_steps exceeded, a race with check_races) returns TTREF_E_FAULT with
+ * the op, its .ttir position, kernel-source location, program id and lane in err->msg; the
+ * buffers then hold what the kernel wrote before the fault. Unbound arguments: TTREF_E_INPUT
+ * naming the first one. TTREF_E_UNSUPPORTED for ops that cannot be interpreted.
+ * With the precise option the launch runs a second time, in binary64 from the inputs as they
+ * were before the first run, for ttref_launch_precise.
+ */
+ttref_status ttref_launch_run(ttref_launch *l, uint32_t gx, uint32_t gy, uint32_t gz, ttref_error *err);
+
+/**
+ * After a run with the precise option: the binary64 values and magnitude bounds of float
+ * buffer @p arg, @p *n elements each (borrowed until the next run or free).
+ * @return TTREF_OK; TTREF_E_INPUT (not a float buffer, no precise run yet); TTREF_E_USAGE
+ */
+ttref_status ttref_launch_precise(const ttref_launch *l, const char *arg, const double **values,
+                                  const double **bounds, size_t *n, ttref_error *err);
+
+/** Counts of undefined-behaviour cases met by the last run (docs/semantics.md). */
+typedef struct ttref_stats {
+  int64_t programs, ub_div_zero, ub_div_overflow, ub_shift, ub_fptoi, ub_masked_other, ub_poison, races;
+} ttref_stats;
+
+/** The statistics of the last run into @p out. TTREF_E_USAGE for NULL arguments. */
+ttref_status ttref_launch_stats(const ttref_launch *l, ttref_stats *out, ttref_error *err);
+
+/** Release @p l (NULL: no-op); the buffers bound to it stay the caller's. */
+void ttref_launch_free(ttref_launch *l);
+
+/* ---- .npy files (goldens, inputs) ----------------------------------------------------------- */
+
+/** A dense C-order array in host byte order, as a .npy file holds it. */
+typedef struct ttref_array {
+  char kind;          /**< 'b' bool, 'i' signed int, 'u' unsigned int (also bf16/fp8 bits), 'f' float */
+  int elsize;         /**< bytes per element: 1, 2, 4, 8 */
+  int rank;           /**< 0..8 */
+  int64_t shape[8];   /**< dims; entries past rank are 0 */
+  int64_t numel;      /**< product of shape (1 for rank 0) */
+  void *data;         /**< numel*elsize bytes; owned by the array after ttref_npy_load */
+  size_t nbytes;
+} ttref_array;
+
+/**
+ * Read the .npy file @p path (v1.0-3.0; big-endian and Fortran order converted) into @p out,
+ * which the caller releases with ttref_array_free.
+ * @return TTREF_OK; TTREF_E_IO, TTREF_E_INPUT (not a .npy file), TTREF_E_LIMIT, TTREF_E_NOMEM
+ */
+ttref_status ttref_npy_load(const char *path, ttref_array *out, ttref_error *err);
+/** Write @p a (borrowed) to @p path as NumPy's np.save would. */
+ttref_status ttref_npy_save(const char *path, const ttref_array *a, ttref_error *err);
+/** Free the data of an array from ttref_npy_load and zero it (NULL: no-op). */
+void ttref_array_free(ttref_array *a);
+
+/* ---- judging outputs (the harness's compliance modes, docs/compliance.md) ------------------ */
+
+/** What ttref_compare found. */
+typedef struct ttref_verdict {
+  int pass;              /**< 1 when the output complies */
+  int quality_warning;   /**< passes, but the worst error exceeds quality_fraction of the bound */
+  int64_t worst_index;   /**< flat index of the worst element (largest err/bound), -1: none */
+  double worst_got, worst_ref, worst_bound, worst_err; /**< that element, decoded to binary64 */
+  double max_ratio;      /**< worst err / allowed err */
+  double mean_ulp, max_ulp;
+  char reason[256];      /**< one line when !pass, naming the element; "" otherwise */
+} ttref_verdict;
+
+/**
+ * Judge @p got against the reference @p ref (both @p numel elements of @p dtype, raw bits for
+ * bf16/fp8) exactly as `ttref conform` judges an output.
+ * @param[in] mode     "exact", "ulp", "abs", "rel", "dot_product", "reduce", "fp_special"
+ * @param[in] dtype    "f32", "f16", "bf16", "f64", "f8E4M3FN", ..., "i32", "u8", "bool", ...
+ * @param[in] precise  numel binary64 precise values (ttref_launch_precise) or NULL; needed by
+ *                     dot_product and reduce, and by option precise=true
+ * @param[in] bound    numel magnitude bounds or NULL; needed by dot_product and reduce
+ * @param[in] options  "name=value,name=value" as in a suite case (ulp=2, allow_ftz=true,
+ *                     k=64, nan=same_bits, ...), or NULL
+ * @param[out] out     the verdict
+ * @return TTREF_OK whether or not it complies (out->pass); TTREF_E_INPUT for an unknown mode,
+ *         dtype or option, or a missing precise/bound; TTREF_E_USAGE for NULL arguments
+ */
+ttref_status ttref_compare(const char *mode, const char *dtype, const void *got, const void *ref, size_t numel,
+                           const double *precise, const double *bound, const char *options, ttref_verdict *out,
+                           ttref_error *err);
 
 #ifdef __cplusplus
 }

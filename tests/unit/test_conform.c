@@ -4,9 +4,11 @@
  * determinism, the journal (torn lines, resume de-duplication), the
  * verdict table, plugin backend requests and load errors, and --localize's
  * probe instrumentation (every corpus kernel instrumented still verifies;
- * undefined lanes and loop bodies are guarded), unordered (multiset) judging
- * and the mutant rewrites (each finds sites in the shipped kernels and
- * leaves IR that verifies). One cmocka group.
+ * undefined lanes and loop bodies are guarded), the safe-path layer
+ * (unsafe names, no-follow mkdirs/rmtree/open, suites confined to their
+ * directory), unordered (multiset) judging and the mutant rewrites (each
+ * finds sites in the shipped kernels and leaves IR that verifies).
+ * One cmocka group.
  */
 #define _GNU_SOURCE /* mkdtemp under -std=c11 */
 #include "config.h"
@@ -40,6 +42,7 @@
 #include "ir_verify.h"
 
 #include <dirent.h>
+#include <sys/stat.h>
 
 static char tmpdir[256];
 
@@ -199,6 +202,147 @@ static void test_yaml_good_case_loads(void **state)
   assert_int_equal(s->cases[0].specs[0].grid[0], 2);
   assert_int_equal(s->cases[0].specs[0].args[0].rank, 2);
   conform_suite_free(s);
+}
+
+/* ---- safe paths (docs/security.md, Files and paths) ------------------------------- */
+
+static void test_yaml_unsafe_names_located(void **state)
+{
+  (void)state;
+  expect_case_error("name: \"..\"\n" GOOD_HEAD "args: {x_ptr: {shape: [4]}, n: 4}\noutputs: {x_ptr: exact}\n", "1:7",
+                    "case name '..' starts with '.'");
+  expect_case_error("name: .x\n" GOOD_HEAD "args: {x_ptr: {shape: [4]}, n: 4}\noutputs: {x_ptr: exact}\n", "1:7",
+                    "case name '.x' starts with '.'");
+  expect_case_error("name: \"a\\x01\"\n" GOOD_HEAD "args: {x_ptr: {shape: [4]}, n: 4}\noutputs: {x_ptr: exact}\n", "1:7",
+                    "case name 'a?' contains a control character");
+  expect_case_error("name: MANIFEST\n" GOOD_HEAD "args: {x_ptr: {shape: [4]}, n: 4}\noutputs: {x_ptr: exact}\n", "1:7",
+                    "is reserved");
+  expect_case_error(GOOD_HEAD "args: {x_ptr: {shape: [4]}, n: 4}\noutputs: {x_ptr: exact}\n"
+                              "specializations:\n  - variant_key: \".\"\n",
+                    "6:18", "variant_key '.' starts with '.'");
+}
+
+static void test_sys_component_problem(void **state)
+{
+  (void)state;
+  static const char *const bad[] = {"", ".", "..", ".hidden", "a/b", "/", "a\tb", "a\x7f", "\n"};
+  static const char *const good[] = {"a", "a.b", "a..b", "x-1_y=2,z", "a."};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) assert_non_null(conform_sys_component_problem(bad[i]));
+  for (size_t i = 0; i < sizeof good / sizeof *good; i++) assert_null(conform_sys_component_problem(good[i]));
+  char longname[300];
+  memset(longname, 'a', sizeof longname - 1);
+  longname[sizeof longname - 1] = 0;
+  assert_non_null(conform_sys_component_problem(longname));
+}
+
+/* Whether @p rel exists under tmpdir (lstat: a link counts as itself). */
+static bool there(const char *rel)
+{
+  char path[600];
+  struct stat sb;
+  snprintf(path, sizeof path, "%s/%s", tmpdir, rel);
+  return lstat(path, &sb) == 0;
+}
+
+static void test_sys_rmtree_in_never_follows_links(void **state)
+{
+  (void)state;
+  char root[400], path[600], target[600];
+  ttref_error err = {0};
+  snprintf(root, sizeof root, "%s/root", tmpdir);
+  assert_int_equal(conform_sys_mkdirs_in(root, "t/sub", &err), TTREF_OK);
+  assert_int_equal(conform_sys_mkdirs_in(tmpdir, "outside/x", &err), TTREF_OK);
+  put("outside/keep", "keep\n");
+  put("root/t/f", "f\n");
+  put("root/t/sub/g", "g\n");
+  snprintf(target, sizeof target, "%s/outside", tmpdir);
+  snprintf(path, sizeof path, "%s/t/link", root);
+  assert_int_equal(symlink(target, path), 0);
+  snprintf(path, sizeof path, "%s/lnk", root);
+  assert_int_equal(symlink(target, path), 0);
+  /* the tree goes, the link inside it goes as a link, its target stays */
+  assert_int_equal(conform_sys_rmtree_in(root, "t", &err), TTREF_OK);
+  assert_false(there("root/t"));
+  assert_true(there("outside/keep"));
+  assert_true(there("outside/x"));
+  /* a link on the way is an error, and nothing behind it is removed */
+  assert_int_equal(conform_sys_rmtree_in(root, "lnk/x", &err), TTREF_E_IO);
+  assert_non_null(strstr(err.msg, "symbolic link"));
+  assert_true(there("outside/x"));
+  assert_int_equal(conform_sys_mkdirs_in(root, "lnk/y", &err), TTREF_E_IO);
+  assert_false(there("outside/y"));
+  assert_int_equal(conform_sys_mkdirs_in(root, "a/../b", &err), TTREF_E_USAGE);
+  /* the link itself, as the last component, is removed as a link */
+  assert_int_equal(conform_sys_rmtree_in(root, "lnk", &err), TTREF_OK);
+  assert_false(there("root/lnk"));
+  assert_true(there("outside/keep"));
+  /* a missing path is fine */
+  assert_int_equal(conform_sys_rmtree_in(root, "no/such/thing", &err), TTREF_OK);
+}
+
+static void test_sys_fopen_in_refuses_links_and_fifos(void **state)
+{
+  (void)state;
+  char root[400], path[600], target[600];
+  ttref_error err = {0};
+  snprintf(root, sizeof root, "%s/root2", tmpdir);
+  assert_int_equal(conform_sys_mkdirs_in(root, "d", &err), TTREF_OK);
+  put("victim", "victim\n");
+  snprintf(target, sizeof target, "%s/victim", tmpdir);
+  snprintf(path, sizeof path, "%s/l", root);
+  assert_int_equal(symlink(target, path), 0);
+  FILE *f = NULL;
+  assert_int_equal(conform_sys_fopen_in(root, "l", "w", &f, &err), TTREF_E_IO);
+  assert_null(f);
+  assert_non_null(strstr(err.msg, "symbolic link"));
+  assert_int_equal(conform_sys_fopen_in(root, "l", "a", &f, &err), TTREF_E_IO);
+  snprintf(path, sizeof path, "%s/fifo", root);
+  assert_int_equal(mkfifo(path, 0644), 0);
+  assert_int_equal(conform_sys_fopen_in(root, "fifo", "w", &f, &err), TTREF_E_IO); /* at once: no reader is waited for */
+  assert_non_null(strstr(err.msg, "not a regular file"));
+  assert_int_not_equal(conform_sys_fopen_in(root, "d", "w", &f, &err), TTREF_OK);
+  assert_null(f);
+  assert_int_equal(conform_sys_write_file_in(root, "d/ok.txt", "ok\n", 3, &err), TTREF_OK);
+  assert_int_equal(conform_sys_write_file_in(root, "d/ok.txt", "x", 1, &err), TTREF_OK); /* truncates */
+  char *buf = NULL;
+  size_t len = 0;
+  snprintf(path, sizeof path, "%s/victim", tmpdir);
+  assert_int_equal(conform_sys_read_file(path, &buf, &len, &err), TTREF_OK);
+  assert_string_equal(buf, "victim\n");
+  ir_free(buf, len + 1);
+  snprintf(path, sizeof path, "%s/d/ok.txt", root);
+  assert_int_equal(conform_sys_read_file(path, &buf, &len, &err), TTREF_OK);
+  assert_string_equal(buf, "x");
+  ir_free(buf, len + 1);
+}
+
+static void test_suite_reads_only_inside(void **state)
+{
+  (void)state;
+  char dir[400], path[600];
+  ttref_error err = {0};
+  conform_suite *s = NULL;
+  snprintf(dir, sizeof dir, "%s/suite", tmpdir);
+  assert_int_equal(conform_sys_mkdirs_in(tmpdir, "suite", &err), TTREF_OK);
+  put("suite/c.yaml", "kernel: ../k.ttir\ngrid: [2]\nargs: {x_ptr: {shape: [4]}, n: 4}\noutputs: {x_ptr: exact}\n");
+  assert_int_equal(conform_suite_load(dir, &s, &err), TTREF_E_INPUT);
+  assert_null(s);
+  assert_non_null(strstr(err.msg, "c.yaml:1:9: error: kernel file '../k.ttir' is outside the suite directory"));
+  assert_int_equal(conform_suite_load_flags(dir, CONFORM_SUITE_ALLOW_OUTSIDE, &s, &err), TTREF_OK);
+  assert_int_equal(s->ncases, 1);
+  conform_suite_free(s);
+  s = NULL;
+  /* a case file that is a link out of the suite is refused before it is read */
+  snprintf(path, sizeof path, "%s/suite/c.yaml", tmpdir);
+  assert_int_equal(unlink(path), 0);
+  put("evil.yaml", "SECRET: [\n");
+  char target[600];
+  snprintf(target, sizeof target, "%s/evil.yaml", tmpdir);
+  assert_int_equal(symlink(target, path), 0);
+  assert_int_not_equal(conform_suite_load(dir, &s, &err), TTREF_OK);
+  assert_non_null(strstr(err.msg, "outside the suite directory"));
+  assert_null(strstr(err.msg, "SECRET"));
+  assert_int_equal(unlink(path), 0);
 }
 
 static void test_config_errors_located(void **state)
@@ -705,6 +849,11 @@ int main(void)
       cmocka_unit_test(test_yaml_bad_mode_and_option),
       cmocka_unit_test(test_yaml_duplicate_variant_key),
       cmocka_unit_test(test_yaml_good_case_loads),
+      cmocka_unit_test(test_yaml_unsafe_names_located),
+      cmocka_unit_test(test_sys_component_problem),
+      cmocka_unit_test(test_sys_rmtree_in_never_follows_links),
+      cmocka_unit_test(test_sys_fopen_in_refuses_links_and_fifos),
+      cmocka_unit_test(test_suite_reads_only_inside),
       cmocka_unit_test(test_config_errors_located),
       cmocka_unit_test(test_recipe_same_seed_same_bits),
       cmocka_unit_test(test_special_sets_cover_the_edges),

@@ -1,0 +1,472 @@
+/*
+ * ttref_api.c: the kernel and launch half of the public API (ttref.h):
+ * opaque handles over the parser, verifier and executor. Buffers are the
+ * caller's memory, registered as borrowed allocations for each run.
+ */
+#include "config.h"
+#include "ttref.h"
+#include "interp.h"
+#include "interp_launch.h"
+#include "ir_parse.h"
+#include "ir_verify.h"
+#include "npy_io.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct ttref_kernel {
+  ir_module *mod;
+  const ir_func *fn;
+};
+
+typedef struct slot {
+  bool bound;
+  void *data;         /* pointer arguments: the caller's buffer */
+  size_t nbytes;
+  interp_elem value;  /* scalar arguments */
+} slot;
+
+struct ttref_launch {
+  const ttref_kernel *k;
+  slot *slots;            /* one per argument */
+  int64_t opt[TTREF_OPTION_COUNT];
+  interp_mem *pmem;       /* precise run of the last launch (NULL: none) */
+  int *palloc;            /* per argument: allocation index in pmem, -1 if none */
+  ttref_stats stats;
+};
+
+static const char *const option_names[] = {
+#define X(name, str, lo, hi, desc) str,
+#include "ttref_option_list.h"
+#undef X
+};
+static const int64_t option_lo[] = {
+#define X(name, str, lo, hi, desc) lo,
+#include "ttref_option_list.h"
+#undef X
+};
+static const int64_t option_hi[] = {
+#define X(name, str, lo, hi, desc) hi,
+#include "ttref_option_list.h"
+#undef X
+};
+
+static const ttref_loc noloc = {0};
+
+static ttref_status null_arg(ttref_error *err, const char *fn, const char *what)
+{
+  return ir_error_set(err, TTREF_E_USAGE, noloc, "%s: %s is NULL", fn, what);
+}
+
+const char *ttref_option_name(ttref_option o)
+{
+  return (int)o >= 0 && (int)o < TTREF_OPTION_COUNT ? option_names[o] : "<invalid>";
+}
+
+int ttref_option_lookup(const char *name)
+{
+  for (int i = 0; name && i < TTREF_OPTION_COUNT; i++)
+    if (strcmp(name, option_names[i]) == 0) return i;
+  return -1;
+}
+
+/* ---- kernels ---- */
+
+/* Verify @p m and pick its function; takes ownership of @p m either way. */
+static ttref_kernel *make_kernel(ir_module *m, const char *function, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  ttref_kernel *k = NULL;
+  TRY(ir_verify_module(m, err));
+  const ir_func *fn = function ? ir_module_find_func(m, function[0] == '@' ? function + 1 : function) : ir_module_entry(m);
+  if (!fn) {
+    ttref_loc l = {m->filename, 0, 0};
+    FAIL(ir_error_set(err, TTREF_E_INPUT, l, "%s: no function %s%s", m->filename, function ? "named " : "to launch",
+                      function ? function : ""));
+  }
+  k = ir_calloc(1, sizeof *k);
+  if (!k) FAIL(ir_error_set(err, TTREF_E_NOMEM, noloc, "out of memory"));
+  k->mod = m;
+  k->fn = fn;
+  return k;
+fail:
+  ir_module_free(m);
+  return NULL;
+}
+
+ttref_kernel *ttref_kernel_load(const char *path, const char *function, ttref_error *err)
+{
+  ir_module *m = NULL;
+  if (!path) return null_arg(err, "ttref_kernel_load", "path"), NULL;
+  if (ir_parse_file(path, &m, err) != TTREF_OK) return NULL;
+  return make_kernel(m, function, err);
+}
+
+ttref_kernel *ttref_kernel_parse(const char *text, size_t len, const char *name, const char *function,
+                                 ttref_error *err)
+{
+  ir_module *m = NULL;
+  if (!text) return null_arg(err, "ttref_kernel_parse", "text"), NULL;
+  if (ir_parse_string(name ? name : "<string>", text, len, &m, err) != TTREF_OK) return NULL;
+  return make_kernel(m, function, err);
+}
+
+void ttref_kernel_free(ttref_kernel *k)
+{
+  if (!k) return;
+  ir_module_free(k->mod);
+  ir_free(k, sizeof *k);
+}
+
+const char *ttref_kernel_name(const ttref_kernel *k) { return k ? k->fn->name : NULL; }
+
+int ttref_kernel_nargs(const ttref_kernel *k) { return k ? k->fn->nargs : 0; }
+
+static const ir_type *arg_type(const ttref_kernel *k, int i)
+{
+  return k && i >= 0 && i < k->fn->nargs ? k->fn->args[i].type : NULL;
+}
+
+const char *ttref_kernel_arg_name(const ttref_kernel *k, int i)
+{
+  return arg_type(k, i) ? (k->fn->args[i].name ? k->fn->args[i].name : "") : NULL;
+}
+
+ttref_arg_kind ttref_kernel_arg_kind(const ttref_kernel *k, int i)
+{
+  const ir_type *t = arg_type(k, i);
+  if (!t) return TTREF_ARG_INVALID;
+  return t->kind == IR_T_PTR ? TTREF_ARG_POINTER : t->kind == IR_T_SCALAR ? TTREF_ARG_SCALAR : TTREF_ARG_OTHER;
+}
+
+const char *ttref_kernel_arg_type(const ttref_kernel *k, int i)
+{
+  switch (ttref_kernel_arg_kind(k, i)) {
+  case TTREF_ARG_POINTER: return ir_scalar_name(interp_pointee_scalar(arg_type(k, i)));
+  case TTREF_ARG_SCALAR: return ir_scalar_name(arg_type(k, i)->scalar);
+  default: return NULL;
+  }
+}
+
+int ttref_kernel_arg_elem_bytes(const ttref_kernel *k, int i)
+{
+  switch (ttref_kernel_arg_kind(k, i)) {
+  case TTREF_ARG_POINTER: return ir_scalar_bytes(interp_pointee_scalar(arg_type(k, i)));
+  case TTREF_ARG_SCALAR: return ir_scalar_bytes(arg_type(k, i)->scalar);
+  default: return 0;
+  }
+}
+
+int ttref_kernel_arg_index(const ttref_kernel *k, const char *name)
+{
+  return k && name ? interp_find_arg(k->fn, name, strlen(name)) : -1;
+}
+
+void ttref_kernel_signature(const ttref_kernel *k, char *buf, size_t n)
+{
+  if (!buf || n == 0) return;
+  if (!k) {
+    buf[0] = 0;
+    return;
+  }
+  interp_signature(k->fn, buf, n);
+}
+
+/* ---- launches ---- */
+
+ttref_launch *ttref_launch_new(const ttref_kernel *k, ttref_error *err)
+{
+  if (!k) return null_arg(err, "ttref_launch_new", "kernel"), NULL;
+  ttref_launch *l = ir_calloc(1, sizeof *l);
+  const size_t n = (size_t)k->fn->nargs + 1;
+  if (l) l->k = k; /* before anything ttref_launch_free must size */
+  if (l) l->slots = ir_calloc(n, sizeof *l->slots);
+  if (l) l->palloc = ir_calloc(n, sizeof *l->palloc);
+  if (!l || !l->slots || !l->palloc) {
+    ttref_launch_free(l);
+    ir_error_set(err, TTREF_E_NOMEM, noloc, "out of memory");
+    return NULL;
+  }
+  return l;
+}
+
+void ttref_launch_free(ttref_launch *l)
+{
+  if (!l) return;
+  const size_t n = l->k ? (size_t)l->k->fn->nargs + 1 : 0;
+  interp_mem_free(l->pmem);
+  ir_free(l->slots, n * sizeof *l->slots);
+  ir_free(l->palloc, n * sizeof *l->palloc);
+  ir_free(l, sizeof *l);
+}
+
+/* Look up @p arg of kind @p want for @p fname; a located TTREF_E_INPUT with the signature otherwise. */
+static ttref_status find(const ttref_launch *l, const char *fname, const char *arg, ttref_arg_kind want, int *out,
+                         ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  const ir_func *fn = l->k->fn;
+  char sig[400];
+  int i = interp_find_arg(fn, arg, strlen(arg));
+  if (i < 0) FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "%s: unknown kernel argument '%.100s'", fname, arg));
+  ttref_arg_kind kind = ttref_kernel_arg_kind(l->k, i);
+  if (kind != want) {
+    char ty[128];
+    ir_type_str(fn->args[i].type, ty, sizeof ty);
+    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "%s: argument '%.100s' has type %s: %s", fname, arg, ty,
+                      kind == TTREF_ARG_POINTER ? "bind a buffer with ttref_launch_buffer"
+                      : kind == TTREF_ARG_SCALAR ? "bind a value with ttref_launch_scalar"
+                                                 : "the API cannot bind it"));
+  }
+  *out = i;
+fail:
+  if (st != TTREF_OK) {
+    interp_signature(fn, sig, sizeof sig);
+    ir_error_note(err, "note: kernel signature: %s", sig);
+  }
+  return st;
+}
+
+ttref_status ttref_launch_buffer(ttref_launch *l, const char *arg, void *data, size_t nbytes, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  int i;
+  if (!l) FAIL(null_arg(err, "ttref_launch_buffer", "launch"));
+  if (!arg) FAIL(null_arg(err, "ttref_launch_buffer", "argument name"));
+  if (!data && nbytes) FAIL(null_arg(err, "ttref_launch_buffer", "data"));
+  TRY(find(l, "ttref_launch_buffer", arg, TTREF_ARG_POINTER, &i, err));
+  const int esz = ttref_kernel_arg_elem_bytes(l->k, i);
+  if (nbytes % (size_t)esz)
+    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_buffer: %zu bytes for '%.100s' is not a whole number of %s elements (%d bytes)",
+                      nbytes, arg, ttref_kernel_arg_type(l->k, i), esz));
+  if (nbytes >= ((size_t)1 << INTERP_ADDR_SHIFT))
+    FAIL(ir_error_set(err, TTREF_E_LIMIT, noloc, "ttref_launch_buffer: buffer '%.100s' is too large (%zu bytes; limit 2^40)", arg, nbytes));
+  l->slots[i].bound = true;
+  l->slots[i].data = data;
+  l->slots[i].nbytes = nbytes;
+fail:
+  return st;
+}
+
+ttref_status ttref_launch_scalar(ttref_launch *l, const char *arg, const char *literal, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  int i;
+  if (!l) FAIL(null_arg(err, "ttref_launch_scalar", "launch"));
+  if (!arg) FAIL(null_arg(err, "ttref_launch_scalar", "argument name"));
+  if (!literal) FAIL(null_arg(err, "ttref_launch_scalar", "literal"));
+  TRY(find(l, "ttref_launch_scalar", arg, TTREF_ARG_SCALAR, &i, err));
+  interp_elem v;
+  if (interp_parse_scalar(l->k->fn->args[i].type, literal, &v) != TTREF_OK)
+    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_scalar: bad literal for %s '%.100s': '%.100s'",
+                      ttref_kernel_arg_type(l->k, i), arg, literal));
+  l->slots[i].bound = true;
+  l->slots[i].value = v;
+fail:
+  return st;
+}
+
+ttref_status ttref_launch_set(ttref_launch *l, ttref_option o, int64_t value, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  if (!l) FAIL(null_arg(err, "ttref_launch_set", "launch"));
+  if ((int)o < 0 || (int)o >= TTREF_OPTION_COUNT)
+    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_set: unknown option %d", (int)o));
+  if (value < option_lo[o] || value > option_hi[o])
+    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_set: option %s must be in [%lld, %lld], not %lld", option_names[o],
+                      (long long)option_lo[o], (long long)option_hi[o], (long long)value));
+  l->opt[o] = value;
+fail:
+  return st;
+}
+
+/* Register every pointer argument of @p l in @p mem (borrowed, or copies when @p copy) and
+ * fill @p args and @p alloc_of. */
+static ttref_status bind_memory(const ttref_launch *l, interp_mem *mem, bool copy, interp_elem *args, int *alloc_of,
+                                ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  static uint8_t empty; /* address of a zero-byte buffer: never dereferenced */
+  const ir_func *fn = l->k->fn;
+  for (int i = 0; i < fn->nargs; i++) {
+    const slot *s = &l->slots[i];
+    alloc_of[i] = -1;
+    if (ttref_kernel_arg_kind(l->k, i) != TTREF_ARG_POINTER) {
+      args[i] = s->value;
+      continue;
+    }
+    const ir_scalar es = interp_pointee_scalar(fn->args[i].type);
+    const char *name = fn->args[i].name ? fn->args[i].name : "?";
+    if (copy) {
+      uint8_t *d = ir_alloc(s->nbytes ? s->nbytes : 1);
+      if (!d) FAIL(ir_error_set(err, TTREF_E_NOMEM, noloc, "out of memory for a copy of '%s'", name));
+      if (s->nbytes) memcpy(d, s->data, s->nbytes);
+      TRY(interp_mem_add_take(mem, name, d, s->nbytes, es, &args[i].i, err));
+    } else {
+      TRY(interp_mem_add_borrowed(mem, name, s->nbytes ? s->data : &empty, s->nbytes, es, &args[i].i, err));
+    }
+    alloc_of[i] = mem->n - 1;
+  }
+fail:
+  return st;
+}
+
+ttref_status ttref_launch_run(ttref_launch *l, uint32_t gx, uint32_t gy, uint32_t gz, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  interp_mem *mem = NULL, *pmem = NULL;
+  interp_elem *args = NULL;
+  int *alloc_of = NULL;
+  FILE *devnull = NULL;
+  size_t n = 0;
+  if (!l) FAIL(null_arg(err, "ttref_launch_run", "launch"));
+  const ir_func *fn = l->k->fn;
+  n = (size_t)fn->nargs + 1;
+  for (int i = 0; i < fn->nargs; i++)
+    if (!l->slots[i].bound) {
+      char sig[400];
+      ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_run: kernel argument '%s' is not bound",
+                   fn->args[i].name ? fn->args[i].name : "?");
+      interp_signature(fn, sig, sizeof sig);
+      ir_error_note(err, "note: kernel signature: %s", sig);
+      FAIL(TTREF_E_INPUT);
+    }
+  if (gx > INT32_MAX || gy > INT32_MAX || gz > INT32_MAX)
+    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_run: grid %u x %u x %u: each dimension must be below 2^31", gx, gy, gz));
+  interp_mem_free(l->pmem); /* results of the previous run go */
+  l->pmem = NULL;
+  memset(&l->stats, 0, sizeof l->stats);
+  args = ir_calloc(n, sizeof *args);
+  alloc_of = ir_calloc(n, sizeof *alloc_of);
+  mem = interp_mem_new();
+  if (!args || !alloc_of || !mem) FAIL(ir_error_set(err, TTREF_E_NOMEM, noloc, "out of memory"));
+  const bool precise = l->opt[TTREF_OPT_PRECISE] != 0;
+  if (precise) { /* the precise run starts from the inputs as they are now */
+    pmem = interp_mem_new();
+    if (!pmem) FAIL(ir_error_set(err, TTREF_E_NOMEM, noloc, "out of memory"));
+    TRY(bind_memory(l, pmem, true, args, l->palloc, err));
+  }
+  TRY(bind_memory(l, mem, false, args, alloc_of, err));
+  interp_launch L;
+  memset(&L, 0, sizeof L);
+  L.mod = l->k->mod;
+  L.fn = fn;
+  L.grid[0] = gx;
+  L.grid[1] = gy;
+  L.grid[2] = gz;
+  L.args = args;
+  L.mem = mem;
+  L.threads = (int)l->opt[TTREF_OPT_THREADS];
+  L.ftz = l->opt[TTREF_OPT_FTZ] != 0;
+  L.contract = l->opt[TTREF_OPT_CONTRACT] != 0;
+  L.check_races = l->opt[TTREF_OPT_CHECK_RACES] != 0;
+  L.max_steps = l->opt[TTREF_OPT_MAX_STEPS];
+  st = interp_run(&L, err);
+  const interp_stats *s = &L.stats;
+  l->stats = (ttref_stats){s->programs, s->ub_div_zero, s->ub_div_overflow, s->ub_shift,
+                           s->ub_fptoi, s->ub_masked_other, s->ub_poison, s->races};
+  if (st != TTREF_OK) goto fail;
+  if (precise) { /* as `ttref run --precise`: exact semantics, prints silenced (the first run showed them) */
+    TRY(interp_mem_make_precise(pmem, err));
+    interp_launch P = L;
+    memset(&P.stats, 0, sizeof P.stats);
+    P.mem = pmem;
+    P.precise = true;
+    P.ftz = P.contract = P.check_races = false;
+    P.print_out = devnull = fopen("/dev/null", "w");
+    TRY(interp_run(&P, err));
+    l->pmem = pmem;
+    pmem = NULL;
+  }
+fail:
+  interp_mem_free(mem);
+  interp_mem_free(pmem);
+  ir_free(args, n * sizeof *args);
+  ir_free(alloc_of, n * sizeof *alloc_of);
+  if (devnull) fclose(devnull);
+  return st;
+}
+
+ttref_status ttref_launch_precise(const ttref_launch *l, const char *arg, const double **values,
+                                  const double **bounds, size_t *n, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  int i;
+  if (!l) FAIL(null_arg(err, "ttref_launch_precise", "launch"));
+  if (!arg || !values || !bounds || !n) FAIL(null_arg(err, "ttref_launch_precise", "an argument"));
+  TRY(find(l, "ttref_launch_precise", arg, TTREF_ARG_POINTER, &i, err));
+  if (!l->pmem || l->palloc[i] < 0)
+    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_precise: no precise run yet (set option precise, then run)"));
+  const interp_alloc *a = &l->pmem->allocs[l->palloc[i]];
+  if (!a->pv)
+    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_precise: '%.100s' is a %s buffer, not a float one", arg,
+                      ir_scalar_name(a->elem)));
+  *values = a->pv;
+  *bounds = a->pb;
+  *n = (size_t)(a->pn - 1); /* pv/pb carry one spare element */
+fail:
+  return st;
+}
+
+ttref_status ttref_launch_stats(const ttref_launch *l, ttref_stats *out, ttref_error *err)
+{
+  if (!l) return null_arg(err, "ttref_launch_stats", "launch");
+  if (!out) return null_arg(err, "ttref_launch_stats", "out");
+  *out = l->stats;
+  return TTREF_OK;
+}
+
+/* ---- .npy files ---- */
+
+static void to_public(const npy_array *a, ttref_array *out)
+{
+  memset(out, 0, sizeof *out);
+  out->kind = a->kind;
+  out->elsize = a->elsize;
+  out->rank = a->rank;
+  for (int d = 0; d < a->rank && d < 8; d++) out->shape[d] = a->shape[d];
+  out->numel = a->numel;
+  out->data = a->data;
+  out->nbytes = a->nbytes;
+}
+
+static void to_internal(const ttref_array *a, npy_array *out)
+{
+  memset(out, 0, sizeof *out);
+  out->kind = a->kind;
+  out->elsize = a->elsize;
+  out->rank = a->rank < 0 || a->rank > NPY_MAX_RANK ? NPY_MAX_RANK + 1 : a->rank;
+  for (int d = 0; d < a->rank && d < NPY_MAX_RANK; d++) out->shape[d] = a->shape[d];
+  out->numel = a->numel;
+  out->data = a->data;
+  out->nbytes = a->nbytes;
+}
+
+ttref_status ttref_npy_load(const char *path, ttref_array *out, ttref_error *err)
+{
+  npy_array a;
+  if (!path) return null_arg(err, "ttref_npy_load", "path");
+  if (!out) return null_arg(err, "ttref_npy_load", "out");
+  ttref_status st = npy_read(path, &a, err);
+  if (st == TTREF_OK) to_public(&a, out);
+  else memset(out, 0, sizeof *out);
+  return st;
+}
+
+ttref_status ttref_npy_save(const char *path, const ttref_array *a, ttref_error *err)
+{
+  npy_array in;
+  if (!path) return null_arg(err, "ttref_npy_save", "path");
+  if (!a) return null_arg(err, "ttref_npy_save", "array");
+  to_internal(a, &in);
+  return npy_write(path, &in, err);
+}
+
+void ttref_array_free(ttref_array *a)
+{
+  if (!a) return;
+  npy_array in;
+  to_internal(a, &in);
+  npy_free(&in);
+  memset(a, 0, sizeof *a);
+}

@@ -1,0 +1,13 @@
+/*
+ * ttref_option_list.h: every launch option of the public API
+ * (ttref_launch_set), one row each. Columns: X(NAME, "spelling", lo, hi,
+ * "meaning"); values are int64 in [lo, hi] (booleans 0/1). Expanded by
+ * ttref.h (enum ttref_option) and interp/ttref_api.c (names, ranges).
+ * No include guard: include it only inside an X definition.
+ */
+X(THREADS,     "threads",     0, 4096,            "OpenMP threads for the programs of a launch; 0 = OpenMP default (outputs never depend on it)")
+X(PRECISE,     "precise",     0, 1,               "also run in binary64 without rounding: values and magnitude bounds per float buffer (ttref_launch_precise)")
+X(FTZ,         "ftz",         0, 1,               "flush float subnormal results to zero (compare with FTZ hardware)")
+X(CONTRACT,    "contract",    0, 1,               "fuse a single-use mulf into its addf/subf (LLVM FMA contraction)")
+X(CHECK_RACES, "check_races", 0, 1,               "fault at the first cross-program conflict (programs then run in order)")
+X(MAX_STEPS,   "max_steps",   0, INT64_C(1) << 62, "ops one program may execute before the launch stops with a fault; 0 = no limit")

@@ -1,0 +1,58 @@
+#!/bin/sh
+# The ttref Python package: tests/python/test_ttref.py (plain asserts) against the
+# built libttref, then the package as `make install prefix=TMP` installs it (found
+# through its install record, no TTREF_LIB), and `python3 -m ttref`. Needs python3
+# with numpy (Debian: python3-numpy). TAP output.
+T=${TTREF_BIN:-./ttref}
+S=${TTREF_SRCDIR:-.}
+B=$(cd "$(dirname "$T")" && pwd)
+PY=
+for p in "$PYTHON" /usr/bin/python3 python3; do
+  if [ -n "$p" ] && "$p" -c 'import numpy' >/dev/null 2>&1; then PY=$p; break; fi
+done
+if [ -z "$PY" ]; then echo "1..0 # SKIP no python3 with numpy (apt-get install python3-numpy)"; exit 0; fi
+if [ ! -f "$B/.libs/libttref.so" ]; then echo "1..0 # SKIP libttref was built without shared libraries (--disable-shared)"; exit 0; fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttref-py.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+n=0; fail=0
+ok() { n=$((n+1)); echo "ok $n - $1"; }
+no() { n=$((n+1)); fail=$((fail+1)); echo "not ok $n - $1"; sed 's/^/# /' "$tmp/err" | tail -n 12; }
+lib=$B/.libs/libttref.so
+# an --enable-asan library needs the ASan runtime loaded first in the programs that use it
+san_env=
+if nm -D "$B/.libs/libttref.so" 2>/dev/null | grep -q ' __asan_init'; then
+  san_env="LD_PRELOAD=$(${CC:-cc} -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0"
+fi
+env $san_env TTREF_LIB=$lib PYTHONPATH=$S/python "$PY" "$S/tests/python/test_ttref.py" >"$tmp/out" 2>"$tmp/err"; rc=$?
+grep '^ok ' "$tmp/out" | sed 's/^ok [0-9]* - //' >"$tmp/oks"
+while IFS= read -r l; do ok "built tree: $l"; done <"$tmp/oks"
+grep '^not ok ' "$tmp/out" | sed 's/^not ok [0-9]* - //' >"$tmp/nos"
+while IFS= read -r l; do echo "$l" >"$tmp/err"; no "built tree: $l"; done <"$tmp/nos"
+if [ "$rc" -ne 0 ] && [ ! -s "$tmp/nos" ]; then no "test_ttref.py exited $rc"; fi
+P=$tmp/prefix
+if make -C "$B" install prefix="$P" >"$tmp/err" 2>&1; then ok "make install prefix=TMP"; else no "make install prefix=TMP"; echo "1..$n"; exit 1; fi
+init=$(find "$P" -path '*/ttref/__init__.py' | head -n 1)
+if [ -n "$init" ] && [ -f "$(dirname "$init")/__main__.py" ] && [ -f "$(dirname "$init")/_install.py" ]; then
+  ok "the package is installed into the prefix's python path"
+else echo "no package under the prefix" >"$tmp/err"; no "the package is installed into the prefix's python path"; fi
+site=$(dirname "$(dirname "$init")")
+cat >"$tmp/use.py" <<'PYEOF'
+import sys, numpy as np, ttref
+x = np.arange(4096, dtype=np.float32); y = np.float32(0.5) - x
+out = ttref.run(sys.argv[1], 4, {"x_ptr": x, "y_ptr": y, "o_ptr": np.zeros(4096, np.float32), "n": 4096})
+assert np.array_equal(out["o_ptr"], x + y)
+try:
+    ttref.run(sys.argv[1], 5, {"x_ptr": x, "y_ptr": y, "o_ptr": np.zeros(4096, np.float32), "n": 5000})
+    raise SystemExit("no error on the second launch")
+except ttref.Error as e:
+    print(e)
+PYEOF
+if env -u TTREF_LIB -u TTREF_BIN $san_env PYTHONPATH="$site" "$PY" "$tmp/use.py" "${TTREF_TEST_DATA:-tests/data}/ttir/vadd_f32.ttir" >"$tmp/out" 2>"$tmp/err" \
+   && grep -q "vadd_f32.ttir:18:5: error: out-of-bounds" "$tmp/out"; then
+  ok "installed package: ttref.run sums, then ttref.Error on n past the buffers"
+else cat "$tmp/out" >>"$tmp/err"; no "installed package: ttref.run sums, then ttref.Error on n past the buffers"; fi
+if (cd "$tmp" && env -u TTREF_LIB -u TTREF_BIN $san_env PYTHONPATH="$site" "$PY" -m ttref version) >"$tmp/out" 2>"$tmp/err" && grep -q "^ttref " "$tmp/out"; then
+  ok "python3 -m ttref runs the installed CLI"
+else no "python3 -m ttref runs the installed CLI"; fi
+echo "1..$n"
+[ "$fail" -eq 0 ]

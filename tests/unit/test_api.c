@@ -1,0 +1,558 @@
+/*
+ * test_api.c: unit tests of the public API (ttref.h): loading and signature
+ * introspection, launches against C-computed sums, every bad-input path
+ * (NULL handles, unknown arguments, bad literals, short buffers, unbound
+ * arguments) as a status with a message, options, precise values,
+ * ttref_compare, two threads with two launches, and out-of-memory paths.
+ */
+#include <setjmp.h>
+#include <stdatomic.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ttref.h"
+
+#define N 4096 /* 4 programs of the vadd kernel's BLOCK 1024 */
+
+static char vadd_path[4096], loop_path[4096];
+
+/* ---- counting allocator (lua_Alloc style): live bytes and OOM injection; atomic counters,
+ * since launches allocate on OpenMP and test threads ---- */
+static _Atomic size_t live;
+static _Atomic long requests;
+static long fail_at;
+
+static void *counting_alloc(void *ud, void *ptr, size_t old_size, size_t new_size)
+{
+  (void)ud;
+  unsigned char *base = ptr ? (unsigned char *)ptr - 16 : NULL;
+  if (new_size == 0) {
+    if (base) live -= old_size;
+    free(base);
+    return NULL;
+  }
+  if (fail_at && ++requests == fail_at) return NULL;
+  unsigned char *nb = realloc(base, new_size + 16);
+  if (!nb) return NULL;
+  live += new_size;
+  live -= base ? old_size : 0;
+  return nb + 16;
+}
+
+static int group_setup(void **state)
+{
+  (void)state;
+  const char *d = getenv("TTREF_TEST_DATA");
+  snprintf(vadd_path, sizeof vadd_path, "%s/ttir/vadd_f32.ttir", d ? d : "tests/data");
+  snprintf(loop_path, sizeof loop_path, "%s/ttir/infinite_while.ttir", d ? d : "tests/data");
+  return 0;
+}
+
+/* Every test checks that it freed all it allocated through the hook. */
+static int test_setup(void **state)
+{
+  (void)state;
+  live = 0;
+  requests = fail_at = 0;
+  ttref_set_alloc(counting_alloc, NULL);
+  return 0;
+}
+
+static int test_teardown(void **state)
+{
+  (void)state;
+  ttref_set_alloc(NULL, NULL);
+  return live == 0 ? 0 : -1;
+}
+
+static void assert_has(const ttref_error *e, const char *what)
+{
+  if (!strstr(e->msg, what) && !strstr(e->note, what)) fail_msg("'%s' not in message '%s' / '%s'", what, e->msg, e->note);
+}
+
+typedef struct vadd {
+  float x[N], y[N], o[N];
+} vadd;
+
+static void vadd_fill(vadd *v)
+{
+  for (int i = 0; i < N; i++) {
+    v->x[i] = (float)i * 0.37f - 100.0f;
+    v->y[i] = 1.0f / (float)(i + 1);
+    v->o[i] = -1.0f;
+  }
+}
+
+static ttref_launch *vadd_launch(const ttref_kernel *k, vadd *v, const char *n)
+{
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  ttref_launch *l = ttref_launch_new(k, &e);
+  assert_non_null(l);
+  assert_int_equal(ttref_launch_buffer(l, "x_ptr", v->x, sizeof v->x, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_buffer(l, "%y_ptr", v->y, sizeof v->y, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_buffer(l, "2", v->o, sizeof v->o, &e), TTREF_OK); /* by position */
+  assert_int_equal(ttref_launch_scalar(l, "n", n, &e), TTREF_OK);
+  return l;
+}
+
+/* ---- loading and the signature ---- */
+
+static void test_api_signature(void **state)
+{
+  (void)state;
+  ttref_error e;
+  ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
+  assert_non_null(k);
+  assert_string_equal(ttref_kernel_name(k), "vadd");
+  assert_int_equal(ttref_kernel_nargs(k), 4);
+  static const char *const names[] = {"x_ptr", "y_ptr", "o_ptr", "n"};
+  for (int i = 0; i < 4; i++) {
+    assert_string_equal(ttref_kernel_arg_name(k, i), names[i]);
+    assert_int_equal(ttref_kernel_arg_index(k, names[i]), i);
+    assert_int_equal(ttref_kernel_arg_kind(k, i), i < 3 ? TTREF_ARG_POINTER : TTREF_ARG_SCALAR);
+    assert_string_equal(ttref_kernel_arg_type(k, i), i < 3 ? "f32" : "i32");
+    assert_int_equal(ttref_kernel_arg_elem_bytes(k, i), 4);
+  }
+  assert_int_equal(ttref_kernel_arg_kind(k, 4), TTREF_ARG_INVALID);
+  assert_int_equal(ttref_kernel_arg_kind(k, -1), TTREF_ARG_INVALID);
+  assert_null(ttref_kernel_arg_name(k, 4));
+  assert_null(ttref_kernel_arg_type(k, 9));
+  assert_int_equal(ttref_kernel_arg_index(k, "nope"), -1);
+  assert_int_equal(ttref_kernel_arg_index(k, "4"), -1);
+  char sig[256];
+  ttref_kernel_signature(k, sig, sizeof sig);
+  assert_non_null(strstr(sig, "%o_ptr: !tt.ptr<f32>"));
+  ttref_kernel_free(k);
+}
+
+static void test_api_load_errors(void **state)
+{
+  (void)state;
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  assert_null(ttref_kernel_load("no/such/kernel.ttir", NULL, &e));
+  assert_int_equal(e.code, TTREF_E_IO);
+  assert_has(&e, "no/such/kernel.ttir");
+  static const char bad[] = "module {\n  tt.func public @k() {\n    %0 = arith.bogus : i32\n  }\n}\n";
+  assert_null(ttref_kernel_parse(bad, sizeof bad - 1, "bad.ttir", NULL, &e));
+  assert_int_equal(e.code, TTREF_E_SYNTAX);
+  assert_int_equal(strncmp(e.msg, "bad.ttir:3:", 11), 0); /* located */
+  assert_null(ttref_kernel_load(vadd_path, "@missing", &e));
+  assert_int_equal(e.code, TTREF_E_INPUT);
+  assert_has(&e, "missing");
+  ttref_kernel *k = ttref_kernel_load(vadd_path, "@vadd", &e); /* by name, with '@' */
+  assert_non_null(k);
+  ttref_kernel_free(k);
+  /* a verifier error is a status too */
+  static const char unverified[] =
+      "module {\n  tt.func public @k(%p: !tt.ptr<f32>) {\n    %0 = arith.constant 1 : i32\n"
+      "    %1 = arith.addf %0, %0 : i32\n    tt.return\n  }\n}\n";
+  assert_null(ttref_kernel_parse(unverified, sizeof unverified - 1, NULL, NULL, &e));
+  assert_true(e.code == TTREF_E_VERIFY || e.code == TTREF_E_SYNTAX);
+  assert_int_equal(strncmp(e.msg, "<string>:4:", 11), 0);
+}
+
+/* ---- launches ---- */
+
+static void test_api_vadd_sums(void **state)
+{
+  (void)state;
+  ttref_error e;
+  static vadd v;
+  vadd_fill(&v);
+  ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
+  ttref_launch *l = vadd_launch(k, &v, "4000");
+  assert_int_equal(ttref_launch_run(l, 4, 1, 1, &e), TTREF_OK);
+  for (int i = 0; i < N; i++) { /* f32 + f32 in C is the correctly rounded sum */
+    const float want = i < 4000 ? v.x[i] + v.y[i] : -1.0f;
+    if (memcmp(&v.o[i], &want, 4) != 0) fail_msg("o[%d] = %a, want %a", i, (double)v.o[i], (double)want);
+  }
+  ttref_stats s;
+  assert_int_equal(ttref_launch_stats(l, &s, &e), TTREF_OK);
+  assert_int_equal(s.programs, 4);
+  /* the launch is reusable: rebind n and run again */
+  assert_int_equal(ttref_launch_scalar(l, "n", "4096", &e), TTREF_OK);
+  assert_int_equal(ttref_launch_run(l, 4, 1, 1, &e), TTREF_OK);
+  const float last = v.x[N - 1] + v.y[N - 1];
+  assert_memory_equal(&v.o[N - 1], &last, 4);
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+}
+
+static void test_api_fault_past_buffer(void **state)
+{
+  (void)state;
+  ttref_error e;
+  static vadd v;
+  vadd_fill(&v);
+  ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
+  ttref_launch *l = vadd_launch(k, &v, "5000");
+  memset(&e, 0, sizeof e);
+  assert_int_equal(ttref_launch_run(l, 5, 1, 1, &e), TTREF_E_FAULT);
+  assert_int_equal(e.code, TTREF_E_FAULT);
+  assert_non_null(strstr(e.msg, "vadd_f32.ttir:18:5: error: out-of-bounds")); /* the op's .ttir position */
+  assert_has(&e, "'tt.load'");
+  assert_has(&e, "pid (4, 0, 0) lane 0");
+  assert_has(&e, "kernels.py:11:16");
+  /* the first four programs wrote their sums before the fault */
+  const float s0 = v.x[0] + v.y[0];
+  assert_memory_equal(&v.o[0], &s0, 4);
+  /* a buffer one element short faults in the program that touches it */
+  assert_int_equal(ttref_launch_buffer(l, "o_ptr", v.o, sizeof v.o - 4, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_scalar(l, "n", "4096", &e), TTREF_OK);
+  assert_int_equal(ttref_launch_run(l, 4, 1, 1, &e), TTREF_E_FAULT);
+  assert_has(&e, "'tt.store'");
+  assert_has(&e, "pid (3, 0, 0) lane 1023");
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+}
+
+static void test_api_bad_input(void **state)
+{
+  (void)state;
+  ttref_error e;
+  static vadd v;
+  vadd_fill(&v);
+  ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
+  ttref_launch *l = ttref_launch_new(k, &e);
+  memset(&e, 0, sizeof e);
+  assert_int_equal(ttref_launch_buffer(l, "z_ptr", v.x, sizeof v.x, &e), TTREF_E_INPUT);
+  assert_has(&e, "unknown kernel argument 'z_ptr'");
+  assert_has(&e, "note: kernel signature: @vadd(");
+  assert_int_equal(ttref_launch_buffer(l, "n", v.x, sizeof v.x, &e), TTREF_E_INPUT);
+  assert_has(&e, "ttref_launch_scalar");
+  assert_int_equal(ttref_launch_scalar(l, "x_ptr", "1", &e), TTREF_E_INPUT);
+  assert_has(&e, "ttref_launch_buffer");
+  assert_int_equal(ttref_launch_buffer(l, "x_ptr", v.x, 6, &e), TTREF_E_INPUT);
+  assert_has(&e, "not a whole number of f32 elements");
+  static const char *const bad[] = {"", "1.5", "x", "4294967296", "-2147483649", "12abc"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    assert_int_equal(ttref_launch_scalar(l, "n", bad[i], &e), TTREF_E_INPUT);
+    assert_has(&e, "bad literal for i32 'n'");
+  }
+  assert_int_equal(ttref_launch_scalar(l, "n", "0xFFFFFFFF", &e), TTREF_OK); /* -1 spelled unsigned */
+  assert_int_equal(ttref_launch_buffer(l, "x_ptr", v.x, sizeof v.x, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_run(l, 4, 1, 1, &e), TTREF_E_INPUT);
+  assert_has(&e, "kernel argument 'y_ptr' is not bound");
+  assert_int_equal(ttref_launch_buffer(l, "y_ptr", v.y, sizeof v.y, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_buffer(l, "o_ptr", v.o, sizeof v.o, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_run(l, 0x80000000u, 1, 1, &e), TTREF_E_INPUT);
+  assert_has(&e, "below 2^31");
+  assert_int_equal(ttref_launch_run(l, 0, 1, 1, &e), TTREF_OK); /* an empty grid runs nothing */
+  assert_int_equal(ttref_launch_set(l, TTREF_OPT_THREADS, -1, &e), TTREF_E_INPUT);
+  assert_has(&e, "option threads must be in [0, 4096]");
+  assert_int_equal(ttref_launch_set(l, TTREF_OPTION_COUNT, 1, &e), TTREF_E_INPUT);
+  assert_int_equal(ttref_launch_set(l, (ttref_option)-3, 1, &e), TTREF_E_INPUT);
+  const double *pv, *pb;
+  size_t n;
+  assert_int_equal(ttref_launch_precise(l, "o_ptr", &pv, &pb, &n, &e), TTREF_E_INPUT);
+  assert_has(&e, "no precise run");
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+}
+
+static void test_api_null_handles(void **state)
+{
+  (void)state;
+  ttref_error e;
+  float f = 0;
+  const double *pv, *pb;
+  size_t n;
+  ttref_stats s;
+  ttref_verdict vd;
+  ttref_kernel_free(NULL);
+  ttref_launch_free(NULL);
+  assert_null(ttref_kernel_load(NULL, NULL, &e));
+  assert_int_equal(e.code, TTREF_E_USAGE);
+  assert_null(ttref_kernel_parse(NULL, 0, NULL, NULL, &e));
+  assert_null(ttref_launch_new(NULL, &e));
+  assert_has(&e, "ttref_launch_new: kernel is NULL");
+  assert_int_equal(ttref_launch_buffer(NULL, "x", &f, 4, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_scalar(NULL, "n", "1", &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_set(NULL, TTREF_OPT_THREADS, 1, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_run(NULL, 1, 1, 1, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_run(NULL, 1, 1, 1, NULL), TTREF_E_USAGE); /* err may be NULL */
+  assert_int_equal(ttref_launch_precise(NULL, "o", &pv, &pb, &n, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_stats(NULL, &s, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_compare(NULL, "f32", &f, &f, 1, NULL, NULL, NULL, &vd, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_compare("exact", "f32", NULL, &f, 1, NULL, NULL, NULL, &vd, &e), TTREF_E_USAGE);
+  assert_null(ttref_kernel_name(NULL));
+  assert_int_equal(ttref_kernel_nargs(NULL), 0);
+  assert_int_equal(ttref_kernel_arg_kind(NULL, 0), TTREF_ARG_INVALID);
+  assert_int_equal(ttref_kernel_arg_index(NULL, "x"), -1);
+  char sig[8] = "junk";
+  ttref_kernel_signature(NULL, sig, sizeof sig);
+  assert_string_equal(sig, "");
+  ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
+  ttref_launch *l = ttref_launch_new(k, &e);
+  assert_int_equal(ttref_launch_buffer(l, NULL, &f, 4, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_buffer(l, "x_ptr", NULL, 4, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_buffer(l, "x_ptr", NULL, 0, &e), TTREF_OK); /* an empty buffer */
+  assert_int_equal(ttref_launch_scalar(l, "n", NULL, &e), TTREF_E_USAGE);
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+  assert_string_equal(ttref_option_name(TTREF_OPT_MAX_STEPS), "max_steps");
+  assert_string_equal(ttref_option_name(TTREF_OPTION_COUNT), "<invalid>");
+  assert_int_equal(ttref_option_lookup("precise"), TTREF_OPT_PRECISE);
+  assert_int_equal(ttref_option_lookup("nope"), -1);
+  assert_int_equal(ttref_option_lookup(NULL), -1);
+}
+
+/* ---- options ---- */
+
+static void test_api_threads_identical(void **state)
+{
+  (void)state;
+  ttref_error e;
+  static vadd a, b;
+  vadd_fill(&a);
+  vadd_fill(&b);
+  ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
+  ttref_launch *la = vadd_launch(k, &a, "4096"), *lb = vadd_launch(k, &b, "4096");
+  assert_int_equal(ttref_launch_set(la, TTREF_OPT_THREADS, 1, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_set(lb, TTREF_OPT_THREADS, 2, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_run(la, 4, 1, 1, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_run(lb, 4, 1, 1, &e), TTREF_OK);
+  assert_memory_equal(a.o, b.o, sizeof a.o);
+  ttref_launch_free(la);
+  ttref_launch_free(lb);
+  ttref_kernel_free(k);
+}
+
+static void test_api_max_steps(void **state)
+{
+  (void)state;
+  ttref_error e;
+  ttref_kernel *k = ttref_kernel_load(loop_path, NULL, &e);
+  assert_non_null(k);
+  ttref_launch *l = ttref_launch_new(k, &e);
+  int64_t bufs[8][64];
+  memset(bufs, 0, sizeof bufs);
+  for (int i = 0; i < ttref_kernel_nargs(k); i++) {
+    char pos[16];
+    snprintf(pos, sizeof pos, "%d", i);
+    if (ttref_kernel_arg_kind(k, i) == TTREF_ARG_POINTER) assert_int_equal(ttref_launch_buffer(l, pos, bufs[i], sizeof bufs[i], &e), TTREF_OK);
+    else assert_int_equal(ttref_launch_scalar(l, pos, "5", &e), TTREF_OK); /* 5 > 1 forever */
+  }
+  assert_int_equal(ttref_launch_set(l, TTREF_OPT_MAX_STEPS, 1000, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_run(l, 1, 1, 1, &e), TTREF_E_FAULT);
+  assert_has(&e, "1000");
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+}
+
+static void test_api_precise(void **state)
+{
+  (void)state;
+  ttref_error e;
+  static vadd v;
+  vadd_fill(&v);
+  ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
+  ttref_launch *l = vadd_launch(k, &v, "4096");
+  assert_int_equal(ttref_launch_set(l, TTREF_OPT_PRECISE, 1, &e), TTREF_OK);
+  static float x0[N];
+  memcpy(x0, v.x, sizeof x0);
+  assert_int_equal(ttref_launch_run(l, 4, 1, 1, &e), TTREF_OK);
+  const double *pv, *pb;
+  size_t n = 0;
+  assert_int_equal(ttref_launch_precise(l, "o_ptr", &pv, &pb, &n, &e), TTREF_OK);
+  assert_int_equal(n, N);
+  for (int i = 0; i < N; i++) { /* binary64 sum of the f32 inputs, bound sum of magnitudes */
+    const double want = (double)x0[i] + (double)v.y[i];
+    if (pv[i] != want) fail_msg("precise o[%d] = %a, want %a", i, pv[i], want);
+    if (pb[i] < (double)(x0[i] < 0 ? -x0[i] : x0[i])) fail_msg("bound o[%d] = %a", i, pb[i]);
+  }
+  assert_int_equal(ttref_launch_precise(l, "n", &pv, &pb, &n, &e), TTREF_E_INPUT);
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+}
+
+/* ---- judging ---- */
+
+static void test_api_compare(void **state)
+{
+  (void)state;
+  ttref_error e;
+  ttref_verdict vd;
+  float ref[8], got[8];
+  for (int i = 0; i < 8; i++) ref[i] = got[i] = 1.0f + (float)i;
+  assert_int_equal(ttref_compare("exact", "f32", got, ref, 8, NULL, NULL, NULL, &vd, &e), TTREF_OK);
+  assert_true(vd.pass);
+  uint32_t bits;
+  memcpy(&bits, &got[5], 4);
+  bits += 2; /* two ulps off */
+  memcpy(&got[5], &bits, 4);
+  assert_int_equal(ttref_compare("exact", "f32", got, ref, 8, NULL, NULL, NULL, &vd, &e), TTREF_OK);
+  assert_false(vd.pass);
+  assert_int_equal(vd.worst_index, 5);
+  assert_true(vd.reason[0] != 0);
+  assert_int_equal(ttref_compare("ulp", "f32", got, ref, 8, NULL, NULL, "ulp=1", &vd, &e), TTREF_OK);
+  assert_false(vd.pass);
+  assert_int_equal(vd.worst_index, 5);
+  assert_true(vd.worst_err > 0);
+  assert_int_equal(ttref_compare("ulp", "f32", got, ref, 8, NULL, NULL, "ulp=2, allow_ftz=true", &vd, &e), TTREF_OK);
+  assert_true(vd.pass);
+  /* bf16 as raw bits: 0x3f80 is 1.0, 0x3f81 the next value */
+  uint16_t rb[2] = {0x3f80, 0x4000}, gb[2] = {0x3f81, 0x4000};
+  assert_int_equal(ttref_compare("exact", "bf16", gb, rb, 2, NULL, NULL, NULL, &vd, &e), TTREF_OK);
+  assert_false(vd.pass);
+  assert_int_equal(vd.worst_index, 0);
+  assert_true(vd.worst_got > 1.0 && vd.worst_ref == 1.0);
+  int32_t ia[3] = {1, 2, 3}, ib[3] = {1, 2, 3};
+  assert_int_equal(ttref_compare("exact", "i32", ia, ib, 3, NULL, NULL, NULL, &vd, &e), TTREF_OK);
+  assert_true(vd.pass);
+  /* bad input: a status with a message */
+  assert_int_equal(ttref_compare("close", "f32", got, ref, 8, NULL, NULL, NULL, &vd, &e), TTREF_E_INPUT);
+  assert_has(&e, "unknown compliance mode 'close'");
+  assert_int_equal(ttref_compare("exact", "f33", got, ref, 8, NULL, NULL, NULL, &vd, &e), TTREF_E_INPUT);
+  assert_has(&e, "unknown dtype 'f33'");
+  assert_int_equal(ttref_compare("ulp", "f32", got, ref, 8, NULL, NULL, "ulps=2", &vd, &e), TTREF_E_INPUT);
+  assert_has(&e, "ulps");
+  assert_int_equal(ttref_compare("ulp", "f32", got, ref, 8, NULL, NULL, "ulp", &vd, &e), TTREF_E_INPUT);
+  assert_has(&e, "NAME=VALUE");
+  assert_int_equal(ttref_compare("reduce", "f32", got, ref, 8, NULL, NULL, "k=4", &vd, &e), TTREF_E_INPUT);
+  assert_has(&e, "precise");
+}
+
+/* ---- .npy files ---- */
+
+static void test_api_npy_roundtrip(void **state)
+{
+  (void)state;
+  ttref_error e;
+  char path[4096];
+  const char *t = getenv("TMPDIR");
+  snprintf(path, sizeof path, "%s/test_api.%d.npy", t && *t ? t : "/tmp", (int)getpid());
+  uint16_t bits[6] = {0x3f80, 0x4000, 0x7fc0, 0xff80, 0x0001, 0x8000};
+  ttref_array a = {'u', 2, 2, {2, 3}, 6, bits, sizeof bits}, b;
+  assert_int_equal(ttref_npy_save(path, &a, &e), TTREF_OK);
+  assert_int_equal(ttref_npy_load(path, &b, &e), TTREF_OK);
+  assert_int_equal(b.kind, 'u');
+  assert_int_equal(b.elsize, 2);
+  assert_int_equal(b.rank, 2);
+  assert_int_equal(b.shape[0], 2);
+  assert_int_equal(b.shape[1], 3);
+  assert_int_equal(b.numel, 6);
+  assert_int_equal(b.nbytes, sizeof bits);
+  assert_memory_equal(b.data, bits, sizeof bits);
+  ttref_array_free(&b);
+  assert_null(b.data);
+  ttref_array_free(NULL);
+  a.numel = 7; /* inconsistent with the shape */
+  assert_int_equal(ttref_npy_save(path, &a, &e), TTREF_E_INPUT);
+  assert_int_equal(ttref_npy_load(vadd_path, &b, &e), TTREF_E_INPUT); /* not a .npy file */
+  assert_has(&e, "vadd_f32.ttir");
+  assert_null(b.data);
+  assert_int_equal(ttref_npy_load(NULL, &b, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_npy_load(path, NULL, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_npy_save(path, NULL, &e), TTREF_E_USAGE);
+  remove(path);
+}
+
+/* ---- threads: two launches of one kernel at once ---- */
+
+typedef struct job {
+  const ttref_kernel *k;
+  vadd v;
+  ttref_status st;
+} job;
+
+static void *run_job(void *p)
+{
+  job *j = p;
+  ttref_error e;
+  ttref_launch *l = ttref_launch_new(j->k, &e);
+  j->st = l ? TTREF_OK : e.code;
+  if (j->st == TTREF_OK) j->st = ttref_launch_buffer(l, "x_ptr", j->v.x, sizeof j->v.x, &e);
+  if (j->st == TTREF_OK) j->st = ttref_launch_buffer(l, "y_ptr", j->v.y, sizeof j->v.y, &e);
+  if (j->st == TTREF_OK) j->st = ttref_launch_buffer(l, "o_ptr", j->v.o, sizeof j->v.o, &e);
+  if (j->st == TTREF_OK) j->st = ttref_launch_scalar(l, "n", "4096", &e);
+  for (int rep = 0; rep < 20 && j->st == TTREF_OK; rep++) j->st = ttref_launch_run(l, 4, 1, 1, &e);
+  ttref_launch_free(l);
+  return NULL;
+}
+
+static void test_api_two_threads(void **state)
+{
+  (void)state;
+  ttref_error e;
+  ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
+  static job jobs[2];
+  pthread_t t[2];
+  for (int j = 0; j < 2; j++) {
+    jobs[j].k = k;
+    vadd_fill(&jobs[j].v);
+    for (int i = 0; i < N; i++) jobs[j].v.y[i] *= (float)(j + 2); /* different inputs per thread */
+  }
+  for (int j = 0; j < 2; j++) assert_int_equal(pthread_create(&t[j], NULL, run_job, &jobs[j]), 0);
+  for (int j = 0; j < 2; j++) assert_int_equal(pthread_join(t[j], NULL), 0);
+  for (int j = 0; j < 2; j++) {
+    assert_int_equal(jobs[j].st, TTREF_OK);
+    for (int i = 0; i < N; i++) {
+      const float want = jobs[j].v.x[i] + jobs[j].v.y[i];
+      if (memcmp(&jobs[j].v.o[i], &want, 4) != 0) fail_msg("thread %d o[%d] = %a, want %a", j, i, (double)jobs[j].v.o[i], (double)want);
+    }
+  }
+  ttref_kernel_free(k);
+}
+
+/* ---- out of memory: every failing allocation is a status, and nothing leaks ---- */
+
+static void test_api_nomem(void **state)
+{
+  (void)state;
+  static vadd v;
+  int saw_ok = 0;
+  for (long n = 1; n < 100000 && !saw_ok; n++) {
+    ttref_error e;
+    ttref_launch *l = NULL;
+    ttref_status st = TTREF_E_NOMEM;
+    vadd_fill(&v);
+    requests = 0;
+    fail_at = n;
+    ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
+    if (k) l = ttref_launch_new(k, &e);
+    if (l) st = ttref_launch_buffer(l, "x_ptr", v.x, sizeof v.x, &e);
+    if (st == TTREF_OK) st = ttref_launch_buffer(l, "y_ptr", v.y, sizeof v.y, &e);
+    if (st == TTREF_OK) st = ttref_launch_buffer(l, "o_ptr", v.o, sizeof v.o, &e);
+    if (st == TTREF_OK) st = ttref_launch_scalar(l, "n", "4096", &e);
+    if (st == TTREF_OK) st = ttref_launch_set(l, TTREF_OPT_PRECISE, 1, &e);
+    if (st == TTREF_OK) st = ttref_launch_set(l, TTREF_OPT_THREADS, 1, &e);
+    if (st == TTREF_OK) st = ttref_launch_run(l, 4, 1, 1, &e);
+    fail_at = 0;
+    if (st == TTREF_OK) saw_ok = 1;
+    else if (e.code != TTREF_E_NOMEM) fail_msg("allocation %ld failing gave %s: %s", n, ttref_status_str(e.code), e.msg);
+    ttref_launch_free(l);
+    ttref_kernel_free(k);
+    if (live != 0) fail_msg("allocation %ld failing (%s) leaked %zu bytes", n, e.msg, (size_t)live);
+  }
+  assert_true(saw_ok);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_api_signature, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_load_errors, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_vadd_sums, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_fault_past_buffer, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_bad_input, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_null_handles, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_threads_identical, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_max_steps, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_precise, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_compare, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_npy_roundtrip, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_two_threads, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_nomem, test_setup, test_teardown),
+  };
+  return cmocka_run_group_tests_name("api", tests, group_setup, NULL);
+}
