@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* conform_record.mutants holds one code per mutant and a NUL */
+_Static_assert(CONFORM_MUTANT_COUNT < sizeof(((conform_record *)0)->mutants), "conform_record.mutants is too short");
+
 static const struct {
   const char *name, *ops, *desc;
 } mutants[] = {
