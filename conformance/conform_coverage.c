@@ -175,6 +175,20 @@ static bool same_cell(const pair *a, const pair *b)
 static const char *const INT_DT[] = {"i8", "i16", "i32", "i64", NULL};
 static const char *const FLOAT_DT[] = {"f16", "bf16", "f32", "f64", NULL};
 static const char *const MATH_DT[] = {"f32", "f64", NULL};
+/* casts: "src->dst" pairs Triton emits (the dtype column of a cast cell) */
+static const char *const EXTF_DT[] = {"f16->f32", "bf16->f32", "f16->f64", "bf16->f64", "f32->f64", NULL};
+static const char *const TRUNCF_DT[] = {"f32->f16", "f32->bf16", "f64->f32", "f64->f16", "f64->bf16", NULL};
+static const char *const FP8_DT[] = {"f32->f8E4M3FN", "f32->f8E5M2", "f16->f8E4M3FN", "f16->f8E5M2", "bf16->f8E4M3FN",
+                                     "bf16->f8E5M2", "f8E4M3FN->f16", "f8E4M3FN->bf16", "f8E4M3FN->f32", "f8E5M2->f16",
+                                     "f8E5M2->bf16", "f8E5M2->f32", NULL};
+static const char *const ITOF_DT[] = {"i8->f16", "i8->bf16", "i8->f32", "i8->f64", "i16->f16", "i16->bf16",
+                                      "i16->f32", "i16->f64", "i32->f16", "i32->bf16", "i32->f32", "i32->f64",
+                                      "i64->f16", "i64->bf16", "i64->f32", "i64->f64", "i1->f32", NULL};
+static const char *const FTOI_DT[] = {"f16->i8", "bf16->i8", "f32->i8", "f64->i8", "f16->i16", "bf16->i16",
+                                      "f32->i16", "f64->i16", "f16->i32", "bf16->i32", "f32->i32", "f64->i32",
+                                      "f16->i64", "bf16->i64", "f32->i64", "f64->i64", NULL};
+static const char *const EXTI_DT[] = {"i1->i32", "i8->i16", "i8->i32", "i16->i32", "i8->i64", "i16->i64", "i32->i64", NULL};
+static const char *const TRUNCI_DT[] = {"i32->i1", "i16->i8", "i32->i8", "i32->i16", "i64->i8", "i64->i16", "i64->i32", NULL};
 static const char *const CMPI_P[] = {"predicate=eq", "predicate=ne", "predicate=slt", "predicate=sle", "predicate=sgt",
                                      "predicate=sge", "predicate=ult", "predicate=ule", "predicate=ugt", "predicate=uge", NULL};
 static const char *const CMPF_P[] = {"predicate=oeq", "predicate=ogt", "predicate=oge", "predicate=olt", "predicate=ole",
@@ -214,7 +228,13 @@ static void expected(ir_opcode c, const char *const **dts, const char *const **a
     *dts = MATH_DT;
     break;
   case IR_OP_ATOMIC_RMW: *attrs = RMW_K; break;
-  case IR_OP_FP_TO_FP: *attrs = ROUND_K; break;
+  case IR_OP_FP_TO_FP: *dts = FP8_DT, *attrs = ROUND_K; break;
+  case IR_OP_EXTF: *dts = EXTF_DT; break;
+  case IR_OP_TRUNCF: *dts = TRUNCF_DT; break;
+  case IR_OP_SITOFP: case IR_OP_UITOFP: *dts = ITOF_DT; break;
+  case IR_OP_FPTOSI: case IR_OP_FPTOUI: *dts = FTOI_DT; break;
+  case IR_OP_EXTSI: case IR_OP_EXTUI: *dts = EXTI_DT; break;
+  case IR_OP_TRUNCI: *dts = TRUNCI_DT; break;
   case IR_OP_DOT: *attrs = PREC_K; break;
   default: break;
   }
@@ -388,13 +408,14 @@ ttref_status conform_coverage(const char *const *suites, int nsuites, const char
   for (int o = 0; o < IR_OP_COUNT; o++)
     if (ir_op_flags((ir_opcode)o) & IR_F_UNSUPPORTED) fprintf(out, " `%s`", ir_op_name((ir_opcode)o));
   fprintf(out, ".\n\n## Uncovered cells of the expected matrix\n\n");
-  fprintf(out, "Expected: integer ops × i8/i16/i32/i64, float ops × f16/bf16/f32/f64, `math.*` × f32/f64, every "
-               "`cmpi`/`cmpf` predicate, atomic kind, `fp_to_fp` rounding, dot `inputPrecision` and clamp NaN policy.\n\n");
+  fprintf(out, "Expected: integer ops × i8/i16/i32/i64, float ops × f16/bf16/f32/f64, `math.*` × f32/f64, casts × "
+               "the source->destination pairs Triton emits (fp8 both ways for `fp_to_fp`), every `cmpi`/`cmpf` "
+               "predicate, atomic kind, `fp_to_fp` rounding, dot `inputPrecision` and clamp NaN policy.\n\n");
   fprintf(out, "| op | missing dtypes | missing attribute values |\n|---|---|---|\n");
   for (int o = 0; o < IR_OP_COUNT; o++) {
     const char *const *dts, *const *attrs;
     expected((ir_opcode)o, &dts, &attrs);
-    char miss_d[256] = "", miss_a[1024] = "";
+    char miss_d[512] = "", miss_a[1024] = "";
     size_t pd = 0, pa = 0;
     for (int k = 0; dts && dts[k]; k++) {
       bool have = false; /* a cell whose dtype is this one (casts: never in the list) */
