@@ -343,7 +343,8 @@ ttref_status conform_coverage(const char *const *suites, int nsuites, const char
         while (base > suites[k] && base[-1] != '/') base--;
         snprintf(id, sizeof id, "%.*s/%s", (int)(suites[k] + dl - base), base, cid);
         TRY(add_item(&c, id, &item, err));
-        TRY(ir_parse_file(sp->kernel, &m, err));
+        if (sp->lowered) TRY(ir_parse_string(sp->kernel, sp->lowered, strlen(sp->lowered), &m, err)); /* a traced kernel */
+        else TRY(ir_parse_file(sp->kernel, &m, err));
         for (int f = 0; f < m->nfuncs; f++) TRY(walk_region(&c, &m->funcs[f]->body, item));
         ir_module_free(m);
         m = NULL;

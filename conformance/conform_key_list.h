@@ -27,6 +27,7 @@ X(SPECIALIZATIONS, "specializations")  /* list of variants of one case */
 X(VARIANT_KEY,     "variant_key")      /* unique id of a specialization */
 X(CONSTEXPRS,      "constexprs")       /* constexpr values baked into the .ttir */
 X(TIMEOUT,         "timeout")          /* seconds a backend may take per run */
+X(SYMS,            "syms")             /* traced kernels: symbol bindings (M: 64) */
 X(GEN,             "gen")              /* generator name (conform_gen_list.h) */
 X(SEED,            "seed")             /* generator seed (mt19937 / LCG) */
 X(RANGE,           "range")            /* [lo, hi] */

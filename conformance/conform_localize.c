@@ -496,7 +496,8 @@ static void op_at(const conform_spec *s, const ir_op *op, char *buf, size_t n)
   char src[200];
   ir_srcloc sl = ir_op_srcloc(op);
   ir_srcloc_str(&sl, src, sizeof src);
-  if (src[0]) snprintf(buf, n, "%s:%d:%d (%s)", s->kernel, op->line, op->col, src);
+  if (src[0] && s->lowered) snprintf(buf, n, "%s (kernel.ttir:%d:%d)", src, op->line, op->col); /* the fx node first */
+  else if (src[0]) snprintf(buf, n, "%s:%d:%d (%s)", s->kernel, op->line, op->col, src);
   else snprintf(buf, n, "%s:%d:%d", s->kernel, op->line, op->col);
 }
 
@@ -592,6 +593,7 @@ static ttref_status run_pass(conform_backend *b, const conform_case *c, const co
   ds.nargs = s->nargs + n;
   ds.kernel = kpath;
   ds.kernel_rel = "kernel.ttir";
+  ds.lowered = NULL; /* the probe kernel is TTIR, also for traced cases */
   dc.outputs = outs;
   dc.noutputs = n;
   TRY(conform_stage_case(&dc, &ds, pdir, err));
@@ -685,7 +687,8 @@ ttref_status conform_localize(conform_backend *b, const conform_case *c, const c
   ttref_error perr = {0};
   cands cs = {0};
   r->localized_op[0] = r->localized_at[0] = r->localized[0] = 0;
-  if (ir_parse_file(s->kernel, &m, &perr) != TTREF_OK) {
+  if ((s->lowered ? ir_parse_string("kernel.ttir", s->lowered, s->lowered_len, &m, &perr) : ir_parse_file(s->kernel, &m, &perr)) !=
+      TTREF_OK) {
     snprintf(r->localized, sizeof r->localized, "not localised: %.600s", perr.msg);
     goto fail;
   }

@@ -52,6 +52,7 @@ static ttref_status write_case_yaml(const conform_case *c, const conform_spec *s
   fprintf(f, "\nvariant_key: ");
   yaml_str(f, s->variant_key);
   fprintf(f, "\nkernel: kernel.ttir\n");
+  if (s->lowered) fprintf(f, "traced: kernel.fx\n");
   if (s->function) {
     fprintf(f, "function: ");
     yaml_str(f, s->function);
@@ -102,7 +103,12 @@ ttref_status conform_stage_case(const conform_case *c, const conform_spec *s, co
   /* below DIR nothing is reached through a symbolic link (docs/security.md) */
   TRY(conform_sys_mkdirs_in(dir, "inputs", err));
   TRY(conform_sys_mkdirs_in(dir, "outputs", err));
-  TRY(conform_sys_copy_file_in(s->kernel, dir, "kernel.ttir", err));
+  if (s->lowered) { /* a traced kernel: the trace as kernel.fx, its lowering as kernel.ttir */
+    TRY(conform_sys_write_file_in(dir, "kernel.ttir", s->lowered, s->lowered_len, err));
+    TRY(conform_sys_copy_file_in(s->kernel, dir, "kernel.fx", err));
+  } else {
+    TRY(conform_sys_copy_file_in(s->kernel, dir, "kernel.ttir", err));
+  }
   TRY(write_case_yaml(c, s, dir, err));
   for (int i = 0; i < s->nargs; i++) {
     const conform_arg *a = &s->args[i];

@@ -13,6 +13,7 @@
 #include "fp.h"
 #include "ir.h"
 #include "ir_parse.h"
+#include "ir_fx_lower.h"
 #include "ir_verify.h"
 
 #include <dirent.h>
@@ -59,8 +60,8 @@ const char *conform_case_id(const conform_case *c, const conform_spec *s, char *
 
 #define K(x) CONFORM_KEYBIT(x)
 static const uint64_t case_keys = K(NAME) | K(DESCRIPTION) | K(KERNEL) | K(FUNCTION) | K(OP) | K(TAGS) | K(REQUIRES) |
-                                  K(GRID) | K(ARGS) | K(OUTPUTS) | K(SPECIALIZATIONS) | K(TIMEOUT);
-static const uint64_t spec_keys = K(VARIANT_KEY) | K(KERNEL) | K(FUNCTION) | K(GRID) | K(ARGS) | K(CONSTEXPRS) | K(DTYPES);
+                                  K(GRID) | K(ARGS) | K(OUTPUTS) | K(SPECIALIZATIONS) | K(TIMEOUT) | K(SYMS);
+static const uint64_t spec_keys = K(VARIANT_KEY) | K(KERNEL) | K(FUNCTION) | K(GRID) | K(ARGS) | K(CONSTEXPRS) | K(DTYPES) | K(SYMS);
 static const uint64_t ptr_keys = K(SHAPE) | K(DTYPE) | K(INPUT);
 static const uint64_t out_keys = K(MODE) | K(OPTIONS) | K(UNORDERED);
 static const uint64_t req_keys = K(DTYPES) | K(FEATURES);
@@ -292,6 +293,31 @@ typedef struct raw_arg {
   yaml_node_t *knode, *value;
 } raw_arg;
 
+/* syms: {NAME: INT, ...} merged into "NAME=INT" strings (a later binding replaces an earlier one) */
+static ttref_status parse_syms(conform_yaml *y, yaml_node_t *n, const char **syms, int *nsyms, int cap)
+{
+  ttref_status st = TTREF_OK;
+  conform_yaml_pair *pr;
+  int np;
+  TRY(conform_yaml_map(y, n, "syms", 0, &pr, &np));
+  for (int k = 0; k < np; k++) {
+    int64_t v;
+    TRY(conform_yaml_int(y, pr[k].value, "symbol value", INT32_MIN, INT32_MAX, &v));
+    size_t len = strlen(pr[k].name) + 24;
+    char *s = ir_arena_alloc(y->arena, len);
+    if (!s) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, n), "out of memory"));
+    snprintf(s, len, "%s=%lld", pr[k].name, (long long)v);
+    int at = *nsyms;
+    for (int q = 0; q < *nsyms; q++)
+      if (!strncmp(syms[q], pr[k].name, strlen(pr[k].name)) && syms[q][strlen(pr[k].name)] == '=') at = q;
+    if (at == *nsyms && *nsyms >= cap) FAIL(conform_yaml_fail(y, n, "more than %d syms", cap));
+    syms[at] = s;
+    if (at == *nsyms) (*nsyms)++;
+  }
+fail:
+  return st;
+}
+
 static ttref_status merge_args(conform_yaml *y, yaml_node_t *n, raw_arg *raw, int *nraw, int cap)
 {
   ttref_status st = TTREF_OK;
@@ -357,6 +383,49 @@ fail:
   return st;
 }
 
+/* A traced kernel (.fx): lower it with the case's syms and pointer dtypes (docs/traced.md). */
+static ttref_status lower_traced(conform_yaml *y, yaml_node_t *knode, raw_arg *raw, int nraw, conform_yaml_pair *dtp, int ndtp,
+                                 const char **syms, int nsyms, conform_spec *sp, ir_module **m)
+{
+  ttref_status st = TTREF_OK;
+  ttref_error kerr = {0};
+  ir_fx *g = NULL;
+  char *text = NULL;
+  size_t len = 0;
+  const char **dts = ir_arena_alloc(y->arena, sizeof *dts * (size_t)(nraw + ndtp + 1));
+  int ndts = 0;
+  if (!dts) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, knode), "out of memory"));
+  for (int k = 0; k < nraw + ndtp; k++) {
+    const char *name = k < nraw ? raw[k].name : dtp[k - nraw].name, *dt = NULL;
+    if (k >= nraw) {
+      TRY(conform_yaml_str(y, dtp[k - nraw].value, "dtype", &dt));
+    } else if (conform_yaml_is_map(raw[k].value)) {
+      conform_yaml_pair *pr;
+      int np;
+      TRY(conform_yaml_map(y, raw[k].value, "a pointer argument", ptr_keys, &pr, &np));
+      for (int q = 0; q < np; q++)
+        if (pr[q].key == CONFORM_KEY_DTYPE) TRY(conform_yaml_str(y, pr[q].value, "dtype", &dt));
+    }
+    if (!dt) continue;
+    size_t n = strlen(name) + strlen(dt) + 2;
+    char *s = ir_arena_alloc(y->arena, n);
+    if (!s) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, knode), "out of memory"));
+    snprintf(s, n, "%s=%s", name, dt);
+    dts[ndts++] = s;
+  }
+  ir_fx_bind b = {syms, nsyms, dts, ndts, IR_FX_OOB_ERROR};
+  if (ir_fx_parse_file(sp->kernel, &g, &kerr) != TTREF_OK || ir_fx_lower(g, &b, "kernel", &text, &len, &kerr) != TTREF_OK ||
+      ir_parse_string("lowered.ttir", text, len, m, &kerr) != TTREF_OK)
+    FAIL(conform_yaml_fail(y, knode, "kernel '%s' is invalid: %s", sp->kernel_rel, kerr.msg));
+  ir_fx_relocate(*m, sp->kernel);
+  if (!(sp->lowered = ir_arena_strndup(y->arena, text, len))) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, knode), "out of memory"));
+  sp->lowered_len = len;
+fail:
+  if (text) ir_free(text, len + 1);
+  ir_fx_free(g);
+  return st;
+}
+
 /*
  * Output file names must not collide: the reference run writes ARG.npy for
  * every pointer argument and, when a compliance mode needs them,
@@ -388,7 +457,7 @@ fail:
 
 /* Resolve one launch: parse the kernel and bind every signature argument. */
 static ttref_status resolve_spec(conform_yaml *y, yaml_node_t *where, const conform_case *c, raw_arg *raw, int nraw,
-                                 yaml_node_t *knode, conform_spec *sp, yaml_node_t *dtypes_node)
+                                 yaml_node_t *knode, conform_spec *sp, yaml_node_t *dtypes_node, const char **syms, int nsyms)
 {
   ttref_status st = TTREF_OK;
   ir_module *m = NULL;
@@ -397,11 +466,14 @@ static ttref_status resolve_spec(conform_yaml *y, yaml_node_t *where, const conf
   int ndtp = 0;
   TRY(check_inside(y, knode, c, "kernel file", sp->kernel_rel, sp->kernel));
   if (!conform_sys_exists(sp->kernel)) FAIL(conform_yaml_fail(y, knode, "no such kernel file '%s'", sp->kernel));
-  if (ir_parse_file(sp->kernel, &m, &kerr) != TTREF_OK || ir_verify_module(m, &kerr) != TTREF_OK)
+  if (dtypes_node) TRY(conform_yaml_map(y, dtypes_node, "dtypes", 0, &dtp, &ndtp));
+  if (ir_fx_sniff_file(sp->kernel)) TRY(lower_traced(y, knode, raw, nraw, dtp, ndtp, syms, nsyms, sp, &m));
+  else if (nsyms) FAIL(conform_yaml_fail(y, knode, "syms are for traced kernels (.fx), but '%s' is TTIR", sp->kernel_rel));
+  else if (ir_parse_file(sp->kernel, &m, &kerr) != TTREF_OK)
     FAIL(conform_yaml_fail(y, knode, "kernel '%s' is invalid: %s", sp->kernel_rel, kerr.msg));
+  if (ir_verify_module(m, &kerr) != TTREF_OK) FAIL(conform_yaml_fail(y, knode, "kernel '%s' is invalid: %s", sp->kernel_rel, kerr.msg));
   const ir_func *fn = sp->function ? ir_module_find_func(m, sp->function) : ir_module_entry(m);
   if (!fn) FAIL(conform_yaml_fail(y, knode, "kernel '%s' has no function %s", sp->kernel_rel, sp->function ? sp->function : ""));
-  if (dtypes_node) TRY(conform_yaml_map(y, dtypes_node, "dtypes", 0, &dtp, &ndtp));
   sp->nargs = fn->nargs;
   sp->args = ir_arena_alloc(y->arena, sizeof *sp->args * (size_t)(fn->nargs + 1));
   if (!sp->args) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, where), "out of memory"));
@@ -583,6 +655,8 @@ ttref_status conform_case_load_flags(const char *file, unsigned flags, ir_arena 
   ttref_status st = TTREF_OK;
   conform_yaml y;
   raw_arg base[64], merged[64];
+  const char *syms[64], *msyms[64];
+  int nbsyms = 0;
   int nbase = 0;
   bool has_name = false;
   char shownbuf[256];
@@ -629,6 +703,7 @@ ttref_status conform_case_load_flags(const char *file, unsigned flags, ir_arena 
     case CONFORM_KEY_ARGS: args = v; break;
     case CONFORM_KEY_OUTPUTS: outputs = v; break;
     case CONFORM_KEY_SPECIALIZATIONS: specs = v; break;
+    case CONFORM_KEY_SYMS: TRY(parse_syms(&y, v, syms, &nbsyms, 64)); break;
     case CONFORM_KEY_REQUIRES: TRY(parse_requires(&y, v, c)); break;
     case CONFORM_KEY_TIMEOUT:
       TRY(conform_yaml_num(&y, v, "timeout", &c->timeout));
@@ -669,8 +744,9 @@ ttref_status conform_case_load_flags(const char *file, unsigned flags, ir_arena 
   if (!c->specs) FAIL(IR_ERR(err, TTREF_E_NOMEM, conform_yaml_loc(&y, root), "out of memory"));
   for (int s = 0; s < c->nspecs; s++) {
     conform_spec *sp = &c->specs[s];
-    int nm = nbase;
+    int nm = nbase, nsyms = nbsyms;
     memcpy(merged, base, sizeof *base * (size_t)nbase);
+    memcpy(msyms, syms, sizeof *syms * (size_t)nbsyms);
     sp->variant_key = "default";
     sp->kernel_rel = base_kernel;
     sp->function = base_fn;
@@ -700,6 +776,7 @@ ttref_status conform_case_load_flags(const char *file, unsigned flags, ir_arena 
         case CONFORM_KEY_GRID: TRY(parse_grid(&y, v, sp->grid)); break;
         case CONFORM_KEY_ARGS: TRY(merge_args(&y, v, merged, &nm, 64)); break;
         case CONFORM_KEY_DTYPES: dtypes_node = v; break;
+        case CONFORM_KEY_SYMS: TRY(parse_syms(&y, v, msyms, &nsyms, 64)); break;
         case CONFORM_KEY_CONSTEXPRS: {
           conform_yaml_pair *cp;
           int nc;
@@ -722,7 +799,13 @@ ttref_status conform_case_load_flags(const char *file, unsigned flags, ir_arena 
     }
     sp->kernel = join_path(arena, c->dir, sp->kernel_rel);
     if (!sp->kernel) FAIL(IR_ERR(err, TTREF_E_NOMEM, conform_yaml_loc(&y, root), "out of memory"));
-    TRY(resolve_spec(&y, where, c, merged, nm, knode ? knode : where, sp, dtypes_node));
+    if (!sp->constexprs[0] && nsyms) { /* traced kernels: the syms are the specialization's constants */
+      char buf[512] = "";
+      size_t pos = 0;
+      for (int q = 0; q < nsyms && pos < sizeof buf; q++) pos += (size_t)snprintf(buf + pos, sizeof buf - pos, "%s%s", q ? "," : "", msyms[q]);
+      sp->constexprs = ir_arena_strndup(arena, buf, strlen(buf));
+    }
+    TRY(resolve_spec(&y, where, c, merged, nm, knode ? knode : where, sp, dtypes_node, msyms, nsyms));
   }
 fail:
   conform_yaml_free(&y);

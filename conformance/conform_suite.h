@@ -60,13 +60,15 @@ typedef struct conform_arg {
 /** One specialization (variant) of a case: everything needed for one launch. */
 typedef struct conform_spec {
   const char *variant_key;
-  const char *kernel;      /* path of the .ttir (case dir + relative path) */
+  const char *kernel;      /* path of the .ttir or traced .fx (case dir + relative path) */
   const char *kernel_rel;  /* as written in the case file */
   const char *function;    /* NULL: the entry function */
   int64_t grid[3];
   conform_arg *args;
   int nargs;
   const char *constexprs;  /* "K=V,K=V" for reports ("" if none) */
+  const char *lowered;     /* traced kernels (.fx): the lowered TTIR text (arena), else NULL */
+  size_t lowered_len;
 } conform_spec;
 
 typedef struct conform_case {

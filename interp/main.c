@@ -10,6 +10,7 @@
 #include "ir_verify.h"
 #include "interp.h"
 #include "interp_launch.h"
+#include "interp_fx.h"
 #include "conform_cli.h"
 #include "conform_localize.h"
 #include "conform_mutant.h"
@@ -43,6 +44,7 @@ static int wants_help(int argc, char **argv)
 
 static const char *const usage_run =
     "usage: ttref run KERNEL.ttir --grid X[,Y[,Z]] --arg NAME=@FILE.npy --arg NAME=VALUE ... [--out DIR]\n"
+    "       ttref run KERNEL.fx [--sym NAME=INT ...] [--dtype BUF=DT ...] [--oob error|zero] --grid ... --arg ...\n"
     "       ttref run --launch LAUNCH.yaml [options]\n"
     "                 [--kernel NAME] [--threads N] [--ftz] [--contract] [--precise] [--check-races] [--stats] [--max-steps N]\n"
     "  Runs one launch of KERNEL on the CPU with ttref's documented semantics.\n"
@@ -69,16 +71,24 @@ static const char *const usage_run =
     "        reads or writes without atomics (programs then run in order). Without it, such\n"
     "        write-write conflicts end as in program order (the highest program id wins).\n"
     "  --stats prints counts of undefined-behaviour cases met (x/0, shifts >= width, ...).\n"
+    "  Traced kernels (TK fx traces, KERNEL.fx; docs/traced.md): buffers bind by placeholder target,\n"
+    "  --sym NAME=INT  binds a shape symbol (default: from the .npy shapes of the buffers that name it)\n"
+    "  --dtype BUF=DT  element type of a buffer (default: the trace's .of(DT), else f32)\n"
+    "  --oob error|zero  out-of-bounds loads/stores fault (default) or read 0 / are skipped (older TK)\n"
     "  Exit: 0 ran, 1 the kernel faulted (out-of-bounds access, failed assert), 2 bad input.\n";
 
 static const char *const usage_check =
     "usage: ttref check FILE.ttir\n"
+    "       ttref check FILE.fx [--sym NAME=INT ...] [--dtype BUF=DT ...]\n"
     "  Parses and verifies FILE; prints nothing and exits 0 when it is valid,\n"
-    "  otherwise prints FILE:LINE:COL: error: ... and exits 2.\n";
+    "  otherwise prints FILE:LINE:COL: error: ... and exits 2. A traced kernel (.fx) is\n"
+    "  parsed and name-checked; with --sym it is also lowered and verified.\n";
 
 static const char *const usage_fmt =
     "usage: ttref fmt FILE.ttir [-o OUT] [--probes]\n"
-    "  Prints FILE as canonical TTIR (idempotent; re-parses to the same IR; accepted by Triton).\n"
+    "       ttref fmt FILE.fx --sym NAME=INT ... [--dtype BUF=DT ...] [--oob error|zero] [-o OUT] [--probes]\n"
+    "  Prints FILE as canonical TTIR (idempotent; re-parses to the same IR; accepted by Triton);\n"
+    "  a traced kernel (.fx) is printed as its lowering, every op located at its fx node.\n"
     "  --probes  also store every value `ttref conform --localize` probes to a new trailing pointer\n"
     "            argument %ttref_probe_K (numel x programs elements; docs/compliance.md, Localisation)\n";
 
@@ -86,9 +96,9 @@ static void usage(FILE *f)
 {
   fputs("usage: ttref COMMAND [ARGS]\n"
         "commands:\n"
-        "  run      run a TTIR kernel launch on the CPU and write its buffers (.npy)\n"
-        "  check    parse and verify a TTIR file\n"
-        "  fmt      print a TTIR file in canonical form\n"
+        "  run      run a TTIR kernel (or a TK trace, .fx) launch on the CPU and write its buffers (.npy)\n"
+        "  check    parse and verify a TTIR file (or a TK trace)\n"
+        "  fmt      print a TTIR file in canonical form (a TK trace: its lowering)\n"
         "  conform  run a conformance suite on a backend and judge it (reports, journal, --resume)\n"
         "  golden   write or --verify a suite's golden outputs and MANIFEST\n"
         "  report   merge shard report directories (report merge DIR... --out DIR)\n"
@@ -114,10 +124,24 @@ static ttref_status load(const char *path, ir_module **m, ttref_error *err)
 static int cmd_check(int argc, char **argv)
 {
   if (wants_help(argc, argv)) return fputs(usage_check, stdout), EXIT_OK;
-  if (argc != 2) return fputs(usage_check, stderr), EXIT_BAD;
+  interp_fx_opts fxo = {0}; /* traced kernels: --sym/--dtype/--oob (docs/traced.md) */
+  int fxr = 0;
+  for (int i = 2; i < argc && fxr >= 0; i++)
+    if ((fxr = interp_fx_option(argc, argv, &i, &fxo)) == 0) fxr = -2;
+  if (argc >= 2 && fxr >= 0 && fxo.any && !interp_fx_is(argv[1])) {
+    fprintf(stderr, "error: --sym, --dtype and --oob are for traced kernels (.fx); %s is TTIR\n", argv[1]);
+    fxr = -1;
+  }
+  if (argc < 2 || fxr < 0) {
+    interp_fx_opts_free(&fxo);
+    return fxr == -1 ? EXIT_BAD : (fputs(usage_check, stderr), EXIT_BAD);
+  }
   ttref_error err = {0};
   ir_module *m = NULL;
-  ttref_status st = load(argv[1], &m, &err);
+  ttref_status st = !interp_fx_is(argv[1]) ? load(argv[1], &m, &err)
+                    : fxo.nsyms ? interp_fx_load(argv[1], &fxo, NULL, 0, &m, NULL, NULL, &err)
+                                : interp_fx_check_syntax(argv[1], &err);
+  interp_fx_opts_free(&fxo);
   if (st != TTREF_OK) report(&err);
   ir_module_free(m);
   return exit_of(st);
@@ -127,9 +151,12 @@ static int cmd_fmt(int argc, char **argv)
 {
   if (wants_help(argc, argv)) return fputs(usage_fmt, stdout), EXIT_OK;
   const char *in = NULL, *outp = NULL;
-  int probes = 0, nprobes = 0;
+  int probes = 0, nprobes = 0, fxr = 0;
+  interp_fx_opts fxo = {0};
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) outp = argv[++i];
+    if ((fxr = interp_fx_option(argc, argv, &i, &fxo)) != 0) {
+      if (fxr < 0) return interp_fx_opts_free(&fxo), EXIT_BAD;
+    } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) outp = argv[++i];
     else if (strcmp(argv[i], "--probes") == 0) probes = 1;
     else if (!in) in = argv[i];
     else return fputs(usage_fmt, stderr), EXIT_BAD;
@@ -137,7 +164,13 @@ static int cmd_fmt(int argc, char **argv)
   if (!in) return fputs(usage_fmt, stderr), EXIT_BAD;
   ttref_error err = {0};
   ir_module *m = NULL;
-  ttref_status st = ir_parse_file(in, &m, &err);
+  if (fxo.any && !interp_fx_is(in)) {
+    fprintf(stderr, "error: --sym, --dtype and --oob are for traced kernels (.fx); %s is TTIR\n", in);
+    interp_fx_opts_free(&fxo);
+    return EXIT_BAD;
+  }
+  ttref_status st = interp_fx_is(in) ? interp_fx_load(in, &fxo, NULL, 0, &m, NULL, NULL, &err) : ir_parse_file(in, &m, &err);
+  interp_fx_opts_free(&fxo);
   if (st == TTREF_OK) {
     FILE *f = outp ? fopen(outp, "w") : stdout;
     if (!f) {
@@ -181,7 +214,8 @@ static int cmd_run(int argc, char **argv)
   interp_launch_file lf;
   memset(&lf, 0, sizeof lf);
   long long max_steps = 0;
-  int inject_op = 0, threads = 0, stats = 0, ftz = 0, contract = 0, precise = 0, check_races = 0, rc = EXIT_BAD;
+  int inject_op = 0, threads = 0, stats = 0, ftz = 0, contract = 0, precise = 0, check_races = 0, rc = EXIT_BAD, fxr = 0;
+  interp_fx_opts fxo = {0}; /* traced kernels (.fx): --sym, --dtype, --oob */
   const char **specs = calloc((size_t)argc + 1, sizeof *specs);
   int nspecs = 0;
   ttref_error err = {0};
@@ -192,7 +226,9 @@ static int cmd_run(int argc, char **argv)
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int has = i + 1 < argc;
-    if (strcmp(a, "--grid") == 0 && has) {
+    if ((fxr = interp_fx_option(argc, argv, &i, &fxo)) != 0) {
+      if (fxr < 0) goto done;
+    } else if (strcmp(a, "--grid") == 0 && has) {
       grid_given = 1;
       if (parse_grid(argv[++i], grid) != 0) {
         fprintf(stderr, "error: bad --grid '%s' (want X[,Y[,Z]] with 0 <= X, Y, Z < 2^31)\n", argv[i]);
@@ -281,7 +317,11 @@ static int cmd_run(int argc, char **argv)
     fputs(usage_run, stderr);
     goto done;
   }
-  ttref_status st = load(kernel, &m, &err);
+  if (fxo.any && !interp_fx_is(kernel)) {
+    fprintf(stderr, "error: --sym, --dtype and --oob are for traced kernels (.fx); %s is TTIR\n", kernel);
+    goto done;
+  }
+  ttref_status st = interp_fx_is(kernel) ? interp_fx_load(kernel, &fxo, specs, nspecs, &m, NULL, NULL, &err) : load(kernel, &m, &err);
   if (st != TTREF_OK) {
     report(&err);
     rc = exit_of(st);
@@ -373,6 +413,7 @@ static int cmd_run(int argc, char **argv)
             (long long)s->ub_poison, (long long)s->races);
   }
 done:
+  interp_fx_opts_free(&fxo);
   if (bound) interp_bound_free(&b);
   interp_launch_file_free(&lf);
   ir_module_free(m);

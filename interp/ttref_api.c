@@ -21,8 +21,9 @@ struct ttref_kernel {
 
 typedef struct slot {
   bool bound;
-  void *data;         /* pointer arguments: the caller's buffer */
+  void *data;         /* pointer arguments: the caller's buffer (storage base) */
   size_t nbytes;
+  size_t offset;      /* the pointer passed is data + offset (ttref_launch_buffer_at) */
   interp_elem value;  /* scalar arguments */
 } slot;
 
@@ -227,7 +228,8 @@ fail:
   return st;
 }
 
-ttref_status ttref_launch_buffer(ttref_launch *l, const char *arg, void *data, size_t nbytes, ttref_error *err)
+ttref_status ttref_launch_buffer_at(ttref_launch *l, const char *arg, void *data, size_t nbytes, size_t offset,
+                                   ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   int i;
@@ -235,15 +237,30 @@ ttref_status ttref_launch_buffer(ttref_launch *l, const char *arg, void *data, s
   if (!arg) FAIL(null_arg(err, "ttref_launch_buffer", "argument name"));
   if (!data && nbytes) FAIL(null_arg(err, "ttref_launch_buffer", "data"));
   TRY(find(l, "ttref_launch_buffer", arg, TTREF_ARG_POINTER, &i, err));
-  const int esz = ttref_kernel_arg_elem_bytes(l->k, i);
-  if (nbytes % (size_t)esz)
-    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_buffer: %zu bytes for '%.100s' is not a whole number of %s elements (%d bytes)",
-                      nbytes, arg, ttref_kernel_arg_type(l->k, i), esz));
+  if (offset > nbytes)
+    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_buffer_at: offset %zu for '%.100s' is past the end of its %zu-byte storage",
+                      offset, arg, nbytes));
   if (nbytes >= ((size_t)1 << INTERP_ADDR_SHIFT))
     FAIL(ir_error_set(err, TTREF_E_LIMIT, noloc, "ttref_launch_buffer: buffer '%.100s' is too large (%zu bytes; limit 2^40)", arg, nbytes));
   l->slots[i].bound = true;
   l->slots[i].data = data;
   l->slots[i].nbytes = nbytes;
+  l->slots[i].offset = offset;
+fail:
+  return st;
+}
+
+ttref_status ttref_launch_buffer(ttref_launch *l, const char *arg, void *data, size_t nbytes, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  int i;
+  if (l && arg && (data || !nbytes) && find(l, "ttref_launch_buffer", arg, TTREF_ARG_POINTER, &i, err) == TTREF_OK) {
+    const int esz = ttref_kernel_arg_elem_bytes(l->k, i);
+    if (nbytes % (size_t)esz)
+      FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_buffer: %zu bytes for '%.100s' is not a whole number of %s elements (%d bytes)",
+                        nbytes, arg, ttref_kernel_arg_type(l->k, i), esz));
+  }
+  st = ttref_launch_buffer_at(l, arg, data, nbytes, 0, err);
 fail:
   return st;
 }
@@ -297,6 +314,14 @@ static ttref_status bind_memory(const ttref_launch *l, interp_mem *mem, bool cop
     }
     const ir_scalar es = interp_pointee_scalar(fn->args[i].type);
     const char *name = fn->args[i].name ? fn->args[i].name : "?";
+    int same = -1; /* an earlier argument bound to the same storage shares its allocation */
+    for (int j = 0; j < i && same < 0 && s->nbytes; j++)
+      if (alloc_of[j] >= 0 && l->slots[j].data == s->data && l->slots[j].nbytes == s->nbytes) same = j;
+    if (same >= 0) {
+      alloc_of[i] = alloc_of[same];
+      args[i].i = args[same].i - (int64_t)l->slots[same].offset + (int64_t)s->offset;
+      continue;
+    }
     if (copy) {
       uint8_t *d = ir_alloc(s->nbytes ? s->nbytes : 1);
       if (!d) FAIL(ir_error_set(err, TTREF_E_NOMEM, noloc, "out of memory for a copy of '%s'", name));
@@ -306,6 +331,7 @@ static ttref_status bind_memory(const ttref_launch *l, interp_mem *mem, bool cop
       TRY(interp_mem_add_borrowed(mem, name, s->nbytes ? s->data : &empty, s->nbytes, es, &args[i].i, err));
     }
     alloc_of[i] = mem->n - 1;
+    args[i].i += (int64_t)s->offset;
   }
 fail:
   return st;

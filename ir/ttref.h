@@ -151,6 +151,17 @@ ttref_launch *ttref_launch_new(const ttref_kernel *k, ttref_error *err);
 ttref_status ttref_launch_buffer(ttref_launch *l, const char *arg, void *data, size_t nbytes, ttref_error *err);
 
 /**
+ * Like ttref_launch_buffer, for a view into a storage: @p data and @p nbytes are the whole
+ * storage (any size) and the pointer the kernel gets is @p data + @p offset (offset <= nbytes),
+ * so a kernel may index before or past the view within the storage, as on a GPU. Arguments
+ * bound to the same @p data and @p nbytes share one allocation (aliasing is exact: what one
+ * writes the other reads, --check-races sees both).
+ * @return as ttref_launch_buffer; TTREF_E_INPUT for an offset past the storage
+ */
+ttref_status ttref_launch_buffer_at(ttref_launch *l, const char *arg, void *data, size_t nbytes, size_t offset,
+                                    ttref_error *err);
+
+/**
  * Bind scalar argument @p arg to @p literal, typed by the signature: decimal or 0x integers
  * that fit its width (unsigned spellings of the full width accepted), floats ("1.5", "inf",
  * "-inf", "nan") rounded once to the type, "true"/"false" for i1.

@@ -1,8 +1,9 @@
 #!/bin/sh
 # fuzz.sh: build the libFuzzer targets (clang, +ASan/UBSan) and fuzz each for
 # SECONDS (default 60), seeded from tests/data: tests/fuzz/fuzz_parse.c (TTIR
-# parser/verifier/printer) and tests/fuzz/fuzz_run.c (parse, verify and execute
-# the kernel on small buffers). Exits non-zero on any crash, leak, timeout or
+# parser/verifier/printer), tests/fuzz/fuzz_run.c (parse, verify and execute
+# the kernel on small buffers) and tests/fuzz/fuzz_fx.c (TK fx traces: parse,
+# lower, and the lowering must verify). Exits non-zero on any crash, leak, timeout or
 # OOM and prints the reproducer. Usage: scripts/fuzz.sh [SECONDS]
 # Env: FUZZ_WORK (work dir, kept; default a fresh /var/tmp dir, removed on
 # success), FUZZ_JOBS (>1: libFuzzer -fork=N), FUZZ_ARGS (extra flags).
@@ -31,6 +32,8 @@ echo '#define PACKAGE_VERSION "0.1.0"' > "$work/cfg/config.h"
 CFL="-std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 # shellcheck disable=SC2086
 clang $CFL -I"$work/cfg" -I"$top/ir" "$top"/ir/*.c "$top/tests/fuzz/fuzz_parse.c" -o "$work/fuzz_parse" -lm
+# shellcheck disable=SC2086
+clang $CFL -I"$work/cfg" -I"$top/ir" "$top"/ir/*.c "$top/tests/fuzz/fuzz_fx.c" -o "$work/fuzz_fx" -lm
 run_srcs=$(ls "$top"/interp/*.c | grep -v '/main\.c$')
 # libquadmath is GCC's: give clang its header (alone, not GCC's whole include dir) and library
 mkdir -p "$work/qinc"
@@ -46,18 +49,24 @@ for f in "$top"/tests/data/ttir/*.ttir "$top"/tests/data/ttir/*/*.ttir \
   rel=${f#"$top"/tests/data/}
   cp "$f" "$work/corpus/seed_$(echo "$rel" | tr '/' '_')"
 done
+# seeds of fuzz_fx: the traces of tests/data/fx and the traced suite
+mkdir -p "$work/corpus_fuzz_fx"
+for f in "$top"/tests/data/fx/*.fx "$top"/conformance/suite/traced/kernels/*.fx; do
+  if [ -f "$f" ]; then cp "$f" "$work/corpus_fuzz_fx/seed_$(basename "$(dirname "$f")")_$(basename "$f")"; fi
+done
 fork=""
 [ "${FUZZ_JOBS:-1}" -gt 1 ] && fork="-fork=$FUZZ_JOBS"
-echo "fuzz: $(ls "$work/corpus" | wc -l) inputs in $work/corpus, ${secs}s per target"
+echo "fuzz: $(ls "$work/corpus" | wc -l) TTIR and $(ls "$work/corpus_fuzz_fx" | wc -l) fx inputs, ${secs}s per target"
 status=0
-for target in fuzz_parse fuzz_run; do
+for target in fuzz_parse fuzz_run fuzz_fx; do
   mkdir -p "$work/corpus_$target"
-  cp "$work"/corpus/* "$work/corpus_$target/" 2>/dev/null || true
+  dict=$top/tests/fuzz/ttir.dict
+  if [ "$target" = fuzz_fx ]; then dict=$top/tests/fuzz/fx.dict; else cp "$work"/corpus/* "$work/corpus_$target/" 2>/dev/null || true; fi
   rc=0
   # shellcheck disable=SC2086
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
     "$work/$target" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-    -dict="$top/tests/fuzz/ttir.dict" -artifact_prefix="$work/artifacts/$target-" -print_final_stats=1 \
+    -dict="$dict" -artifact_prefix="$work/artifacts/$target-" -print_final_stats=1 \
     $fork ${FUZZ_ARGS:-} "$work/corpus_$target" > "$work/$target.log" 2>&1 || rc=$?
   echo "== $target"
   tail -n 25 "$work/$target.log"

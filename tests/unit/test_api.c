@@ -215,6 +215,52 @@ static void test_api_fault_past_buffer(void **state)
   ttref_kernel_free(k);
 }
 
+/* Views into one storage (ttref_launch_buffer_at): the pointer is base + offset, and two
+ * arguments of one storage share its allocation, so in-place updates and reads past the view
+ * within the storage behave as on a GPU; past the storage is a fault. */
+static void test_api_buffer_at(void **state)
+{
+  (void)state;
+  ttref_error e;
+  static float st[3 * N], y[N], want[3 * N];
+  ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
+  assert_non_null(k);
+  ttref_launch *l = ttref_launch_new(k, &e);
+  for (int i = 0; i < 3 * N; i++) st[i] = want[i] = (float)i * 0.25f - 7.0f;
+  for (int i = 0; i < N; i++) y[i] = 1.0f / (float)(i + 3);
+  /* o = storage[2N:], x = storage[N:2N]: one allocation, two views */
+  assert_int_equal(ttref_launch_buffer_at(l, "x_ptr", st, sizeof st, N * sizeof(float), &e), TTREF_OK);
+  assert_int_equal(ttref_launch_buffer(l, "y_ptr", y, sizeof y, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_buffer_at(l, "o_ptr", st, sizeof st, 2 * N * sizeof(float), &e), TTREF_OK);
+  assert_int_equal(ttref_launch_scalar(l, "n", "4096", &e), TTREF_OK);
+  assert_int_equal(ttref_launch_run(l, 4, 1, 1, &e), TTREF_OK);
+  for (int i = 0; i < N; i++) want[2 * N + i] = want[N + i] + y[i];
+  assert_memory_equal(st, want, sizeof st);
+  /* in place: x and o are the same view; with races checked the aliasing is one allocation */
+  assert_int_equal(ttref_launch_buffer_at(l, "o_ptr", st, sizeof st, N * sizeof(float), &e), TTREF_OK);
+  assert_int_equal(ttref_launch_set(l, TTREF_OPT_CHECK_RACES, 1, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_run(l, 4, 1, 1, &e), TTREF_OK);
+  for (int i = 0; i < N; i++) want[N + i] = want[N + i] + y[i];
+  assert_memory_equal(st, want, sizeof st);
+  /* n past the view but inside the storage reads on; past the storage faults */
+  assert_int_equal(ttref_launch_buffer(l, "y_ptr", st, sizeof st, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_scalar(l, "n", "8192", &e), TTREF_OK);
+  assert_int_equal(ttref_launch_buffer_at(l, "x_ptr", st, sizeof st, 0, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_buffer_at(l, "o_ptr", st, sizeof st, 0, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_run(l, 8, 1, 1, &e), TTREF_OK);
+  for (int i = 0; i < 2 * N; i++) want[i] = want[i] + want[i];
+  assert_memory_equal(st, want, sizeof st);
+  assert_int_equal(ttref_launch_buffer_at(l, "x_ptr", st, sizeof st, 2 * N * sizeof(float), &e), TTREF_OK);
+  assert_int_equal(ttref_launch_run(l, 8, 1, 1, &e), TTREF_E_FAULT);
+  assert_has(&e, "out-of-bounds");
+  assert_has(&e, "pid (4, 0, 0) lane 0");
+  assert_int_equal(ttref_launch_buffer_at(l, "x_ptr", st, sizeof st, sizeof st + 4, &e), TTREF_E_INPUT);
+  assert_has(&e, "past the end of its");
+  assert_int_equal(ttref_launch_buffer_at(NULL, "x_ptr", st, sizeof st, 0, &e), TTREF_E_USAGE);
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+}
+
 static void test_api_bad_input(void **state)
 {
   (void)state;
@@ -550,6 +596,7 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_api_max_steps, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_precise, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_compare, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_buffer_at, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_npy_roundtrip, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_two_threads, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_nomem, test_setup, test_teardown),

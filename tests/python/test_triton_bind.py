@@ -1,0 +1,526 @@
+"""Plain-assert tests of ttref.triton's and ttref.capture's pure parts (no Triton, torch or GPU):
+buffer planning and exact aliasing of numpy views, TTIR-name argument binding, grids, cache
+keys, fault messages, the TTREF_TRITON import hook and autotune config choice (against a stub
+`triton` package), and captured launches written as a suite that `ttref conform` replays.
+Run by tests/python/test_triton_bind.sh. Expected values come from numpy or the C engine."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+import ttref
+import ttref.capture as cap
+import ttref.triton as tt
+
+DATA = os.environ.get("TTREF_TEST_DATA", "tests/data")
+BIN = os.environ.get("TTREF_BIN", "./ttref")
+VADD = os.path.join(DATA, "ttir", "vadd_f32.ttir")
+CORPUS = os.path.join(DATA, "corpus", "triton-3.6-h100")
+N = 4096
+TMP = tempfile.mkdtemp(prefix="ttref-tri-")
+
+
+def raises(cls, fn, *want):
+    try:
+        fn()
+    except cls as e:
+        for w in want:
+            assert w in str(e), (w, str(e))
+        return e
+    raise AssertionError("%s not raised" % cls.__name__)
+
+
+def test_plan_buffers():
+    # two disjoint storages, a third argument inside the first, one touching the second's end
+    views = [("a", 1000, 2000, 1000), ("b", 3000, 3100, 3040), ("c", 1000, 2000, 1500), ("d", 3100, 3200, 3100)]
+    st, b = tt.plan_buffers(views)
+    assert st == [(1000, 2000), (3000, 3100), (3100, 3200)], st
+    assert b == {"a": (0, 0), "c": (0, 500), "b": (1, 40), "d": (2, 0)}, b
+    # overlapping ranges of different roots merge into one storage
+    st, b = tt.plan_buffers([("x", 0x100, 0x200, 0x180), ("y", 0x1f0, 0x300, 0x1f0)])
+    assert st == [(0x100, 0x300)] and b == {"x": (0, 0x80), "y": (0, 0xf0)}
+    raises(ttref.BadInput, lambda: tt.plan_buffers([("z", 10, 20, 30)]), "'z'", "outside its storage")
+
+
+def test_numpy_extents():
+    root = np.zeros((8, 16), np.float32)
+    lo, hi, p = tt.extent(root[2:, 3:5])
+    assert hi - lo == root.nbytes and p - lo == (2 * 16 + 3) * 4
+    lo2, hi2, p2 = tt.extent(root.T[1])  # a strided view of the same root
+    assert (lo2, hi2) == (lo, hi) and p2 - lo == 4
+    raises(ttref.BadInput, lambda: tt.extent([1, 2]), "cannot bind a list")
+
+
+def test_views_alias_exactly():
+    k = ttref.Kernel(VADD)
+    rng = np.random.default_rng(3)
+    st = rng.uniform(-8, 8, 3 * N).astype(np.float32)
+    y = rng.uniform(-8, 8, N).astype(np.float32)
+    want = st.copy()
+    want[2 * N:] = want[N:2 * N] + y
+    tt.run_ttir(k, (4,), {"x_ptr": st[N:2 * N], "y_ptr": y, "o_ptr": st[2 * N:], "n": N, "BLOCK": 1024})
+    assert np.array_equal(st, want)
+    # in place: x and o are one view
+    tt.run_ttir(k, (4,), {"x_ptr": st[N:2 * N], "y_ptr": y, "o_ptr": st[N:2 * N], "n": N}, check_races=True)
+    want[N:2 * N] = want[N:2 * N] + y
+    assert np.array_equal(st, want)
+    # a kernel may read past its view inside the storage, as on the GPU
+    o = np.zeros(2 * N, np.float32)
+    yy = np.concatenate([y, y])
+    tt.run_ttir(k, (8,), {"x_ptr": st[:N], "y_ptr": yy, "o_ptr": o, "n": 2 * N})
+    assert np.array_equal(o, want[:2 * N] + yy)
+    # past the storage is a fault with ttref's located message and the Python location
+    e = raises(ttref.KernelFault, lambda: tt.run_ttir(k, (8,), {"x_ptr": st[2 * N:], "y_ptr": yy, "o_ptr": o, "n": 2 * N}),
+               "out-of-bounds", "'tt.load'", "pid (4, 0, 0) lane 0", "python: kernels.py:")
+
+
+def test_strided_rows():
+    d = os.path.join(CORPUS, "softmax_f32")
+    k = ttref.Kernel(os.path.join(d, "kernel.ttir"))
+    x = np.load(os.path.join(d, "x_ptr.in.npy"))
+    rows, cols = x.shape
+    xs = np.full((rows, cols + 19), np.float32(7.5))
+    xs[:, :cols] = x
+    os_ = np.full((rows, cols + 19), np.float32(-3.0))
+    tt.run_ttir(k, rows, {"x_ptr": xs[:, :cols], "o_ptr": os_[:, :cols], "stride": cols + 19, "ncols": cols, "BLOCK": 1024})
+    ref = ttref.run(os.path.join(d, "kernel.ttir"), rows, {"x_ptr": x, "o_ptr": np.zeros_like(x), "stride": cols,
+                                                         "ncols": cols})["o_ptr"]
+    assert np.array_equal(os_[:, :cols], ref)  # bit-identical to the contiguous launch
+    assert np.all(os_[:, cols:] == np.float32(-3.0))  # the padding is never written
+    e = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+    assert np.allclose(ref, e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=0)
+
+
+def test_device_print_and_assert():
+    gen = os.path.join(DATA, "corpus", "triton-3.6-h100-gen")
+    k = ttref.Kernel(os.path.join(gen, "cf_device_assert", "kernel.ttir"))
+    x = np.load(os.path.join(gen, "cf_device_assert", "x_ptr.in.npy"))
+    x[37] = -1e30  # program 1, lane 5 fails tl.device_assert(x >= ...)
+    raises(ttref.KernelFault, lambda: tt.run_ttir(k, (4,), {"x_ptr": x, "o_ptr": np.zeros(128, np.float32), "n": 100,
+                                                           "lo": 0, "hi": 4, "MODE": "device_assert", "BLOCK": 32}),
+           "kernel.ttir:44:5: error: device assertion failed: 'x too small'", "pid (1, 0, 0) lane 5",
+           "python: ", "gen_corpus.py:1382:39")
+    # tl.device_print: ttref's lines are the H100's (stdout.txt), in order with Python's own prints
+    d = os.path.join(gen, "cf_device_print")
+    code = ("import sys, numpy as np, ttref, ttref.triton as tt\n"
+            "print('before')\n"
+            "tt.run_ttir(ttref.Kernel(sys.argv[1] + '/kernel.ttir'), (1,), {'x_ptr': np.load(sys.argv[1] + '/x_ptr.in.npy'),"
+            " 'o_ptr': np.zeros(128, np.float32), 'n': 4, 'lo': 0, 'hi': 4})\n"
+            "print('after')\n")
+    out = subprocess.run([sys.executable, "-c", code, d], capture_output=True, text=True)
+    lines = out.stdout.splitlines()
+    gpu = open(os.path.join(d, "stdout.txt")).read().splitlines()
+    assert lines[0] == "before" and lines[-1] == "after", out.stdout + out.stderr
+    assert set(lines[1:-1]) == set(gpu) and len(lines) == 7, (lines, sorted(set(gpu)))  # the GPU repeats per thread
+
+
+def test_map_arguments():
+    k = ttref.Kernel(VADD)
+    x = np.zeros(4, np.float32)
+    # constexprs and specialised-away arguments (1-valued ints, None) are not in the TTIR
+    bufs, scal = tt.map_arguments(k.args, {"x_ptr": x, "y_ptr": x, "o_ptr": x, "n": 4, "BLOCK": 1024,
+                                           "stride": 1, "bias": None})
+    assert [n for n, _ in bufs] == ["x_ptr", "y_ptr", "o_ptr"] and scal == [("n", 4)]
+    raises(ttref.BadInput, lambda: tt.map_arguments(k.args, {"x_ptr": x, "y_ptr": x, "o_ptr": x}),
+           "TTIR argument 'n' is not a parameter")
+    raises(ttref.BadInput, lambda: tt.map_arguments(k.args, {"x_ptr": 3, "y_ptr": x, "o_ptr": x, "n": 1}),
+           "'x_ptr' is a !tt.ptr<f32>")
+
+
+def test_grid_and_target():
+    meta = {"n": 5000, "BLOCK": 1024}
+    assert tt.eval_grid(lambda m: ((m["n"] + m["BLOCK"] - 1) // m["BLOCK"],), meta) == (5, 1, 1)
+    assert tt.eval_grid((3, 2), meta) == (3, 2, 1) and tt.eval_grid(7, meta) == (7, 1, 1)
+    raises(ttref.BadInput, lambda: tt.eval_grid((1, 2, 3, 4), meta), "grid")
+    assert tt.parse_target(None) == ("cuda", 90, 32) and tt.parse_target("cuda:80") == ("cuda", 80, 32)
+    assert tt.parse_target("hip:gfx942") == ("hip", "gfx942", 64)
+    raises(ttref.BadInput, lambda: tt.parse_target("cuda:sm90"), "bad target")
+
+
+def test_cache_key():
+    base = ("abc", [("*fp32", "D"), ("i32", None)], {(2,): 1024}, {"num_warps": 4, "debug": False}, "cuda:90")
+    k0 = tt.cache_key(*base)
+    assert k0 == tt.cache_key(*base) and len(k0) == 64
+    changed = [("abd",) + base[1:], (base[0], [("*fp32", None), ("i32", None)]) + base[2:],
+               base[:2] + ({(2,): 512},) + base[3:], base[:3] + ({"num_warps": 8, "debug": False},) + base[4:],
+               base[:4] + ("cuda:80",)]
+    keys = {tt.cache_key(*c) for c in changed}
+    assert len(keys) == len(changed) and k0 not in keys
+    # stable across processes (no id()s or hash randomisation)
+    code = "import ttref.triton as t; print(t.cache_key(*%r))" % (base,)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=dict(os.environ, PYTHONHASHSEED="77"))
+    assert out.stdout.strip() == k0, out.stderr
+
+
+def test_source_line():
+    src = os.path.join(TMP, "kern.py")
+    with open(src, "w") as f:
+        f.write("def k():\n    x = tl.load(p + offs)\n")
+    s = tt.source_line("k.ttir:9:5: error: out-of-bounds\nnote: at %s:2:16" % src)
+    assert s == "%s:2:16: x = tl.load(p + offs)" % src, s
+    assert tt.source_line("no location") is None
+
+
+STUB = '''
+class JITFunction:
+    def run(self, *a, **k): return "triton"
+class Autotuner:
+    def run(self, *a, **k): return "triton"
+'''
+
+
+def stub_triton():
+    root = os.path.join(TMP, "stub")
+    os.makedirs(os.path.join(root, "triton", "runtime"), exist_ok=True)
+    for f, text in (("triton/__init__.py", "from . import runtime\n"), ("triton/runtime/__init__.py", "from . import jit, autotuner\n"),
+                    ("triton/runtime/jit.py", STUB), ("triton/runtime/autotuner.py", STUB)):
+        with open(os.path.join(root, f), "w") as fh:
+            fh.write(text)
+    return root
+
+
+def test_env_hook_and_autotune():
+    root = stub_triton()
+    site = os.path.join(TMP, "site")
+    os.makedirs(site, exist_ok=True)
+    pth = os.path.join(os.environ.get("TTREF_SRCDIR", "."), "python", "ttref_triton.pth")
+    shutil.copy(pth, site)
+    code = ("import site, sys; site.addsitedir(%r); import triton, ttref.triton as t; "
+            "print(triton.runtime.jit.JITFunction.run is t._jit_run, triton.runtime.autotuner.Autotuner.run is t._autotune_run)"
+            % site)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+    for val, want in (("1", "True True"), ("0", "False False")):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=dict(env, TTREF_TRITON=val))
+        assert out.stdout.strip() == want, (val, out.stdout, out.stderr)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(env, TTREF_TRITON="1", TRITON_INTERPRET="1"))
+    assert "exclusive" in out.stderr, out.stderr
+
+    class Config:
+        def __init__(self, b):
+            self.kwargs, self.num_warps, self.num_stages, self.pre_hook = {"BLOCK": b}, 4, 2, None
+
+        def all_kwargs(self):
+            return {**self.kwargs, "num_warps": self.num_warps, "num_stages": self.num_stages}
+
+    class Fn:
+        def run(self, *a, **k):
+            return a, k
+
+    class Tuner:
+        arg_names = ["x", "n"]
+        configs = [Config(64), Config(128), Config(256)]
+        fn = Fn()
+
+    t = Tuner()
+    old = os.environ.pop("TTREF_TRITON_CONFIG", None)
+    try:
+        a, k = tt._autotune_run(t, "X", 10, grid=(1,), warmup=False)
+        assert k == {"grid": (1,), "warmup": False, "BLOCK": 64, "num_warps": 4, "num_stages": 2} and a == ("X", 10)
+        os.environ["TTREF_TRITON_CONFIG"] = "2"
+        a, k = tt._autotune_run(t, "X", 10, grid=(1,), warmup=False)
+        assert k["BLOCK"] == 256 and t.best_config is Tuner.configs[2]
+        os.environ["TTREF_TRITON_CONFIG"] = "3"
+        raises(ttref.BadInput, lambda: tt._autotune_run(t, "X", 10, grid=(1,), warmup=False), "config 3 of 3")
+    finally:
+        os.environ.pop("TTREF_TRITON_CONFIG", None)
+        if old is not None:
+            os.environ["TTREF_TRITON_CONFIG"] = old
+
+
+FAKE = {
+    "triton/__init__.py": "__version__ = 'fake'\nfrom . import runtime, compiler, backends\n",
+    "triton/runtime/__init__.py": "from . import jit, autotuner\n",
+    "triton/runtime/autotuner.py": "class Autotuner:\n    def run(self, *a, **k): raise RuntimeError('0 active drivers')\n",
+    "triton/runtime/jit.py": """
+import inspect
+class KernelParam:
+    def __init__(self, num, name, constexpr):
+        self.num, self.name, self.is_constexpr = num, name, constexpr
+class JITFunction:
+    def __init__(self, fn, ttir):
+        self.fn, self.ttir, self.signature, self.debug, self.pre_run_hooks = fn, ttir, inspect.signature(fn), None, []
+        self.params = [KernelParam(i, n, p.annotation == "constexpr") for i, (n, p) in enumerate(self.signature.parameters.items())]
+        self.cache_key = "srchash"
+    def __getitem__(self, grid):
+        return lambda *a, **k: self.run(*a, grid=grid, warmup=False, **k)
+    def run(self, *a, **k):
+        raise RuntimeError("0 active drivers")
+def create_function_from_signature(sig, params, backend):
+    def binder(*args, **kwargs):
+        b = sig.bind(*args, **{k: v for k, v in kwargs.items() if k in sig.parameters})
+        b.apply_defaults()
+        spec = []
+        for p in params:
+            v = b.arguments[p.name]
+            if p.is_constexpr or v is None or (isinstance(v, int) and v == 1):
+                spec.append(("constexpr", v))
+            else:
+                spec.append(("i32", "D" if v % 16 == 0 else None) if isinstance(v, int) else ("*fp32", "D"))
+        return dict(b.arguments), spec, {k: v for k, v in kwargs.items() if k not in sig.parameters}
+    return binder
+""",
+    "triton/backends/__init__.py": "from . import compiler\n",
+    "triton/backends/compiler.py": """
+class GPUTarget:
+    def __init__(self, backend, arch, warp_size):
+        self.backend, self.arch, self.warp_size = backend, arch, warp_size
+class Language:
+    TRITON = "triton"
+""",
+    "triton/compiler/__init__.py": "from . import compiler\n",
+    "triton/compiler/compiler.py": """
+COMPILES = []
+class Options:
+    def __init__(self, kw):
+        self.num_warps, self.debug = kw.get("num_warps", 4), kw.get("debug", False)
+class Module:
+    def __init__(self, text): self.text = text
+    def __str__(self): return self.text
+class Backend:
+    def __init__(self, target): self.target = target
+    def parse_options(self, kw): return Options(kw)
+    def load_dialects(self, ctx): pass
+    def get_codegen_implementation(self, options): return {}
+    def get_module_map(self): return {}
+    def parse_attr(self, desc): return [["tt.divisibility", 16]] if desc == "D" else []
+    def add_stages(self, stages, options, language):
+        assert language == "triton"
+        stages["ttir"] = lambda mod, metadata: mod
+def make_backend(target):
+    assert (target.backend, target.arch, target.warp_size) == ("cuda", 90, 32), target.__dict__
+    return Backend(target)
+class ASTSource:
+    def __init__(self, fn, signature, constexprs, attrs):
+        self.fn, self.signature, self.constexprs, self.attrs = fn, signature, constexprs, attrs
+    def make_ir(self, target, options, codegen_fns, module_map, context):
+        COMPILES.append((dict(self.signature), dict(self.constexprs), dict(self.attrs), options.num_warps))
+        return Module(self.fn.ttir)
+""",
+    "triton/_C/__init__.py": "",
+    "triton/_C/libtriton/__init__.py": "class ir:\n    context = object\n    @staticmethod\n    def load_dialects(ctx): pass\n",
+}
+
+
+def test_jit_run_on_a_fake_triton():
+    """The launcher glue (binder, specialisation, cache, TTIR stage, grid, binding, faults)
+    against a fake `triton` with Triton 3.6's interfaces, the TTIR being the corpus vadd."""
+    root = os.path.join(TMP, "fake")
+    for f, text in FAKE.items():
+        os.makedirs(os.path.dirname(os.path.join(root, f)), exist_ok=True)
+        with open(os.path.join(root, f), "w") as fh:
+            fh.write(text)
+    code = r"""
+import os, sys, numpy as np, ttref, ttref.triton as tt
+import triton.runtime.jit as jit, triton.compiler.compiler as cc
+def vadd(x_ptr, y_ptr, o_ptr, n, BLOCK: "constexpr", scale=None):
+    pass
+k = jit.JITFunction(vadd, open(sys.argv[1]).read())
+tt.enable(cache_dir=sys.argv[2])
+x = np.arange(4096, dtype=np.float32); y = np.float32(0.25) - x * np.float32(3); o = np.zeros(4096, np.float32)
+grid = lambda m: ((m["n"] + m["BLOCK"] - 1) // m["BLOCK"],)
+r = k[grid](x, y, o, 4096, BLOCK=1024)
+assert np.array_equal(o, x + y)
+assert r.asm["ttir"].startswith("#loc") and os.path.dirname(r.path) == sys.argv[2] and r.constexprs == {(4,): 1024, (5,): None}
+sig, cons, attrs, warps = cc.COMPILES[0]
+assert sig == {"x_ptr": "*fp32", "y_ptr": "*fp32", "o_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr", "scale": "constexpr"}, sig
+assert attrs == {(0,): [["tt.divisibility", 16]], (1,): [["tt.divisibility", 16]], (2,): [["tt.divisibility", 16]], (3,): [["tt.divisibility", 16]]}, attrs
+o[:] = 0
+k[(4,)](x, y, o, 4096, BLOCK=1024)
+assert np.array_equal(o, x + y) and len(cc.COMPILES) == 1       # cached
+k[(4,)](x, y, o, 4096, BLOCK=1024, num_warps=8)
+assert len(cc.COMPILES) == 2 and cc.COMPILES[1][3] == 8          # options are part of the key
+assert k.run(x, y, o, 4096, grid=(4,), warmup=True, BLOCK=512) is not None and len(cc.COMPILES) == 3
+try:
+    k[(8,)](x, y, o, 8192, BLOCK=1024)
+    raise SystemExit("no fault")
+except ttref.KernelFault as e:
+    assert "out-of-bounds" in str(e) and "pid (4, 0, 0)" in str(e) and "python: kernels.py:" in str(e), str(e)
+try:
+    k[(4,)](x, y, o, 4096, BLOCK=1024, bogus=1)
+    raise SystemExit("no KeyError")
+except KeyError as e:
+    assert "bogus" in str(e)
+tt.disable()
+try:
+    k[(4,)](x, y, o, 4096, BLOCK=1024)
+except RuntimeError as e:
+    assert "active drivers" in str(e)
+print("fine")
+"""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+    env.pop("TRITON_INTERPRET", None)
+    out = subprocess.run([sys.executable, "-c", code, VADD, os.path.join(TMP, "ttir-cache")], capture_output=True,
+                         text=True, env=env)
+    assert out.stdout.strip() == "fine", out.stdout + out.stderr
+
+
+FAKE_TORCH = '''
+import numpy as np
+__version__ = "fake"
+class _D:
+    def __init__(self, name, np_dtype): self.name, self.np = name, np.dtype(np_dtype)
+    def __str__(self): return "torch." + self.name
+uint8, int16, int32, int64 = (_D(n, n) for n in ("uint8", "int16", "int32", "int64"))
+float32, bfloat16 = _D("float32", "float32"), _D("bfloat16", "uint16")
+class _Storage:
+    def __init__(self, root): self.root = root
+    def data_ptr(self): return self.root.__array_interface__["data"][0]
+    def nbytes(self): return self.root.nbytes
+class Tensor:
+    # a strided view of a 1-D numpy root, as torch's storage model has it
+    def __init__(self, root, dtype, off, shape, stride):
+        self.root, self.dtype, self.off, self.shape, self._stride = root, dtype, off, tuple(shape), tuple(stride)
+    def data_ptr(self): return self.root.__array_interface__["data"][0] + self.off * self.root.itemsize
+    def untyped_storage(self): return _Storage(self.root)
+    def element_size(self): return self.root.itemsize
+    def storage_offset(self): return self.off
+    def stride(self): return self._stride
+    def detach(self): return self
+    def cpu(self): return self
+    def as_strided(self, shape, stride, off): return Tensor(self.root, self.dtype, off, shape, stride)
+    def view(self, dtype): return Tensor(self.root.view(dtype.np), dtype, self.off, self.shape, self._stride)
+    def numpy(self):
+        return np.lib.stride_tricks.as_strided(self.root[self.off:], self.shape, [s * self.root.itemsize for s in self._stride])
+class cuda:
+    @staticmethod
+    def synchronize(): pass
+    @staticmethod
+    def is_available(): return False
+'''
+
+FAKE_GPU_JIT = '''
+import inspect, numpy as np
+class Ret:
+    def __init__(self, ttir): self.asm = {"ttir": ttir}
+class JITFunction:
+    def __init__(self, fn, ttir):
+        self.fn, self.ttir, self.signature, self.__name__ = fn, ttir, inspect.signature(fn), fn.__name__
+    def __getitem__(self, grid):
+        return lambda *a, **k: self.run(*a, grid=grid, warmup=False, **k)
+    def run(self, *args, grid, warmup, **kwargs):
+        # the "GPU": o = x + y over n elements, through the tensors' strided views
+        x, y, o, n = args[:4]
+        o.numpy()[:n] = x.numpy()[:n] + y.numpy()[:n]
+        return Ret(self.ttir)
+'''
+
+
+def test_capture_on_a_fake_gpu():
+    """ttref.capture's recording (bound arguments, storage snapshots before/after, grid lambda,
+    TTIR names, aliasing reported, benchmark launches skipped) with a fake torch and Triton."""
+    root = os.path.join(TMP, "fakegpu")
+    for f, text in (("torch/__init__.py", FAKE_TORCH), ("triton/__init__.py", "__version__ = 'fake'\nfrom . import runtime\n"),
+                    ("triton/runtime/__init__.py", "from . import jit\n"), ("triton/runtime/jit.py", FAKE_GPU_JIT)):
+        os.makedirs(os.path.dirname(os.path.join(root, f)), exist_ok=True)
+        with open(os.path.join(root, f), "w") as fh:
+            fh.write(text)
+    suite = os.path.join(TMP, "capsuite")
+    code = r"""
+import sys, numpy as np, torch, ttref.capture as cap
+import triton.runtime.jit as jit
+def vadd(x_ptr, y_ptr, o_ptr, n, BLOCK: "constexpr"):
+    pass
+k = jit.JITFunction(vadd, open(sys.argv[1]).read())
+st = np.arange(3 * 4096, dtype=np.float32) * np.float32(0.5)
+T = lambda off, n: torch.Tensor(st, torch.float32, off, (n,), (1,))
+yb = np.linspace(-3, 3, 4096).astype(np.float32)
+y = torch.Tensor(yb, torch.float32, 0, (4096,), (1,))
+ob = np.zeros(4096 + 7, np.float32)
+o = torch.Tensor(ob, torch.float32, 7, (4096,), (1,))      # an offset view
+with cap.capture(sys.argv[2]) as c:
+    k[lambda m: (m["n"] // m["BLOCK"],)](T(4096, 4096), y, o, 4096, BLOCK=1024)
+    def do_bench():
+        k[(4,)](T(0, 4096), y, o, 4096, BLOCK=1024)
+    do_bench()                                              # not recorded
+    k[(4,)](T(0, 4096), y, T(4096, 4096), 4096, BLOCK=1024)  # x and o share a storage: reported
+print(c.count, c.missed)
+"""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", code, VADD, suite], capture_output=True, text=True, env=env)
+    assert out.stdout.strip() == "1 1", out.stdout + out.stderr
+    y = open(os.path.join(suite, "vadd_0.yaml")).read()
+    assert "grid: [4, 1, 1]" in y and "x_ptr: {shape: [8192], dtype: f32" in y and "o_ptr: {shape: [4096]," in y, y
+    xin = np.load(os.path.join(suite, "vadd_0", "x_ptr.in.npy"))
+    assert np.array_equal(xin, np.arange(4096, 3 * 4096, dtype=np.float32) * np.float32(0.5))  # view start to storage end
+    meta = json.load(open(os.path.join(suite, "vadd_0", "meta.json")))
+    assert meta["python_args"]["o_ptr"]["storage_offset"] == 7 and meta["grid"] == [4], meta
+    unc = open(os.path.join(suite, "UNCAPTURED.txt")).read()
+    assert "vadd: arguments " in unc and "share one storage" in unc, unc
+    rc, txt = conform(suite, os.path.join(suite, "replay_gpu.py"))
+    assert rc == 0 and "1 passed" in txt, txt
+
+
+def corpus_record(case):
+    d = os.path.join(CORPUS, case)
+    cj = json.load(open(os.path.join(d, "case.json")))
+    args = []
+    for a in cj["args"]:
+        if a["kind"] == "ptr":
+            args.append({"name": a["name"], "kind": "ptr", "dtype": a["dtype"],
+                         "before": np.load(os.path.join(d, a["name"] + ".in.npy")),
+                         "after": np.load(os.path.join(d, a["name"] + ".gpu.npy"))})
+        else:
+            args.append({"name": a["name"], "kind": "scalar", "value": a["value"]})
+    return {"kernel": cj["kernel"], "ttir": open(os.path.join(d, "kernel.ttir")).read(), "grid": cj["grid"],
+            "args": args, "meta": {"device": "NVIDIA H100 (corpus)", "triton": "3.6.0"}}
+
+
+def conform(suite, backend):
+    rep = os.path.join(TMP, "rep-%d" % len(os.listdir(TMP)))
+    p = subprocess.run([BIN, "conform", suite, "--backend", backend, "--report-dir", rep, "-j", "1", "--no-progress"],
+                       capture_output=True, text=True)
+    return p.returncode, p.stdout + p.stderr
+
+
+def test_capture_suite_replays():
+    suite = os.path.join(TMP, "captured")
+    names = [cap.write_case(suite, corpus_record(c)) for c in ("binary_op0", "int_op0", "rope_bf16")]
+    assert names == ["binary_float_0", "int_ops_0", "rope_0"], names
+    again = cap.write_case(suite, corpus_record("binary_op0"))
+    assert again == "binary_float_1", again
+    y = open(os.path.join(suite, "binary_float_0.yaml")).read()
+    assert "gen: file" in y and "grid: [9, 1, 1]" in y and "n: 4099" in y and "mode: ulp" in y, y
+    assert json.load(open(os.path.join(suite, "binary_float_0", "meta.json")))["triton"] == "3.6.0"
+    # bf16 buffers travel as raw bits
+    assert np.load(os.path.join(suite, names[2], "o_ptr.gpu.npy")).dtype == np.uint16
+    rc, out = conform(suite, "reference")
+    assert rc == 0, out
+    rc, out = conform(suite, os.path.join(suite, "replay_gpu.py"))
+    assert rc == 0, out  # the H100's outputs comply with ttref within the capture modes
+    # a wrong recorded GPU output is caught
+    f = os.path.join(suite, "int_ops_0", "o_ptr.gpu.npy")
+    g = np.load(f)
+    g.reshape(-1)[5] += 1
+    np.save(f, g)
+    rc, out = conform(suite, os.path.join(suite, "replay_gpu.py"))
+    assert rc == 1 and "FAIL" in out, out
+    # what cannot be captured is reported, not skipped silently
+    import warnings
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        cap.note_uncaptured(suite, "k", "arguments a and b share one storage")
+    assert "not captured" in str(w[0].message)
+    assert open(os.path.join(suite, "UNCAPTURED.txt")).read() == "k: arguments a and b share one storage\n"
+    raises(ttref.BadInput, lambda: cap.write_case(suite, {"kernel": "k", "ttir": "", "grid": [1], "args": [
+        {"name": "p", "kind": "ptr", "dtype": "c64", "before": np.zeros(1), "after": np.zeros(1)}]}), "dtype c64")
+
+
+if __name__ == "__main__":
+    n = fail = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_") and callable(fn):
+            n += 1
+            try:
+                fn()
+                print("ok %d - %s" % (n, name))
+            except Exception as e:  # noqa: BLE001
+                fail += 1
+                print("not ok %d - %s: %s: %s" % (n, name, type(e).__name__, e))
+    print("1..%d" % n)
+    shutil.rmtree(TMP, ignore_errors=True)
+    sys.exit(1 if fail else 0)

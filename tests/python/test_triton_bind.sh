@@ -1,0 +1,53 @@
+#!/bin/sh
+# ttref.triton and ttref.capture without Triton, torch or a GPU: tests/python/test_triton_bind.py
+# (plain asserts) against the built libttref, then the installed package: ttref_triton.pth sits
+# in the prefix's python path and routes a stub `triton` through ttref under TTREF_TRITON=1.
+# Needs python3 with numpy (Debian: python3-numpy). TAP output.
+T=${TTREF_BIN:-./ttref}
+S=${TTREF_SRCDIR:-.}
+B=$(cd "$(dirname "$T")" && pwd)
+PY=
+for p in "$PYTHON" /usr/bin/python3 python3; do
+  if [ -n "$p" ] && "$p" -c 'import numpy' >/dev/null 2>&1; then PY=$p; break; fi
+done
+if [ -z "$PY" ]; then echo "1..0 # SKIP no python3 with numpy (apt-get install python3-numpy)"; exit 0; fi
+if [ ! -f "$B/.libs/libttref.so" ]; then echo "1..0 # SKIP libttref was built without shared libraries (--disable-shared)"; exit 0; fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttref-tri.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+n=0; fail=0
+ok() { n=$((n+1)); echo "ok $n - $1"; }
+no() { n=$((n+1)); fail=$((fail+1)); echo "not ok $n - $1"; sed 's/^/# /' "$tmp/err" | tail -n 12; }
+lib=$B/.libs/libttref.so
+san_env=
+if nm -D "$lib" 2>/dev/null | grep -q ' __asan_init'; then
+  san_env="LD_PRELOAD=$(${CC:-cc} -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0"
+fi
+env $san_env TTREF_LIB=$lib TTREF_BIN="$T" PYTHONPATH=$S/python "$PY" "$S/tests/python/test_triton_bind.py" >"$tmp/out" 2>"$tmp/err"; rc=$?
+grep '^ok ' "$tmp/out" | sed 's/^ok [0-9]* - //' >"$tmp/oks"
+while IFS= read -r l; do ok "built tree: $l"; done <"$tmp/oks"
+grep '^not ok ' "$tmp/out" | sed 's/^not ok [0-9]* - //' >"$tmp/nos"
+while IFS= read -r l; do echo "$l" >"$tmp/err"; no "built tree: $l"; done <"$tmp/nos"
+if [ "$rc" -ne 0 ] && [ ! -s "$tmp/nos" ]; then no "test_triton_bind.py exited $rc"; fi
+P=$tmp/prefix
+if make -C "$B" install prefix="$P" >"$tmp/err" 2>&1; then ok "make install prefix=TMP"; else no "make install prefix=TMP"; echo "1..$n"; exit 1; fi
+init=$(find "$P" -path '*/ttref/triton.py' | head -n 1)
+site=$(dirname "$(dirname "$init")")
+if [ -n "$init" ] && [ -f "$site/ttref/capture.py" ] && [ -f "$site/ttref_triton.pth" ]; then
+  ok "triton.py, capture.py and ttref_triton.pth are installed into the prefix's python path"
+else echo "missing under $site" >"$tmp/err"; no "triton.py, capture.py and ttref_triton.pth are installed into the prefix's python path"; fi
+# a stub triton package: TTREF_TRITON=1 through the installed .pth (site.addsitedir runs it)
+mkdir -p "$tmp/stub/triton/runtime"
+echo 'from . import runtime' >"$tmp/stub/triton/__init__.py"
+echo 'from . import jit, autotuner' >"$tmp/stub/triton/runtime/__init__.py"
+printf 'class JITFunction:\n    def run(self): pass\n' >"$tmp/stub/triton/runtime/jit.py"
+printf 'class Autotuner:\n    def run(self): pass\n' >"$tmp/stub/triton/runtime/autotuner.py"
+code="import site; site.addsitedir('$site'); import triton, ttref.triton as t; print(t.enabled(), triton.runtime.jit.JITFunction.run is t._jit_run)"
+if out=$(env -u TTREF_LIB -u TTREF_BIN $san_env TTREF_TRITON=1 PYTHONPATH="$tmp/stub" "$PY" -c "$code" 2>"$tmp/err") && [ "$out" = "True True" ]; then
+  ok "installed: TTREF_TRITON=1 patches Triton's launcher when triton is imported"
+else echo "got: $out" >>"$tmp/err"; no "installed: TTREF_TRITON=1 patches Triton's launcher when triton is imported"; fi
+code="import site; site.addsitedir('$site'); import triton, sys; print('ttref.triton' in sys.modules)"
+if out=$(env -u TTREF_LIB -u TTREF_BIN $san_env PYTHONPATH="$tmp/stub" "$PY" -c "$code" 2>"$tmp/err") && [ "$out" = "False" ]; then
+  ok "installed: without TTREF_TRITON the .pth imports nothing"
+else echo "got: $out" >>"$tmp/err"; no "installed: without TTREF_TRITON the .pth imports nothing"; fi
+echo "1..$n"
+[ "$fail" -eq 0 ]
