@@ -7,7 +7,9 @@
 #include "config.h"
 #include "conform_cli.h"
 #include "conform_backend.h"
+#include "conform_coverage.h"
 #include "conform_golden.h"
+#include "conform_mutant.h"
 #include "conform_library.h"
 #include "conform_report.h"
 #include "conform_run.h"
@@ -18,14 +20,15 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BAD = 2 };
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BAD = 2, EXIT_SCORE = 4 };
 
 static const char *const usage_conform =
     "usage: ttref conform SUITE --backend NAME|ADAPTER [--config BACKEND.yaml] [--report-dir DIR]\n"
     "                     [--golden DIR] [-j N] [--shard I/N] [--filter REGEX] [--resume]\n"
     "                     [--timeout SECONDS] [--keep-work] [--localize] [--progress|--no-progress]\n"
     "                     [--allow-outside-suite]\n"
-    "       ttref conform --list-backends\n"
+    "       ttref conform SUITE --mutants [LIST] [--min-score S] [options]\n"
+    "       ttref conform --list-backends | --list-mutants\n"
     "  Runs every case x specialization of SUITE (a directory of *.yaml cases, docs/suite-format.md)\n"
     "  on a backend and judges each output against ttref's reference with its compliance mode.\n"
     "  --backend     reference, fault:KIND, an adapter PATH, batch:PATH or plugin:PATH.so (docs/adapter-protocol.md)\n"
@@ -42,7 +45,13 @@ static const char *const usage_conform =
     "                and name the first op that diverges (docs/compliance.md, Localisation)\n"
     "  --allow-outside-suite  let kernel:, file: and case files resolve outside the suite directory\n"
     "                (refused by default; docs/security.md)\n"
-    "  Exit: 0 no unexpected verdict (FAIL, XPASS, ERROR, CRASH, TIMEOUT), 1 some, 2 bad input.\n";
+    "  --mutants [LIST]  also run every item (its reference passing) on built-in mutant backends, each a\n"
+    "                realistic backend bug (all, or comma-separated names of --list-mutants), and write\n"
+    "                DIR/mutants.json and DIR/mutants.md: per mutant the items it changed, the items that\n"
+    "                caught it, killed/survived/unexercised and the mutation score (docs/compliance.md)\n"
+    "  --min-score S exit 4 when the mutation score (killed / mutants, 0..1) is below S\n"
+    "  Exit: 0 no unexpected verdict (FAIL, XPASS, ERROR, CRASH, TIMEOUT), 1 some, 2 bad input,\n"
+    "        4 mutation score below --min-score.\n";
 
 static const char *const usage_golden =
     "usage: ttref golden SUITE --out DIR [--filter REGEX] [--allow-outside-suite]\n"
@@ -59,8 +68,19 @@ static const char *const usage_golden =
 
 static const char *const usage_report =
     "usage: ttref report merge DIR... --out DIR\n"
-    "  Combines the journals of shard report directories and writes every report into --out.\n"
+    "  Combines the journals of shard report directories and writes every report into --out;\n"
+    "  shards of a --mutants run also get mutants.json/mutants.md and the suite's mutation score.\n"
     "  Exit: 0 no unexpected verdict, 1 some, 2 bad input.\n";
+
+static const char *const usage_coverage =
+    "usage: ttref coverage SUITE... [-o FILE] [--allow FILE] [--check]\n"
+    "  Writes the coverage matrix of the suites as Markdown (stdout, or -o FILE): every op of\n"
+    "  ir/ir_op_list.h x dtype x the attribute values that change its result, the items covering\n"
+    "  each cell, the ops and expected cells no item covers (`make coverage-matrix` writes docs/coverage.md).\n"
+    "  --allow FILE  executable ops allowed to have no item yet: one mnemonic and a reason per line\n"
+    "  --check       exit 1 when an executable op has no item and is not allowed, or an allowed op is\n"
+    "                covered (a stale entry), naming each on stderr\n"
+    "  Exit: 0 ok, 1 check failed, 2 bad input.\n";
 
 static int wants_help(int argc, char **argv)
 {
@@ -91,6 +111,7 @@ int conform_cmd_conform(int argc, char **argv)
   o.shard_n = 1;
   o.progress = -1;
   o.timeout = 60;
+  double min_score = -1, score = 1;
   if (wants_help(argc, argv)) return fputs(usage_conform, stdout), EXIT_OK;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -98,6 +119,17 @@ int conform_cmd_conform(int argc, char **argv)
     if (strcmp(a, "--list-backends") == 0) {
       conform_backend_list(stdout);
       return EXIT_OK;
+    } else if (strcmp(a, "--list-mutants") == 0) {
+      conform_mutant_list(stdout);
+      return EXIT_OK;
+    } else if (strcmp(a, "--mutants") == 0) {
+      o.mutants = "all"; /* the next argument is the LIST unless it is an option or an existing path (the suite) */
+      if (has && argv[i + 1][0] != '-' && access(argv[i + 1], F_OK) != 0) o.mutants = argv[++i];
+    } else if (strncmp(a, "--mutants=", 10) == 0) o.mutants = a + 10;
+    else if (strcmp(a, "--min-score") == 0 && has) {
+      char *end;
+      min_score = strtod(argv[++i], &end);
+      if (*end || !(min_score >= 0 && min_score <= 1)) return fprintf(stderr, "error: --min-score needs a number in [0, 1]\n"), EXIT_BAD;
     } else if (strcmp(a, "--backend") == 0 && has) o.backend = argv[++i];
     else if (strcmp(a, "--config") == 0 && has) o.config = argv[++i];
     else if (strcmp(a, "--report-dir") == 0 && has) o.report_dir = argv[++i];
@@ -128,14 +160,18 @@ int conform_cmd_conform(int argc, char **argv)
     } else if (!o.suite) o.suite = a;
     else return fprintf(stderr, "error: unexpected argument '%s'\n", a), EXIT_BAD;
   }
+  if (o.mutants && !o.backend) o.backend = "reference";
+  if (min_score >= 0 && !o.mutants) return fprintf(stderr, "error: --min-score needs --mutants\n"), EXIT_BAD;
   if (!o.suite || !o.backend) return fputs(usage_conform, stderr), EXIT_BAD;
+  o.out_mutation_score = &score;
   int unexpected = 0;
   ttref_status st = conform_run(&o, &unexpected, &err);
   if (st != TTREF_OK) {
     report_err(&err);
     return EXIT_BAD;
   }
-  return unexpected ? EXIT_FAIL : EXIT_OK;
+  if (unexpected) return EXIT_FAIL;
+  return o.mutants && score < min_score ? EXIT_SCORE : EXIT_OK;
 }
 
 int conform_cmd_golden(int argc, char **argv)
@@ -213,5 +249,47 @@ int conform_cmd_report(int argc, char **argv)
   rc = unexpected ? EXIT_FAIL : EXIT_OK;
 done:
   ir_free(dirs, sizeof *dirs * (size_t)argc);
+  return rc;
+}
+
+int conform_cmd_coverage(int argc, char **argv)
+{
+  const char *outp = NULL, *allow = NULL;
+  const char **suites = NULL;
+  int nsuites = 0, check = 0, missing = 0, rc = EXIT_BAD;
+  ttref_error err = {0};
+  FILE *f = NULL;
+  if (wants_help(argc, argv)) return fputs(usage_coverage, stdout), EXIT_OK;
+  suites = ir_calloc((size_t)argc + 1, sizeof *suites);
+  if (!suites) return EXIT_BAD;
+  for (int i = 1; i < argc; i++) {
+    const bool has = i + 1 < argc;
+    if (strcmp(argv[i], "-o") == 0 && has) outp = argv[++i];
+    else if (strcmp(argv[i], "--allow") == 0 && has) allow = argv[++i];
+    else if (strcmp(argv[i], "--check") == 0) check = 1;
+    else if (argv[i][0] == '-') {
+      fprintf(stderr, "error: unknown or incomplete option '%s'\n", argv[i]);
+      goto done;
+    } else suites[nsuites++] = argv[i];
+  }
+  if (nsuites == 0) {
+    fputs(usage_coverage, stderr);
+    goto done;
+  }
+  f = outp ? fopen(outp, "w") : stdout;
+  if (!f) {
+    fprintf(stderr, "error: cannot write '%s'\n", outp);
+    goto done;
+  }
+  ttref_status st = conform_coverage(suites, nsuites, allow, f, stderr, &missing, &err);
+  if (outp && fclose(f) != 0 && st == TTREF_OK) st = IR_ERR(&err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", outp);
+  if (st != TTREF_OK) {
+    report_err(&err);
+    rc = exit_of(st);
+    goto done;
+  }
+  rc = check && missing ? EXIT_FAIL : EXIT_OK;
+done:
+  ir_free(suites, sizeof *suites * ((size_t)argc + 1));
   return rc;
 }

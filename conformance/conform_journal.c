@@ -44,7 +44,7 @@ void conform_json_num(FILE *f, double v)
 }
 
 /* One table drives both writing and parsing (the record's JSON keys). */
-enum fkind { F_STR, F_NUM, F_INT, F_VERDICT, F_HIST };
+enum fkind { F_STR, F_NUM, F_INT, F_VERDICT, F_HIST, F_OPT_STR /* written only when not empty */ };
 typedef struct field {
   const char *key;
   enum fkind kind;
@@ -65,6 +65,7 @@ static const field fields[] = {
     FN("seconds", seconds), {"ulp_histogram", F_HIST, offsetof(conform_record, hist), 0},
     FS("reason", reason), FS("expected_reason", expected_reason),
     FS("localized_op", localized_op), FS("localized_at", localized_at), FS("localized", localized),
+    {"mutants", F_OPT_STR, offsetof(conform_record, mutants), sizeof(((conform_record *)0)->mutants)},
 };
 #define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
 
@@ -74,8 +75,10 @@ void conform_record_write_json(FILE *f, const conform_record *r)
   fputc('{', f);
   for (int i = 0; i < NFIELDS; i++) {
     const field *fd = &fields[i];
+    if (fd->kind == F_OPT_STR && !base[fd->off]) continue;
     fprintf(f, "%s\"%s\": ", i ? ", " : "", fd->key);
     switch (fd->kind) {
+    case F_OPT_STR:
     case F_STR: conform_json_str(f, base + fd->off); break;
     case F_NUM: conform_json_num(f, *(const double *)(const void *)(base + fd->off)); break;
     case F_INT: fprintf(f, "%lld", (long long)*(const int64_t *)(const void *)(base + fd->off)); break;
@@ -179,6 +182,7 @@ ttref_status conform_record_parse_json(const char *line, size_t len, conform_rec
     if (!fd) FAIL(IR_ERR(err, TTREF_E_INPUT, none, "unknown journal key '%s'", key));
     double v;
     switch (fd->kind) {
+    case F_OPT_STR:
     case F_STR:
       if (!jstring(&j, base + fd->off, fd->size)) FAIL(IR_ERR(err, TTREF_E_INPUT, none, "bad string for '%s'", key));
       break;

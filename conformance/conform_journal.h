@@ -39,6 +39,8 @@ typedef struct conform_record {
   char localized_op[48];   /* mnemonic of the first divergent op */
   char localized_at[256];  /* "kernel.ttir:LINE:COL (source.py:L:C)" */
   char localized[1024];     /* the finding in one sentence */
+  /* --mutants (conform_mutant.h): one character per mutant of the run; "" otherwise */
+  char mutants[96];
 } conform_record;
 
 /** A record with every number zero, worst_index -1 and verdict ERROR. */

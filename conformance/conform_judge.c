@@ -150,9 +150,93 @@ static void histogram(conform_dtype dt, const npy_array *got, const npy_array *r
   }
 }
 
+/* ---- unordered outputs: judged as multisets, both sides sorted by value ---- */
+
+typedef struct skey {
+  int64_t key, idx;
+} skey;
+
+static int skey_cmp(const void *a, const void *b)
+{
+  const skey *x = a, *y = b;
+  if (x->key != y->key) return x->key < y->key ? -1 : 1;
+  return (x->idx > y->idx) - (x->idx < y->idx); /* stable: a deterministic order for equal keys */
+}
+
+/* The sort key of element i: the value order (floats by ordered bit pattern, every NaN last). */
+static int64_t sort_key(conform_dtype dt, const npy_array *a, int64_t i)
+{
+  const int fmt = conform_dtype_fp(dt);
+  uint64_t b = raw(a, i);
+  if (fmt >= 0) return isnan(fp_decode((fp_format)fmt, b)) ? INT64_MAX : ordered(b, a->elsize * 8);
+  if (a->kind == 'i' && a->elsize < 8) { /* sign-extend */
+    uint64_t sign = (uint64_t)1 << (a->elsize * 8 - 1);
+    return (int64_t)((b ^ sign) - sign);
+  }
+  return (int64_t)b;
+}
+
+/* @p out = @p a permuted by @p perm (a copy owned by the caller, released with npy_free). */
+static ttref_status permuted(const npy_array *a, const skey *perm, npy_array *out, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  *out = *a;
+  out->data = NULL;
+  if (a->nbytes == 0) goto fail;
+  out->data = ir_alloc(a->nbytes);
+  if (!out->data) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
+  for (int64_t i = 0; i < a->numel; i++)
+    memcpy((uint8_t *)out->data + i * a->elsize, (const uint8_t *)a->data + perm[i].idx * a->elsize, (size_t)a->elsize);
+fail:
+  return st;
+}
+
+static ttref_status sort_perm(conform_dtype dt, const npy_array *a, skey **out, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  skey *k = ir_calloc((size_t)a->numel + 1, sizeof *k);
+  if (!k) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
+  for (int64_t i = 0; i < a->numel; i++) k[i] = (skey){sort_key(dt, a, i), i};
+  qsort(k, (size_t)a->numel, sizeof *k, skey_cmp);
+fail:
+  *out = k;
+  return st;
+}
+
+static ttref_status judge_one(const conform_output *o, conform_dtype dt, const npy_array *got, const npy_array *ref,
+                              const npy_array *precise, const npy_array *bound, bool ftz, conform_judgement *j,
+                              ttref_error *err);
+
 ttref_status conform_judge_output(const conform_output *o, conform_dtype dt, const npy_array *got,
                                   const npy_array *ref, const npy_array *precise, const npy_array *bound,
                                   bool ftz, conform_judgement *j, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  skey *pg = NULL, *pr = NULL;
+  npy_array g = {0}, r = {0}, p = {0}, b = {0};
+  if (!o->unordered || got->numel != ref->numel) return judge_one(o, dt, got, ref, precise, bound, ftz, j, err);
+  /* got and ref each sorted by value; precise and bound follow ref's permutation */
+  TRY(sort_perm(dt, got, &pg, err));
+  TRY(sort_perm(dt, ref, &pr, err));
+  TRY(permuted(got, pg, &g, err));
+  TRY(permuted(ref, pr, &r, err));
+  if (precise && precise->data && precise->numel == ref->numel) TRY(permuted(precise, pr, &p, err));
+  if (bound && bound->data && bound->numel == ref->numel) TRY(permuted(bound, pr, &b, err));
+  TRY(judge_one(o, dt, &g, &r, p.data ? &p : precise, b.data ? &b : bound, ftz, j, err));
+  if (j->worst_index >= 0) j->worst_index = pg[j->worst_index].idx; /* back to got's own position */
+fail:
+  npy_free(&g);
+  npy_free(&r);
+  npy_free(&p);
+  npy_free(&b);
+  ir_free(pg, sizeof *pg * ((size_t)got->numel + 1));
+  ir_free(pr, sizeof *pr * ((size_t)ref->numel + 1));
+  return st;
+}
+
+static ttref_status judge_one(const conform_output *o, conform_dtype dt, const npy_array *got, const npy_array *ref,
+                              const npy_array *precise, const npy_array *bound, bool ftz, conform_judgement *j,
+                              ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   ttref_loc none = {0};

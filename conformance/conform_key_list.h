@@ -22,6 +22,7 @@ X(VALUE,           "value")            /* scalar argument / fill value */
 X(OUTPUTS,         "outputs")          /* outputs judged, with their compliance mode */
 X(MODE,            "mode")             /* compliance mode name (cmp_mode_lookup) */
 X(OPTIONS,         "options")          /* compliance mode options */
+X(UNORDERED,       "unordered")        /* output: compared as a multiset (the op leaves the order open) */
 X(SPECIALIZATIONS, "specializations")  /* list of variants of one case */
 X(VARIANT_KEY,     "variant_key")      /* unique id of a specialization */
 X(CONSTEXPRS,      "constexprs")       /* constexpr values baked into the .ttir */

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE /* fseek under -std=c11 */
 #include "config.h"
 #include "conform_report.h"
+#include "conform_mutant.h"
 #include "conform_sys.h"
 #include "ir_base.h"
 
@@ -423,6 +424,45 @@ fail:
   return st;
 }
 
+/* Shards of a `--mutants` run (each has mutants.list, the same one): score the merged records. */
+static ttref_status merge_mutants(const char *const *dirs, int ndirs, const char *out, const conform_record_list *all,
+                                  ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  char path[4200];
+  char *first = NULL, *text = NULL;
+  size_t flen = 0, len = 0;
+  int ids[CONFORM_MUTANT_COUNT + 1], n = 0;
+  double score;
+  snprintf(path, sizeof path, "%s/mutants.list", dirs[0]);
+  if (!conform_sys_exists(path)) goto fail;
+  TRY(conform_sys_read_file(path, &first, &flen, err));
+  for (int i = 1; i < ndirs; i++) {
+    snprintf(path, sizeof path, "%s/mutants.list", dirs[i]);
+    if (!conform_sys_exists(path)) FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "'%s' is not a --mutants run like '%s'", dirs[i], dirs[0]));
+    TRY(conform_sys_read_file(path, &text, &len, err));
+    if (len != flen || memcmp(text, first, len) != 0)
+      FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "'%s' ran other mutants than '%s'", dirs[i], dirs[0]));
+    ir_free(text, len + 1);
+    text = NULL;
+  }
+  for (char *p = first; *p;) {
+    size_t l = strcspn(p, "\n");
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(l < 63 ? l : 63), p);
+    if (l && n < CONFORM_MUTANT_COUNT && !conform_mutant_lookup(name, &ids[n++]))
+      FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "%s/mutants.list: unknown mutant '%s'", dirs[0], name));
+    p += l;
+    if (*p) p++;
+  }
+  TRY(conform_sys_write_file_in(out, "mutants.list", first, flen, err));
+  TRY(conform_mutant_report(out, "the merged shards", ids, n, all, stdout, &score, err));
+fail:
+  if (first) ir_free(first, flen + 1);
+  if (text) ir_free(text, len + 1);
+  return st;
+}
+
 ttref_status conform_report_merge(const char *const *dirs, int ndirs, const char *out, int *out_unexpected,
                                   ttref_error *err)
 {
@@ -455,6 +495,7 @@ ttref_status conform_report_merge(const char *const *dirs, int ndirs, const char
   jf = NULL;
   TRY(conform_sys_atomic_commit(&ja, err));
   TRY(conform_report_write(out, &all, err));
+  TRY(merge_mutants(dirs, ndirs, out, &all, err));
 fail:
   conform_sys_atomic_abort(&ja);
   if (text) ir_free(text, tlen + 1);

@@ -12,6 +12,8 @@
 #include "conform_golden.h"
 #include "conform_judge.h"
 #include "conform_localize.h"
+#include "conform_mutant.h"
+#include "ir_parse.h"
 #include "conform_report.h"
 #include "conform_stage.h"
 #include "conform_sys.h"
@@ -42,6 +44,8 @@ typedef struct ctx {
   conform_backend backend;
   item *items;
   int nitems;
+  int mut_ids[CONFORM_MUTANT_COUNT + 1]; /* --mutants, in report order */
+  int nmut;
 } ctx;
 
 void conform_run_describe(const conform_case *c, const conform_spec *s, conform_record *r)
@@ -208,6 +212,60 @@ static double item_timeout(const ctx *x, const item *it)
   return x->o->timeout > 0 ? x->o->timeout : 60;
 }
 
+/* --mutants: run one mutant of the reference on the staged item within @p limit seconds; a CONFORM_MUT_* code. */
+static char run_mutant(const ctx *x, const item *it, const char *dir, const char *refdir, int mutant, double limit)
+{
+  char out[4200], path[4400];
+  conform_exit ex;
+  conform_record tmp;
+  ttref_error err = {0};
+  bool changed = false;
+  snprintf(out, sizeof out, "%s/outputs", dir);
+  if (conform_sys_rmtree_in(dir, "outputs", &err) != TTREF_OK || conform_sys_mkdirs_in(dir, "outputs", &err) != TTREF_OK ||
+      conform_stage_reference_mutant(it->s, dir, out, conform_mutant_name(mutant), limit, &ex, &err) != TTREF_OK)
+    return CONFORM_MUT_CAUGHT; /* the harness could not run it: an ERROR verdict */
+  if (ex.kind != CONFORM_EXITED || ex.code != 0) return CONFORM_MUT_CAUGHT; /* ERROR, CRASH or TIMEOUT */
+  for (int k = 0; k < it->c->noutputs && !changed; k++) {
+    npy_array got = {0}, ref = {0};
+    snprintf(path, sizeof path, "%s/%s.npy", out, it->c->outputs[k].name);
+    bool ok = npy_read(path, &got, &err) == TTREF_OK;
+    snprintf(path, sizeof path, "%s/%s.npy", refdir, it->c->outputs[k].name);
+    ok = npy_read(path, &ref, &err) == TTREF_OK && ok;
+    changed = !ok || got.nbytes != ref.nbytes || memcmp(got.data, ref.data, got.nbytes) != 0;
+    npy_free(&got);
+    npy_free(&ref);
+  }
+  conform_record_init(&tmp);
+  conform_verdict v = judge_all(x, it, dir, refdir, &tmp);
+  if (v != CONFORM_V_PASS && v != CONFORM_V_QUALITY_WARNING) return CONFORM_MUT_CAUGHT;
+  return changed ? CONFORM_MUT_CHANGED : CONFORM_MUT_SAME;
+}
+
+/*
+ * --mutants: every mutant of the run on one item whose reference passed; codes into r->mutants.
+ * A mutant may turn a loop infinite (a bound off by one): it gets 20 times the reference's time
+ * (@p ref_seconds; 0: unknown, stored goldens), at least 5 s and at most the item's time limit.
+ */
+static void run_mutants(const ctx *x, const item *it, const char *dir, const char *refdir, double ref_seconds,
+                        conform_record *r)
+{
+  double limit = item_timeout(x, it);
+  if (ref_seconds > 0 && 20 * ref_seconds + 5 < limit) limit = 20 * ref_seconds + 5;
+  ir_module *m = NULL;
+  ttref_error err = {0};
+  char kpath[4200];
+  snprintf(kpath, sizeof kpath, "%s/kernel.ttir", dir);
+  bool parsed = ir_parse_file(kpath, &m, &err) == TTREF_OK;
+  for (int p = 0; p < x->nmut && p + 1 < (int)sizeof r->mutants; p++) {
+    conform_mutant_opts mo;
+    int sites = 1; /* a kernel we cannot parse here: run the mutant and let the verdict tell */
+    if (parsed && conform_mutant_apply(m, x->mut_ids[p], false, &mo, &sites, &err) != TTREF_OK) sites = 1;
+    r->mutants[p] = sites > 0 ? run_mutant(x, it, dir, refdir, x->mut_ids[p], limit) : CONFORM_MUT_NOT_APPLIED;
+    r->mutants[p + 1] = 0;
+  }
+  ir_module_free(m);
+}
+
 /*
  * The largest file a run of the item writes: an output has its input's dtype
  * and shape (the staged input's size), and --precise writes binary64 values
@@ -256,6 +314,7 @@ static bool process(ctx *x, const item *it, conform_record *r)
   char dir[4096], refdir[4200], why[256], rel[600];
   ttref_error err = {0};
   conform_verdict raw;
+  double ref_seconds = 0; /* the reference run's wall time (0: stored goldens) */
   conform_record_init(r);
   conform_run_describe(it->c, it->s, r);
   const conform_expect *skip = conform_config_match(x->cfg->skip, x->cfg->nskip, r->id, r->case_name);
@@ -301,6 +360,7 @@ static bool process(ctx *x, const item *it, conform_record *r)
                err.msg[0] ? err.msg : ex.kind == CONFORM_TIMED_OUT ? "timeout" : "nonzero exit", refdir);
       goto decide;
     }
+    ref_seconds = ex.seconds;
   }
   conform_backend_result br;
   if (conform_backend_run(&x->backend, it->c, it->s, dir, item_timeout(x, it), &br, &err) != TTREF_OK) {
@@ -326,6 +386,7 @@ static bool process(ctx *x, const item *it, conform_record *r)
     snprintf(r->reason, sizeof r->reason, "%s", why);
     return false;
   }
+  if (x->nmut && (raw == CONFORM_V_PASS || raw == CONFORM_V_QUALITY_WARNING)) run_mutants(x, it, dir, refdir, ref_seconds, r);
   if (raw == CONFORM_V_FAIL && x->o->localize) {
     err = (ttref_error){0};
     if (conform_localize(&x->backend, it->c, it->s, dir, item_timeout(x, it), x->cfg->ftz, r, &err) != TTREF_OK)
@@ -542,6 +603,11 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   if (o->config) TRY(conform_config_load(o->config, &x.cfg, err));
   else TRY(conform_config_default(&x.cfg, err));
   TRY(conform_backend_open(o->backend, &x.backend, err));
+  if (o->mutants) {
+    if (x.backend.kind != CONFORM_BK_REFERENCE)
+      FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "--mutants runs mutants of the reference backend, not of '%s'", o->backend));
+    TRY(conform_mutant_parse_list(o->mutants, x.mut_ids, &x.nmut, err));
+  }
   if (o->filter) {
     if (regcomp(&re, o->filter, REG_EXTENDED | REG_NOSUB) != 0)
       FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "bad --filter regex '%s'", o->filter));
@@ -696,6 +762,15 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
         sep = ", ";
       }
     fprintf(stdout, "%s; reports in %s\n", all.n ? ")" : "", report_dir);
+  }
+  if (x.nmut) { /* mutants.list: the run's mutant order, which `report merge` needs to score shards */
+    double score;
+    FILE *ml = NULL;
+    TRY(conform_sys_fopen_in(o->report_dir, "mutants.list", "w", &ml, err)); /* never through a symbolic link */
+    for (int k = 0; k < x.nmut; k++) fprintf(ml, "%s\n", conform_mutant_name(x.mut_ids[k]));
+    if (fclose(ml) != 0) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s/mutants.list'", o->report_dir));
+    TRY(conform_mutant_report(o->report_dir, o->suite, x.mut_ids, x.nmut, &all, stdout, &score, err));
+    if (o->out_mutation_score) *o->out_mutation_score = score;
   }
 fail:
   if (ws)

@@ -27,6 +27,8 @@ typedef struct conform_run_opts {
   int progress;             /* 1 bar, 0 plain lines, -1 auto (bar on a terminal) */
   double timeout;           /* seconds per backend run (default 60) */
   bool localize;            /* find the first divergent op of each FAIL (conform_localize.h) */
+  const char *mutants;      /* --mutants: NULL off; "" or "all" every mutant; else a comma list (conform_mutant.h) */
+  double *out_mutation_score; /* with mutants: receives killed / mutants (may be NULL) */
   bool allow_outside_suite; /* let the suite read files outside its directory (CONFORM_SUITE_ALLOW_OUTSIDE) */
 } conform_run_opts;
 

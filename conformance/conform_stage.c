@@ -87,6 +87,7 @@ static ttref_status write_case_yaml(const conform_case *c, const conform_spec *s
       fprintf(f, "\n    dtype: %s\n    shape: ", conform_dtype_name(a->dtype));
       shape_list(f, a);
       fprintf(f, "\n    file: outputs/%s.npy\n    mode: %s\n", o->name, o->mode);
+      if (o->unordered) fprintf(f, "    unordered: true\n");
     }
   }
   if (ferror(f)) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", path, strerror(errno)));
@@ -124,7 +125,7 @@ fail:
 }
 
 static ttref_status stage_ref(const conform_spec *s, const char *dir, const char *outdir, bool precise, bool ftz,
-                              const char *inject_op, double timeout_s, conform_exit *ex, ttref_error *err)
+                              const char *inject_op, const char *mutant, double timeout_s, conform_exit *ex, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   ttref_loc none = {0};
@@ -164,6 +165,10 @@ static ttref_status stage_ref(const conform_spec *s, const char *dir, const char
     argv[n++] = "--inject-fault";
     argv[n++] = inject_op;
   }
+  if (mutant) {
+    argv[n++] = "--mutant";
+    argv[n++] = mutant;
+  }
   argv[n] = NULL;
   conform_spawn sp = {argv, NULL, NULL, NULL, log, timeout_s};
   TRY(conform_sys_run(&sp, ex, err));
@@ -179,11 +184,17 @@ fail:
 ttref_status conform_stage_reference(const conform_spec *s, const char *dir, const char *outdir, bool precise,
                                      bool ftz, double timeout_s, conform_exit *ex, ttref_error *err)
 {
-  return stage_ref(s, dir, outdir, precise, ftz, NULL, timeout_s, ex, err);
+  return stage_ref(s, dir, outdir, precise, ftz, NULL, NULL, timeout_s, ex, err);
 }
 
 ttref_status conform_stage_reference_inject(const conform_spec *s, const char *dir, const char *outdir, const char *inject_op,
                                             double timeout_s, conform_exit *ex, ttref_error *err)
 {
-  return stage_ref(s, dir, outdir, false, false, inject_op, timeout_s, ex, err);
+  return stage_ref(s, dir, outdir, false, false, inject_op, NULL, timeout_s, ex, err);
+}
+
+ttref_status conform_stage_reference_mutant(const conform_spec *s, const char *dir, const char *outdir, const char *mutant,
+                                            double timeout_s, conform_exit *ex, ttref_error *err)
+{
+  return stage_ref(s, dir, outdir, false, false, NULL, mutant, timeout_s, ex, err);
 }

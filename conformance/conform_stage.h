@@ -35,6 +35,10 @@ ttref_status conform_stage_reference(const conform_spec *s, const char *dir, con
 ttref_status conform_stage_reference_inject(const conform_spec *s, const char *dir, const char *outdir, const char *inject_op,
                                             double timeout_s, conform_exit *ex, ttref_error *err);
 
+/** conform_stage_reference with `--mutant @p mutant` (a mutant backend, conform_mutant.h). */
+ttref_status conform_stage_reference_mutant(const conform_spec *s, const char *dir, const char *outdir, const char *mutant,
+                                            double timeout_s, conform_exit *ex, ttref_error *err);
+
 /** The reference executable (see conform_stage_reference) into @p buf; false if unknown. */
 bool conform_stage_exe(char *buf, size_t n);
 

@@ -64,7 +64,7 @@ static const uint64_t case_keys = K(NAME) | K(DESCRIPTION) | K(KERNEL) | K(FUNCT
                                   K(GRID) | K(ARGS) | K(OUTPUTS) | K(SPECIALIZATIONS) | K(TIMEOUT) | K(SYMS);
 static const uint64_t spec_keys = K(VARIANT_KEY) | K(KERNEL) | K(FUNCTION) | K(GRID) | K(ARGS) | K(CONSTEXPRS) | K(DTYPES) | K(SYMS);
 static const uint64_t ptr_keys = K(SHAPE) | K(DTYPE) | K(INPUT);
-static const uint64_t out_keys = K(MODE) | K(OPTIONS);
+static const uint64_t out_keys = K(MODE) | K(OPTIONS) | K(UNORDERED);
 static const uint64_t req_keys = K(DTYPES) | K(FEATURES);
 
 /* Keys each generator accepts (besides gen). */
@@ -591,6 +591,7 @@ static ttref_status parse_outputs(conform_yaml *y, yaml_node_t *n, conform_case 
       mode = NULL;
       for (int k = 0; k < no; k++) {
         if (op[k].key == CONFORM_KEY_MODE) mode = op[k].value;
+        else if (op[k].key == CONFORM_KEY_UNORDERED) TRY(conform_yaml_bool(y, op[k].value, "unordered", &o->unordered));
         else opts = op[k].value;
       }
       if (!mode) FAIL(conform_yaml_fail(y, pr[i].value, "output '%s' needs a 'mode'", o->name));

@@ -39,6 +39,7 @@ typedef struct conform_output {
   const char *mode;        /* compliance mode spelling (cmp_mode_lookup) */
   conform_option *options;
   int noptions;
+  bool unordered;          /* `unordered: true`: judged as a multiset (element order is open) */
   ttref_loc loc;
 } conform_output;
 

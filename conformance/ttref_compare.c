@@ -75,7 +75,7 @@ ttref_status ttref_compare(const char *mode, const char *dtype, const void *got,
   if (numel > ((size_t)1 << 40)) FAIL(ir_error_set(err, TTREF_E_LIMIT, noloc, "ttref_compare: %zu elements is too many", numel));
   int nopts = 0;
   TRY(parse_options(mode, options, buf, sizeof buf, opts, &nopts, err));
-  conform_output o = {"output", mode, opts, nopts, noloc};
+  conform_output o = {.name = "output", .mode = mode, .options = opts, .noptions = nopts, .loc = noloc};
   const char kind = conform_dtype_kind(dt);
   const int esz = conform_dtype_bytes(dt);
   npy_array g = view(got, numel, kind, esz), r = view(ref, numel, kind, esz);

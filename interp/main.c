@@ -14,6 +14,7 @@
 #include "interp_fx.h"
 #include "conform_cli.h"
 #include "conform_localize.h"
+#include "conform_mutant.h"
 
 #include <gsl/gsl_errno.h>
 #include <signal.h>
@@ -63,6 +64,8 @@ static const char *const usage_run =
     "  --ftz flushes float subnormal results to zero (to compare with FTZ hardware).\n"
     "  --max-steps N   stop a program after N ops (a kernel that never terminates): exit 1, naming the op\n"
     "  --inject-fault OP  (testing aid) makes every float result of op OP 2^-6 too large, e.g. math.exp\n"
+    "  --mutant NAME   (testing aid) runs a mutant backend: the kernel rewritten like a backend bug\n"
+    "        (`ttref conform --list-mutants`; docs/compliance.md, Mutation score)\n"
     "  --contract fuses a mulf whose only use is an addf/subf into one FMA, as LLVM does\n"
     "        by default for Triton GPU backends (the exact semantics keep them separate).\n"
     "  --precise also runs the launch in binary64 without rounding and writes, per float\n"
@@ -118,6 +121,7 @@ static void usage(FILE *f)
         "  conform  run a conformance suite on a backend and judge it (reports, journal, --resume)\n"
         "  golden   write or --verify a suite's golden outputs and MANIFEST\n"
         "  report   merge shard report directories (report merge DIR... --out DIR)\n"
+        "  coverage the op x dtype x attribute coverage matrix of suites (Markdown)\n"
         "  version  print the version\n"
         "  help     this text; `ttref COMMAND --help` for one command\n",
         f);
@@ -223,6 +227,7 @@ static int cmd_run(int argc, char **argv)
 {
   if (wants_help(argc, argv)) return fputs(usage_run, stdout), EXIT_OK;
   const char *kernel = NULL, *outdir = NULL, *fname = NULL;
+  int mutant = -1;
   int64_t grid[3] = {1, 1, 1};
   int grid_given = 0, have_lf = 0;
   interp_launch_file lf;
@@ -311,6 +316,11 @@ static int cmd_run(int argc, char **argv)
         goto done;
       }
       inject_op = (int)oc + 1;
+    } else if (strcmp(a, "--mutant") == 0 && has) {
+      if (!conform_mutant_lookup(argv[++i], &mutant)) {
+        fprintf(stderr, "error: --mutant: unknown mutant '%s' (see ttref conform --list-mutants)\n", argv[i]);
+        goto done;
+      }
     } else if (strcmp(a, "--check-races") == 0) {
       check_races = 1;
     } else if (strcmp(a, "--stats") == 0) {
@@ -400,6 +410,18 @@ static int cmd_run(int argc, char **argv)
     for (int k = 0; k < nspecs; k++)
       if (specs[k]) specs[w++] = specs[k];
     nspecs = w;
+  }
+  if (mutant >= 0) {
+    conform_mutant_opts mo;
+    int sites;
+    st = conform_mutant_apply(m, mutant, true, &mo, &sites, &err);
+    if (st != TTREF_OK) {
+      report(&err);
+      rc = exit_of(st);
+      goto done;
+    }
+    ftz |= mo.ftz;
+    contract |= mo.contract;
   }
   st = interp_bind(m, fn, specs, nspecs, &b, &err);
   if (st != TTREF_OK) {
@@ -524,6 +546,7 @@ int main(int argc, char **argv)
   if (strcmp(cmd, "conform") == 0) return conform_cmd_conform(argc - 1, argv + 1);
   if (strcmp(cmd, "golden") == 0) return conform_cmd_golden(argc - 1, argv + 1);
   if (strcmp(cmd, "report") == 0) return conform_cmd_report(argc - 1, argv + 1);
+  if (strcmp(cmd, "coverage") == 0) return conform_cmd_coverage(argc - 1, argv + 1);
   fprintf(stderr, "error: unknown command '%s'\n", cmd);
   usage(stderr);
   return EXIT_BAD;

@@ -4,9 +4,11 @@
  * determinism, the journal (torn lines, resume de-duplication), the
  * verdict table, plugin backend requests and load errors, and --localize's
  * probe instrumentation (every corpus kernel instrumented still verifies;
- * undefined lanes and loop bodies are guarded), and the safe-path layer
+ * undefined lanes and loop bodies are guarded), the safe-path layer
  * (unsafe names, no-follow mkdirs/rmtree/open, suites confined to their
- * directory). One cmocka group.
+ * directory), unordered (multiset) judging and the mutant rewrites (each
+ * finds sites in the shipped kernels and leaves IR that verifies).
+ * One cmocka group.
  */
 #define _GNU_SOURCE /* mkdtemp under -std=c11 */
 #include "config.h"
@@ -27,7 +29,9 @@
 #include "conform_config.h"
 #include "conform_gen.h"
 #include "conform_journal.h"
+#include "conform_judge.h"
 #include "conform_localize.h"
+#include "conform_mutant.h"
 #include "conform_plugin.h"
 #include "conform_reply.h"
 #include "npy_io.h"
@@ -862,6 +866,125 @@ static void test_localize_default_modes(void **state)
   assert_string_equal(conform_opmode_default(IR_OP_SCAN, 16, &u), "reduce");
 }
 
+/* ---- unordered outputs and mutants --------------------------------------------- */
+
+static void f32_array(npy_array *a, const float *v, int n)
+{
+  int64_t shape[1] = {n};
+  ttref_error err = {0};
+  assert_int_equal(npy_alloc(a, 'f', 4, 1, shape, &err), TTREF_OK);
+  memcpy(a->data, v, sizeof *v * (size_t)n);
+}
+
+static void test_judge_unordered_is_a_multiset(void **state)
+{
+  (void)state;
+  const float ref[] = {1.0f, 2.0f, NAN, -0.0f, 3.0f, 2.0f};
+  const float perm[] = {3.0f, NAN, 2.0f, -0.0f, 2.0f, 1.0f};
+  const float other[] = {3.0f, NAN, 2.0f, -0.0f, 2.5f, 1.0f};
+  const float signz[] = {3.0f, NAN, 2.0f, 0.0f, 2.0f, 1.0f};
+  npy_array r = {0}, g = {0}, o = {0}, z = {0};
+  conform_output out = {"o_ptr", "exact", NULL, 0, false, {0}};
+  conform_judgement j;
+  ttref_error err = {0};
+  f32_array(&r, ref, 6);
+  f32_array(&g, perm, 6);
+  f32_array(&o, other, 6);
+  f32_array(&z, signz, 6);
+  assert_int_equal(conform_judge_output(&out, CONFORM_DT_F32, &g, &r, NULL, NULL, false, &j, &err), TTREF_OK);
+  assert_false(j.pass); /* in order, a permutation is wrong */
+  out.unordered = true;
+  assert_int_equal(conform_judge_output(&out, CONFORM_DT_F32, &g, &r, NULL, NULL, false, &j, &err), TTREF_OK);
+  assert_true(j.pass);
+  assert_int_equal(conform_judge_output(&out, CONFORM_DT_F32, &o, &r, NULL, NULL, false, &j, &err), TTREF_OK);
+  assert_false(j.pass); /* another multiset */
+  assert_int_equal(j.worst_index, 4); /* reported at got's own position */
+  assert_int_equal(conform_judge_output(&out, CONFORM_DT_F32, &z, &r, NULL, NULL, false, &j, &err), TTREF_OK);
+  assert_false(j.pass); /* -0 and +0 are different elements under EXACT */
+  npy_free(&r);
+  npy_free(&g);
+  npy_free(&o);
+  npy_free(&z);
+}
+
+/* Sites of every mutant over the kernels in DIR/ * /kernel.ttir (or DIR/ *.ttir): adds into sites[]. */
+static void mutant_sites(const char *dir, bool flat, int sites[CONFORM_MUTANT_COUNT], char first[][2048])
+{
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  assert_non_null(d);
+  while ((e = readdir(d))) {
+    char path[2048];
+    ir_module *m = NULL;
+    ttref_error err = {0};
+    if (flat) snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    else snprintf(path, sizeof path, "%s/%s/kernel.ttir", dir, e->d_name);
+    if (e->d_name[0] == '.' || (flat && !strstr(e->d_name, ".ttir")) || access(path, R_OK) != 0) continue;
+    assert_int_equal(ir_parse_file(path, &m, &err), TTREF_OK);
+    for (int k = 0; k < CONFORM_MUTANT_COUNT; k++) {
+      conform_mutant_opts mo;
+      int n = 0;
+      assert_int_equal(conform_mutant_apply(m, k, false, &mo, &n, &err), TTREF_OK);
+      if (n && !sites[k]) snprintf(first[k], sizeof first[k], "%s", path);
+      sites[k] += n;
+    }
+    ir_module_free(m);
+  }
+  closedir(d);
+}
+
+static void test_mutants_apply_to_shipped_kernels_and_verify(void **state)
+{
+  (void)state;
+  const char *data = getenv("TTREF_TEST_DATA");
+  const char *src = getenv("TTREF_SRCDIR");
+  int sites[CONFORM_MUTANT_COUNT] = {0};
+  static char first[CONFORM_MUTANT_COUNT][2048];
+  char dir[1024];
+  int k;
+  assert_non_null(data);
+  assert_true(CONFORM_MUTANT_COUNT >= 20);
+  snprintf(dir, sizeof dir, "%s/corpus/triton-3.6-h100-gen", data);
+  mutant_sites(dir, false, sites, first);
+  snprintf(dir, sizeof dir, "%s/conformance/suite/core/kernels", src && *src ? src : ".");
+  mutant_sites(dir, true, sites, first);
+  for (k = 0; k < CONFORM_MUTANT_COUNT; k++) {
+    ir_module *m = NULL;
+    ttref_error err = {0};
+    conform_mutant_opts mo;
+    int n = 0, again = 0;
+    if (!sites[k]) print_message("mutant %s has no site\n", conform_mutant_name(k));
+    assert_true(sites[k] > 0);
+    /* applied, it rewrites as many sites as the dry run counted, and the result still verifies */
+    assert_int_equal(ir_parse_file(first[k], &m, &err), TTREF_OK);
+    assert_int_equal(conform_mutant_apply(m, k, false, &mo, &n, &err), TTREF_OK);
+    assert_int_equal(conform_mutant_apply(m, k, true, &mo, &again, &err), TTREF_OK);
+    assert_int_equal(n, again);
+    if (ir_verify_module(m, &err) != TTREF_OK) print_message("%s on %s: %s\n", conform_mutant_name(k), first[k], err.msg);
+    assert_int_equal(ir_verify_module(m, &err), TTREF_OK);
+    assert_int_equal(mo.ftz, k == CONFORM_MUT_FTZ);
+    assert_int_equal(mo.contract, k == CONFORM_MUT_FMA_CONTRACT);
+    ir_module_free(m);
+  }
+  assert_true(conform_mutant_lookup("extsi-as-extui", &k) && k == CONFORM_MUT_EXTSI_ZERO);
+  assert_false(conform_mutant_lookup("no-such", &k));
+}
+
+static void test_mutant_list_parsing(void **state)
+{
+  (void)state;
+  int ids[CONFORM_MUTANT_COUNT + 1], n = 0;
+  ttref_error err = {0};
+  assert_int_equal(conform_mutant_parse_list("all", ids, &n, &err), TTREF_OK);
+  assert_int_equal(n, CONFORM_MUTANT_COUNT);
+  assert_int_equal(conform_mutant_parse_list("ftz,cmpi-slt-as-sle,ftz", ids, &n, &err), TTREF_OK);
+  assert_int_equal(n, 2);
+  assert_int_equal(ids[0], CONFORM_MUT_FTZ);
+  assert_int_equal(ids[1], CONFORM_MUT_CMPI_SLT_SLE);
+  assert_int_equal(conform_mutant_parse_list("ftz,bogus", ids, &n, &err), TTREF_E_USAGE);
+  assert_non_null(strstr(err.msg, "unknown mutant 'bogus'"));
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -898,6 +1021,9 @@ int main(void)
       cmocka_unit_test(test_localize_masks_undefined_lanes),
       cmocka_unit_test(test_localize_loop_bodies_store_the_first_iteration),
       cmocka_unit_test(test_localize_default_modes),
+      cmocka_unit_test(test_judge_unordered_is_a_multiset),
+      cmocka_unit_test(test_mutants_apply_to_shipped_kernels_and_verify),
+      cmocka_unit_test(test_mutant_list_parsing),
   };
   return cmocka_run_group_tests_name("conform", tests, setup, teardown);
 }

@@ -791,6 +791,34 @@ static void test_bitcast_keeps_signaling_nan(void **state)
   assert_memory_equal(o, bits, sizeof bits);
 }
 
+/* Triton's test_histogram_out_of_range: [0, 1, 2, 3, 4, 4, 5, -1] into 4 bins is [1, 1, 1, 1]. */
+static void test_histogram_drops_out_of_range(void **state)
+{
+  (void)state;
+  const char *k =
+      "module {\n"
+      "  tt.func public @k(%x: !tt.ptr<i32>, %o: !tt.ptr<i32>) {\n"
+      "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+      "    %xp = tt.splat %x : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
+      "    %xa = tt.addptr %xp, %r : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
+      "    %v = tt.load %xa : tensor<8x!tt.ptr<i32>>\n"
+      "    %h = tt.histogram %v : tensor<8xi32> -> tensor<4xi32>\n"
+      "    %r4 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
+      "    %op = tt.splat %o : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>\n"
+      "    %oa = tt.addptr %op, %r4 : tensor<4x!tt.ptr<i32>>, tensor<4xi32>\n"
+      "    tt.store %oa, %h : tensor<4x!tt.ptr<i32>>\n"
+      "    tt.return\n"
+      "  }\n"
+      "}\n";
+  int32_t x[8] = {0, 1, 2, 3, 4, 4, 5, -1}, o[5] = {7, 7, 7, 7, 7};
+  buf b[2] = {{x, sizeof x, IR_S_I32}, {o, sizeof o, IR_S_I32}};
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  assert_int_equal(run_kernel(k, 1, 1, 1, b, 2, NULL, 1, &e, NULL), TTREF_OK);
+  const int32_t want[5] = {1, 1, 1, 1, 7}; /* nothing written past the bins */
+  assert_memory_equal(o, want, sizeof want);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -814,6 +842,7 @@ int main(void)
       cmocka_unit_test(test_racing_stores_end_in_program_order),
       cmocka_unit_test(test_call_and_cond_br),
       cmocka_unit_test(test_bitcast_keeps_signaling_nan),
+      cmocka_unit_test(test_histogram_drops_out_of_range),
   };
   return cmocka_run_group_tests_name("exec", tests, NULL, NULL);
 }

@@ -1,0 +1,576 @@
+/*
+ * conform_mutant.c: the mutant backends: one rewrite of the parsed kernel IR
+ * (or of the run options) per row of conform_mutant_list.h, applied to every
+ * site of the kernel, and the mutation-score report over a suite's items.
+ */
+#include "config.h"
+#include "conform_mutant.h"
+#include "conform_sys.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* conform_record.mutants holds one code per mutant and a NUL */
+_Static_assert(CONFORM_MUTANT_COUNT < sizeof(((conform_record *)0)->mutants), "conform_record.mutants is too short");
+
+static const struct {
+  const char *name, *ops, *desc;
+} mutants[] = {
+#define X(name, str, ops, desc) {str, ops, desc},
+#include "conform_mutant_list.h"
+#undef X
+};
+
+const char *conform_mutant_name(int k) { return k >= 0 && k < CONFORM_MUTANT_COUNT ? mutants[k].name : "<invalid>"; }
+const char *conform_mutant_targets(int k) { return k >= 0 && k < CONFORM_MUTANT_COUNT ? mutants[k].ops : ""; }
+const char *conform_mutant_desc(int k) { return k >= 0 && k < CONFORM_MUTANT_COUNT ? mutants[k].desc : ""; }
+
+bool conform_mutant_lookup(const char *name, int *out)
+{
+  for (int k = 0; k < CONFORM_MUTANT_COUNT; k++)
+    if (strcmp(mutants[k].name, name) == 0) {
+      *out = k;
+      return true;
+    }
+  return false;
+}
+
+void conform_mutant_list(FILE *f)
+{
+  for (int k = 0; k < CONFORM_MUTANT_COUNT; k++)
+    fprintf(f, "%-30s %-32s %s\n", mutants[k].name, mutants[k].ops, mutants[k].desc);
+}
+
+ttref_status conform_mutant_parse_list(const char *list, int *ids, int *out_n, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  int n = 0;
+  if (!list || !*list || strcmp(list, "all") == 0) {
+    for (int k = 0; k < CONFORM_MUTANT_COUNT; k++) ids[n++] = k;
+    goto fail;
+  }
+  for (const char *p = list; *p;) {
+    size_t l = strcspn(p, ",");
+    char name[64];
+    int k;
+    snprintf(name, sizeof name, "%.*s", (int)(l < 63 ? l : 63), p);
+    if (!conform_mutant_lookup(name, &k))
+      FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "unknown mutant '%s' (see `ttref conform --list-mutants`)", name));
+    bool dup = false;
+    for (int i = 0; i < n; i++) dup |= ids[i] == k;
+    if (!dup) ids[n++] = k;
+    p += l;
+    if (*p == ',') p++;
+  }
+fail:
+  *out_n = n;
+  return st;
+}
+
+/* ---- rewrites --------------------------------------------------------------------- */
+
+typedef struct mctx {
+  ir_module *m;
+  ir_func *fn;
+  int k;
+  bool apply;
+  uint32_t *uses; /* per value id of fn (FMA_CONTRACT) */
+  int sites;
+  ttref_status st;
+  ttref_error *err;
+} mctx;
+
+static ir_attr *attr_mut(ir_op *op, const char *name)
+{
+  for (int i = 0; i < op->nattrs; i++)
+    if (op->attrs[i].name && strcmp(op->attrs[i].name, name) == 0) return &op->attrs[i];
+  return NULL;
+}
+
+/* Add (or find) attribute @p name on @p op; NULL on OOM. */
+static ir_attr *attr_add(ir_module *m, ir_op *op, const char *name)
+{
+  ir_attr *a = attr_mut(op, name);
+  if (a) return a;
+  ir_attr *na = ir_arena_alloc(m->arena, sizeof *na * (size_t)(op->nattrs + 1));
+  if (!na) return NULL;
+  if (op->nattrs) memcpy(na, op->attrs, sizeof *na * (size_t)op->nattrs);
+  a = &na[op->nattrs];
+  a->name = name;
+  op->attrs = na;
+  op->nattrs++;
+  return a;
+}
+
+static void set_enum(ir_attr *a, int64_t v, const char *spelling)
+{
+  a->kind = IR_A_ENUM;
+  a->i = v;
+  a->s = spelling;
+  a->slen = strlen(spelling);
+}
+
+static const char *const CMPI_NAMES[] = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
+static const char *const CMPF_NAMES[] = {"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+                                         "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"};
+
+/* Predicate rewrite through @p map (pairs from, to; -1 ends). */
+static bool predicate(mctx *x, ir_op *op, const int *map, const char *const *names, int nnames)
+{
+  ir_attr *a = attr_mut(op, "predicate");
+  if (!a) return false;
+  for (int i = 0; map[i] >= 0; i += 2)
+    if (a->i == map[i]) {
+      if (x->apply && map[i + 1] < nnames) set_enum(a, map[i + 1], names[map[i + 1]]);
+      return true;
+    }
+  return false;
+}
+
+static bool recode(mctx *x, ir_op *op, ir_opcode from, ir_opcode to)
+{
+  if (op->code != from) return false;
+  if (x->apply) op->code = to;
+  return true;
+}
+
+static bool swap_opnds(mctx *x, ir_op *op, int i, int j)
+{
+  if (op->nopnds <= i || op->nopnds <= j) return false;
+  if (x->apply) {
+    ir_value *t = op->opnds[i];
+    op->opnds[i] = op->opnds[j];
+    op->opnds[j] = t;
+  }
+  return true;
+}
+
+static bool is_float_value(const ir_value *v)
+{
+  const ir_type *t = ir_type_elem(v->type);
+  return t->kind == IR_T_SCALAR && ir_scalar_is_float(t->scalar);
+}
+
+static bool is_block_ptr_access(const ir_op *op)
+{
+  const ir_type *pt = ir_type_elem(op->opnds[0]->type);
+  return pt->kind == IR_T_PTR && pt->elem && pt->elem->kind == IR_T_TENSOR;
+}
+
+/* A new op before @p op in its block, with @p nopnds operands and one result of type @p t; NULL on OOM. */
+static ir_op *insert_before(mctx *x, ir_op *op, ir_opcode code, int nopnds, const ir_type *t)
+{
+  ir_block *bl = op->parent;
+  ir_op *nop = ir_arena_alloc(x->m->arena, sizeof *nop);
+  ir_value **opnds = nopnds ? ir_arena_alloc(x->m->arena, sizeof *opnds * (size_t)nopnds) : NULL;
+  ir_value *res = ir_arena_alloc(x->m->arena, sizeof *res);
+  ir_op **ops = ir_arena_alloc(x->m->arena, sizeof *ops * (size_t)(bl->nops + 1));
+  if (!nop || (nopnds && !opnds) || !res || !ops) {
+    x->st = IR_ERR(x->err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory");
+    return NULL;
+  }
+  res->type = t;
+  res->id = x->fn->nvalues++;
+  res->name = "ttref_mutant";
+  res->def = nop;
+  nop->code = code;
+  nop->nopnds = nopnds;
+  nop->opnds = opnds;
+  nop->nres = 1;
+  nop->res = res;
+  nop->line = op->line;
+  nop->col = op->col;
+  nop->loc = op->loc;
+  nop->parent = bl;
+  int n = 0;
+  for (int i = 0; i < bl->nops; i++) {
+    if (bl->ops[i] == op) ops[n++] = nop;
+    ops[n++] = bl->ops[i];
+  }
+  bl->ops = ops;
+  bl->nops = n;
+  return nop;
+}
+
+/* loops stop one step early: scf.for lb, ub, step -> lb, ub - step, step (an arith.subi before the loop) */
+static bool drop_last_iteration(mctx *x, ir_op *op)
+{
+  if (op->nopnds < 3) return false;
+  if (!x->apply) return true;
+  ir_op *sub = insert_before(x, op, IR_OP_SUBI, 2, op->opnds[1]->type);
+  if (!sub) return false;
+  sub->opnds[0] = op->opnds[1];
+  sub->opnds[1] = op->opnds[2];
+  op->opnds[1] = &sub->res[0];
+  return true;
+}
+
+/* dots ignore C: tt.dot a, b, c -> tt.dot a, b, zeros (an arith.constant dense<0> before the dot) */
+static bool drop_accumulator(mctx *x, ir_op *op)
+{
+  if (op->nopnds < 3) return false;
+  const ir_op *d = op->opnds[2]->def;
+  const ir_attr *v = d && d->code == IR_OP_CONSTANT ? ir_op_attr(d, "value") : NULL;
+  if (v && v->kind == IR_A_DENSE && (v->splat || v->nvals == 1) && v->vals && v->vals[0].i == 0) return false; /* C is 0 already */
+  if (!x->apply) return true;
+  ir_op *z = insert_before(x, op, IR_OP_CONSTANT, 0, op->opnds[2]->type);
+  ir_attr *a = z ? ir_arena_alloc(x->m->arena, sizeof *a) : NULL;
+  ir_scalar_val *val = a ? ir_arena_alloc(x->m->arena, sizeof *val) : NULL;
+  if (!val) {
+    x->st = IR_ERR(x->err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory");
+    return false;
+  }
+  a->name = "value";
+  a->kind = IR_A_DENSE;
+  a->type = op->opnds[2]->type;
+  a->splat = true;
+  a->nvals = 1;
+  a->vals = val; /* zeroed: +0 and integer 0 */
+  z->attrs = a;
+  z->nattrs = 1;
+  op->opnds[2] = &z->res[0];
+  return true;
+}
+
+static bool mutate_op(mctx *x, ir_op *op)
+{
+  static const int signed_cmpi[] = {IR_CMPI_SLT, IR_CMPI_ULT, IR_CMPI_SLE, IR_CMPI_ULE, IR_CMPI_SGT, IR_CMPI_UGT,
+                                    IR_CMPI_SGE, IR_CMPI_UGE, -1};
+  static const int lt_le[] = {IR_CMPI_SLT, IR_CMPI_SLE, IR_CMPI_ULT, IR_CMPI_ULE, -1};
+  static const int ordered[] = {IR_CMPF_OEQ, IR_CMPF_UEQ, IR_CMPF_OGT, IR_CMPF_UGT, IR_CMPF_OGE, IR_CMPF_UGE,
+                                IR_CMPF_OLT, IR_CMPF_ULT, IR_CMPF_OLE, IR_CMPF_ULE, IR_CMPF_ONE, IR_CMPF_UNE, -1};
+  static const int une[] = {IR_CMPF_UNE, IR_CMPF_ONE, -1};
+  const int ncmpi = (int)(sizeof CMPI_NAMES / sizeof *CMPI_NAMES), ncmpf = (int)(sizeof CMPF_NAMES / sizeof *CMPF_NAMES);
+  switch ((conform_mutant_id)x->k) {
+  case CONFORM_MUT_CMPI_SIGNED: return op->code == IR_OP_CMPI && predicate(x, op, signed_cmpi, CMPI_NAMES, ncmpi);
+  case CONFORM_MUT_CMPI_SLT_SLE: return op->code == IR_OP_CMPI && predicate(x, op, lt_le, CMPI_NAMES, ncmpi);
+  case CONFORM_MUT_CMPF_UNORDERED: return op->code == IR_OP_CMPF && predicate(x, op, ordered, CMPF_NAMES, ncmpf);
+  case CONFORM_MUT_CMPF_UNE_ONE: return op->code == IR_OP_CMPF && predicate(x, op, une, CMPF_NAMES, ncmpf);
+  case CONFORM_MUT_DIVSI_UNSIGNED: return recode(x, op, IR_OP_DIVSI, IR_OP_DIVUI);
+  case CONFORM_MUT_REMSI_UNSIGNED: return recode(x, op, IR_OP_REMSI, IR_OP_REMUI);
+  case CONFORM_MUT_SHRSI_LOGICAL: return recode(x, op, IR_OP_SHRSI, IR_OP_SHRUI);
+  case CONFORM_MUT_EXTSI_ZERO: return recode(x, op, IR_OP_EXTSI, IR_OP_EXTUI);
+  case CONFORM_MUT_SITOFP_UNSIGNED: return recode(x, op, IR_OP_SITOFP, IR_OP_UITOFP);
+  case CONFORM_MUT_FPTOSI_UNSIGNED: return recode(x, op, IR_OP_FPTOSI, IR_OP_FPTOUI);
+  case CONFORM_MUT_MINMAXSI_UNSIGNED: return recode(x, op, IR_OP_MINSI, IR_OP_MINUI) || recode(x, op, IR_OP_MAXSI, IR_OP_MAXUI);
+  case CONFORM_MUT_FLOORDIV_TRUNC: return recode(x, op, IR_OP_FLOORDIVSI, IR_OP_DIVSI);
+  case CONFORM_MUT_MAXIMUM_AS_NUM:
+    return recode(x, op, IR_OP_MAXIMUMF, IR_OP_MAXNUMF) || recode(x, op, IR_OP_MINIMUMF, IR_OP_MINNUMF);
+  case CONFORM_MUT_MAXNUM_AS_MAXIMUM:
+    return recode(x, op, IR_OP_MAXNUMF, IR_OP_MAXIMUMF) || recode(x, op, IR_OP_MINNUMF, IR_OP_MINIMUMF);
+  case CONFORM_MUT_CLAMPF_NAN: {
+    ir_attr *a = op->code == IR_OP_CLAMPF ? attr_mut(op, "propagateNan") : NULL;
+    if (!a) return false;
+    if (x->apply) set_enum(a, a->i == IR_NAN_NONE ? IR_NAN_ALL : IR_NAN_NONE, a->i == IR_NAN_NONE ? "all" : "none");
+    return true;
+  }
+  case CONFORM_MUT_TRUNCF_RTZ: {
+    if (op->code != IR_OP_TRUNCF) return false;
+    if (!x->apply) return true;
+    ir_attr *a = attr_add(x->m, op, "rounding");
+    if (!a) {
+      x->st = IR_ERR(x->err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory");
+      return false;
+    }
+    set_enum(a, IR_ROUND_RTZ, "rtz");
+    op->code = IR_OP_FP_TO_FP; /* tt.fp_to_fp rounding = rtz: the same cast, truncating */
+    return true;
+  }
+  case CONFORM_MUT_FP_TO_FP_RTZ: {
+    ir_attr *a = op->code == IR_OP_FP_TO_FP ? attr_mut(op, "rounding") : NULL;
+    if (!a || a->i != IR_ROUND_RTNE) return false;
+    if (x->apply) set_enum(a, IR_ROUND_RTZ, "rtz");
+    return true;
+  }
+  case CONFORM_MUT_ROUND_AS_EVEN: return recode(x, op, IR_OP_MATH_ROUND, IR_OP_MATH_ROUNDEVEN);
+  case CONFORM_MUT_FTZ:
+    return (op->nres == 1 && is_float_value(&op->res[0]) && (ir_op_flags(op->code) & (IR_F_ELEMENTWISE | IR_F_MEM))) ||
+           (op->code == IR_OP_DOT || op->code == IR_OP_REDUCE || op->code == IR_OP_SCAN);
+  case CONFORM_MUT_FMA_CONTRACT: {
+    if (op->code != IR_OP_ADDF && op->code != IR_OP_SUBF) return false;
+    for (int i = 0; i < 2; i++) {
+      const ir_op *d = op->opnds[i]->def;
+      if (d && d->code == IR_OP_MULF && d->parent == op->parent && x->uses[op->opnds[i]->id] == 1) return true;
+    }
+    return false;
+  }
+  case CONFORM_MUT_LOAD_MASK:
+    if (op->code != IR_OP_LOAD || op->nopnds < 2 || is_block_ptr_access(op)) return false;
+    if (x->apply) op->nopnds = 1;
+    return true;
+  case CONFORM_MUT_LOAD_OTHER:
+    if (op->code != IR_OP_LOAD || op->nopnds < 3 || is_block_ptr_access(op)) return false;
+    if (x->apply) op->nopnds = 2;
+    return true;
+  case CONFORM_MUT_STORE_MASK:
+    if (op->code != IR_OP_STORE || op->nopnds < 3 || is_block_ptr_access(op)) return false;
+    if (x->apply) op->nopnds = 2;
+    return true;
+  case CONFORM_MUT_BOUNDARY_CHECK: {
+    ir_attr *a = (op->code == IR_OP_LOAD || op->code == IR_OP_STORE) ? attr_mut(op, "boundaryCheck") : NULL;
+    if (!a || a->nints == 0) return false;
+    if (x->apply) a->nints = 0;
+    return true;
+  }
+  case CONFORM_MUT_SCAN_REVERSE: {
+    ir_attr *a = op->code == IR_OP_SCAN ? attr_mut(op, "reverse") : NULL;
+    if (!a || ir_op_attr_int(op, "reverse", 0) == 0) return false;
+    if (x->apply) {
+      a->kind = IR_A_BOOL;
+      a->i = 0;
+    }
+    return true;
+  }
+  case CONFORM_MUT_DOT_TF32: {
+    if (op->code != IR_OP_DOT || ir_type_elem(op->opnds[0]->type)->scalar != IR_S_F32) return false;
+    if (ir_op_attr_int(op, "inputPrecision", IR_PREC_IEEE) != IR_PREC_IEEE) return false;
+    if (!x->apply) return true;
+    ir_attr *a = attr_add(x->m, op, "inputPrecision");
+    if (!a) {
+      x->st = IR_ERR(x->err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory");
+      return false;
+    }
+    set_enum(a, IR_PREC_TF32, "tf32");
+    return true;
+  }
+  case CONFORM_MUT_ATOMIC_ADD_MAX:
+  case CONFORM_MUT_ATOMIC_MAX_UMAX: {
+    ir_attr *a = op->code == IR_OP_ATOMIC_RMW ? attr_mut(op, "atomic_rmw_op") : NULL;
+    if (!a) return false;
+    int64_t from = a->i, to = -1;
+    const char *sp = NULL;
+    if (x->k == CONFORM_MUT_ATOMIC_ADD_MAX && from == IR_RMW_ADD) to = IR_RMW_MAX, sp = "max";
+    else if (x->k == CONFORM_MUT_ATOMIC_ADD_MAX && from == IR_RMW_MAX) to = IR_RMW_ADD, sp = "add";
+    else if (x->k == CONFORM_MUT_ATOMIC_MAX_UMAX && from == IR_RMW_MAX) to = IR_RMW_UMAX, sp = "umax";
+    else if (x->k == CONFORM_MUT_ATOMIC_MAX_UMAX && from == IR_RMW_MIN) to = IR_RMW_UMIN, sp = "umin";
+    if (to < 0 || is_float_value(op->opnds[1])) return false; /* float max is not an integer max */
+    if (x->apply) set_enum(a, to, sp);
+    return true;
+  }
+  case CONFORM_MUT_ATOMIC_CAS_SWAP: return op->code == IR_OP_ATOMIC_CAS && swap_opnds(x, op, 1, 2);
+  case CONFORM_MUT_SELECT_SWAP: return op->code == IR_OP_SELECT && swap_opnds(x, op, 1, 2);
+  case CONFORM_MUT_JOIN_SWAP: return op->code == IR_OP_JOIN && swap_opnds(x, op, 0, 1);
+  case CONFORM_MUT_TRANS_AS_RESHAPE: {
+    const ir_attr *a = op->code == IR_OP_TRANS ? ir_op_attr(op, "order") : NULL;
+    bool identity = true;
+    for (int i = 0; a && i < a->nints; i++) identity &= a->ints[i] == i;
+    if (op->code != IR_OP_TRANS || identity) return false;
+    if (x->apply) op->code = IR_OP_RESHAPE; /* the result type keeps the transposed shape */
+    return true;
+  }
+  case CONFORM_MUT_DOT_ACC_DROPPED: return op->code == IR_OP_DOT && drop_accumulator(x, op);
+  case CONFORM_MUT_PID_XY_SWAPPED: {
+    ir_attr *a = (op->code == IR_OP_GET_PROGRAM_ID || op->code == IR_OP_GET_NUM_PROGRAMS) ? attr_mut(op, "axis") : NULL;
+    if (!a || (a->i != 0 && a->i != 1)) return false;
+    if (x->apply) {
+      a->i = 1 - a->i;
+      if (a->kind == IR_A_ENUM) a->s = a->i ? "y" : "x", a->slen = 1;
+    }
+    return true;
+  }
+  case CONFORM_MUT_FOR_LAST_ITER: return op->code == IR_OP_SCF_FOR && drop_last_iteration(x, op);
+  case CONFORM_MUTANT_COUNT: break;
+  }
+  return false;
+}
+
+static void walk_region(mctx *x, ir_region *r);
+
+static void walk_block(mctx *x, ir_block *bl)
+{
+  for (int i = 0; i < bl->nops && x->st == TTREF_OK; i++) {
+    ir_op *op = bl->ops[i];
+    int before = bl->nops;
+    if (mutate_op(x, op)) x->sites++;
+    i += bl->nops - before; /* an op inserted before this one */
+    for (int k = 0; k < op->nregions; k++) walk_region(x, &op->regions[k]);
+  }
+}
+
+static void walk_region(mctx *x, ir_region *r)
+{
+  for (int b = 0; b < r->nblocks && x->st == TTREF_OK; b++) walk_block(x, r->blocks[b]);
+}
+
+static void count_uses_region(uint32_t *uses, uint32_t n, const ir_region *r)
+{
+  for (int b = 0; b < r->nblocks; b++) {
+    const ir_block *bl = r->blocks[b];
+    for (int i = 0; i < bl->nops; i++) {
+      const ir_op *op = bl->ops[i];
+      for (int k = 0; k < op->nopnds; k++)
+        if (op->opnds[k]->id < n) uses[op->opnds[k]->id]++;
+      for (int s = 0; s < op->nsuccs; s++)
+        for (int k = 0; k < op->succs[s].nargs; k++)
+          if (op->succs[s].args[k]->id < n) uses[op->succs[s].args[k]->id]++;
+      for (int k = 0; k < op->nregions; k++) count_uses_region(uses, n, &op->regions[k]);
+    }
+  }
+}
+
+ttref_status conform_mutant_apply(ir_module *m, int k, bool apply, conform_mutant_opts *opts, int *out_sites,
+                                  ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  mctx x = {m, NULL, k, apply, NULL, 0, TTREF_OK, err};
+  *out_sites = 0;
+  memset(opts, 0, sizeof *opts);
+  if (k < 0 || k >= CONFORM_MUTANT_COUNT) FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "bad mutant index %d", k));
+  opts->ftz = k == CONFORM_MUT_FTZ;
+  opts->contract = k == CONFORM_MUT_FMA_CONTRACT;
+  for (int f = 0; f < m->nfuncs && x.st == TTREF_OK; f++) {
+    x.fn = m->funcs[f];
+    if (k == CONFORM_MUT_FMA_CONTRACT) {
+      x.uses = ir_calloc(x.fn->nvalues + 1, sizeof *x.uses);
+      if (!x.uses) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
+      count_uses_region(x.uses, x.fn->nvalues, &x.fn->body);
+    }
+    walk_region(&x, &x.fn->body);
+    ir_free(x.uses, sizeof *x.uses * (x.fn->nvalues + 1));
+    x.uses = NULL;
+  }
+  st = x.st;
+  *out_sites = x.sites;
+fail:
+  return st;
+}
+
+/* ---- the report --------------------------------------------------------------------- */
+
+static bool targets(const conform_record *r, const char *name)
+{
+  const char *t = r->tags;
+  size_t nl = strlen(name);
+  while (*t) {
+    size_t l = strcspn(t, ",");
+    if (l == 7 + nl && strncmp(t, "mutant:", 7) == 0 && strncmp(t + 7, name, nl) == 0) return true;
+    t += l;
+    if (*t == ',') t++;
+  }
+  return false;
+}
+
+typedef struct mstat {
+  int applied, changed, caught, targeted, caught_by_target;
+  const char *status;
+} mstat;
+
+static void id_list(FILE *f, const conform_record_list *recs, int pos, int want, const char *name, bool json)
+{
+  bool first = true;
+  for (int i = 0; i < recs->n; i++) {
+    const conform_record *r = &recs->v[i];
+    char c = (int)strlen(r->mutants) > pos ? r->mutants[pos] : 0;
+    bool in = want == 't'   ? targets(r, name)
+              : want == 'c' ? (c == CONFORM_MUT_CHANGED || c == CONFORM_MUT_CAUGHT)
+                            : c == CONFORM_MUT_CAUGHT;
+    if (!in) continue;
+    if (json) {
+      fputs(first ? "" : ", ", f);
+      conform_json_str(f, r->id);
+    } else fprintf(f, "%s`%s`", first ? "" : ", ", r->id);
+    first = false;
+  }
+  if (!json && first) fputs("-", f);
+}
+
+ttref_status conform_mutant_report(const char *dir, const char *suite, const int *ids, int nids,
+                                   const conform_record_list *recs, FILE *out, double *out_score, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  char path[4200];
+  FILE *jf = NULL, *mf = NULL;
+  mstat *ms = ir_calloc((size_t)nids + 1, sizeof *ms);
+  int killed = 0, survived = 0, unexercised = 0, by_target = 0;
+  if (!ms) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
+  for (int p = 0; p < nids; p++) {
+    const char *name = conform_mutant_name(ids[p]);
+    for (int i = 0; i < recs->n; i++) {
+      const conform_record *r = &recs->v[i];
+      char c = (int)strlen(r->mutants) > p ? r->mutants[p] : 0;
+      bool t = targets(r, name);
+      ms[p].applied += c && c != CONFORM_MUT_NOT_APPLIED;
+      ms[p].changed += c == CONFORM_MUT_CHANGED || c == CONFORM_MUT_CAUGHT;
+      ms[p].caught += c == CONFORM_MUT_CAUGHT;
+      ms[p].targeted += t;
+      ms[p].caught_by_target += t && c == CONFORM_MUT_CAUGHT;
+    }
+    ms[p].status = ms[p].caught ? "killed" : ms[p].changed ? "survived" : "unexercised";
+    killed += ms[p].caught > 0;
+    by_target += ms[p].caught_by_target > 0;
+    survived += !ms[p].caught && ms[p].changed;
+    unexercised += !ms[p].caught && !ms[p].changed;
+  }
+  double score = nids ? (double)killed / nids : 1.0;
+  *out_score = score;
+  snprintf(path, sizeof path, "%s/mutants.json", dir);
+  TRY(conform_sys_fopen_in(dir, "mutants.json", "w", &jf, err)); /* never through a symbolic link */
+  fprintf(jf, "{\"suite\": ");
+  conform_json_str(jf, suite);
+  fprintf(jf, ", \"items\": %d, \"mutants\": %d, \"killed\": %d, \"killed_by_target\": %d, \"survived\": %d, "
+              "\"unexercised\": %d, \"score\": ",
+          recs->n, nids, killed, by_target, survived, unexercised);
+  conform_json_num(jf, score);
+  fprintf(jf, ",\n \"results\": [\n");
+  for (int p = 0; p < nids; p++) {
+    const char *name = conform_mutant_name(ids[p]);
+    fprintf(jf, "  {\"name\": ");
+    conform_json_str(jf, name);
+    fprintf(jf, ", \"targets\": ");
+    conform_json_str(jf, conform_mutant_targets(ids[p]));
+    fprintf(jf, ", \"description\": ");
+    conform_json_str(jf, conform_mutant_desc(ids[p]));
+    fprintf(jf, ", \"status\": \"%s\", \"applied\": %d, \"killed_by_target\": %s,\n   \"changed\": [", ms[p].status,
+            ms[p].applied, ms[p].caught_by_target ? "true" : "false");
+    id_list(jf, recs, p, 'c', name, true);
+    fprintf(jf, "],\n   \"caught\": [");
+    id_list(jf, recs, p, 'k', name, true);
+    fprintf(jf, "],\n   \"targeted_by\": [");
+    id_list(jf, recs, p, 't', name, true);
+    fprintf(jf, "]}%s\n", p + 1 < nids ? "," : "");
+  }
+  fprintf(jf, " ]}\n");
+  if (fclose(jf) != 0) {
+    jf = NULL;
+    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", path));
+  }
+  jf = NULL;
+  snprintf(path, sizeof path, "%s/mutants.md", dir);
+  TRY(conform_sys_fopen_in(dir, "mutants.md", "w", &mf, err));
+  fprintf(mf, "# Mutation score of %s\n\n", suite);
+  fprintf(mf, "**%d of %d mutants killed (%.1f%%)**: %d survived, %d unexercised, over %d items. A mutant is a "
+              "realistic backend bug (docs/compliance.md, Mutation score); *changed* items are those whose outputs "
+              "differ from the reference, *caught* those whose verdict is not PASS.\n\n",
+          killed, nids, 100.0 * score, survived, unexercised, recs->n);
+  fprintf(mf, "| mutant | targets | status | applied | changed | caught | caught by a targeting item |\n|---|---|---|---|---|---|---|\n");
+  for (int p = 0; p < nids; p++)
+    fprintf(mf, "| `%s` | %s | %s | %d | %d | %d | %s |\n", conform_mutant_name(ids[p]), conform_mutant_targets(ids[p]),
+            ms[p].status, ms[p].applied, ms[p].changed, ms[p].caught,
+            ms[p].targeted ? (ms[p].caught_by_target ? "yes" : "no") : "no item targets it");
+  fprintf(mf, "\n## Per mutant\n\n");
+  for (int p = 0; p < nids; p++) {
+    const char *name = conform_mutant_name(ids[p]);
+    fprintf(mf, "### `%s` (%s)\n\n%s.\n\n- caught by: ", name, ms[p].status, conform_mutant_desc(ids[p]));
+    id_list(mf, recs, p, 'k', name, false);
+    fprintf(mf, "\n- changed: ");
+    id_list(mf, recs, p, 'c', name, false);
+    fprintf(mf, "\n- targeted by: ");
+    id_list(mf, recs, p, 't', name, false);
+    fprintf(mf, "\n\n");
+  }
+  if (fclose(mf) != 0) {
+    mf = NULL;
+    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", path));
+  }
+  mf = NULL;
+  fprintf(out, "mutation score: %d of %d mutants killed (%.1f%%; %d by an item that targets them), %d survived, %d unexercised\n",
+          killed, nids, 100.0 * score, by_target, survived, unexercised);
+  for (int p = 0; p < nids; p++)
+    if (!ms[p].caught)
+      fprintf(out, "  %s %s: %s\n", ms[p].status, conform_mutant_name(ids[p]), conform_mutant_desc(ids[p]));
+fail:
+  if (jf) fclose(jf);
+  if (mf) fclose(mf);
+  ir_free(ms, sizeof *ms * ((size_t)nids + 1));
+  return st;
+}
