@@ -13,6 +13,7 @@ with the input's dtype and shape (bf16/fp8 as raw bits, as ttref does). Compiled
 cached by the sha256 of kernel.ttir, so batch mode compiles each kernel once.
 Environment: TTREF_ADAPTER_ARCH (default 90), TTREF_ADAPTER_NUM_WARPS (default 4).
 """
+import ctypes
 import hashlib
 import os
 import sys
@@ -107,8 +108,18 @@ def run_case(cdir):
         else:
             bound.append(scalar(a))
     grid = tuple(int(g) for g in case["grid"])
-    kernel[grid](*bound)
-    torch.cuda.synchronize()
+    # tt.print writes to fd 1, which carries the batch protocol: send it to stderr (the item's log)
+    sys.stdout.flush()
+    saved = os.dup(1)
+    os.dup2(2, 1)
+    try:
+        kernel[grid](*bound)
+        torch.cuda.synchronize()
+    finally:
+        sys.stdout.flush()
+        ctypes.CDLL(None).fflush(None)  # the CUDA runtime prints through C stdio
+        os.dup2(saved, 1)
+        os.close(saved)
     os.makedirs(os.path.join(cdir, "outputs"), exist_ok=True)
     for a, t, arr in outs:
         np.save(os.path.join(cdir, "outputs", a["name"] + ".npy"), from_device(t, arr))
