@@ -338,6 +338,19 @@ def register():
             {"DST": TL_DT[dst], "ROUND": "", "HAS_SRC_U": False, "SRC_U": tl.int32, "DST_U": False, "BITCAST": True,
              "STORE_T": TL_DT[dst], "BLOCK": Bc},
             derive=[("arith_bitcast_%s_%s" % (src, dst), bitcast_arith, "tt.bitcast -> arith.bitcast")])
+    # the FNUZ fp8 formats (AMD's): Triton's NVIDIA path never emits them; derived from the FN/E5M2 casts
+    for src, dst, rnd in [("f32", "f8e4m3", "rtne"), ("f32", "f8e5m2", "rtne"), ("f8e4m3", "f32", ""),
+                          ("f8e5m2", "f32", ""), ("f16", "f8e4m3", "rtne"), ("f8e5m2", "f16", "")]:
+        rng = rng_for("ops_fnuz" + src + dst)
+        x = gc.cast_input(src, dst, rng, nc)
+        fmt = "f8E4M3FN" if "f8e4m3" in (src, dst) else "f8E5M2"
+        fmt_uz = "f8E4M3FNUZ" if fmt == "f8E4M3FN" else "f8E5M2FNUZ"
+        add("base_fnuz_cast_%s_%s" % (src, dst), gc.cast_op, n_grid(nc, Bc),
+            [("x_ptr", Buf(x, src)), ("o_ptr", Buf(fill(dst, nc, 0), dst)), ("n", Scalar(nc, "i32"))],
+            {"DST": TL_DT[dst], "ROUND": rnd, "HAS_SRC_U": False, "SRC_U": tl.int32, "DST_U": False,
+             "BITCAST": False, "STORE_T": TL_DT[dst], "BLOCK": Bc},
+            derive=[("cast_%s_%s" % tuple(t + ("fnuz" if t.startswith("f8") else "") for t in (src, dst)),
+                     sub(r"%s(?![A-Z])" % fmt, fmt_uz), "%s -> %s" % (fmt, fmt_uz))])
     rng = rng_for("ops_index_cast")
     x = ivals("i32", nc, rng)
     add("base_cast_i32_i64", gc.cast_op, n_grid(nc, Bc),
