@@ -223,6 +223,18 @@ def mem_cache(x_ptr, o_ptr, n, MODE: tl.constexpr, BLOCK: tl.constexpr):
         tl.store(o_ptr + offs, v, mask=m)
 
 
+@triton.jit
+def dot_mnia(a_ptr, b_ptr, o_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, MNIA: tl.constexpr):
+    """fp8 dot with an explicit max_num_imprecise_acc (how many k-steps Hopper may accumulate imprecisely)"""
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+    c = tl.dot(a, b, max_num_imprecise_acc=MNIA)
+    tl.store(o_ptr + rm[:, None] * N + rn[None, :], c)
+
+
 # hand-written TTIR (no Triton front end emits these ops alone in 3.6)
 UNSPLAT_TTIR = """module {
   tt.func public @unsplat_k(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %o_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32}) attributes {noinline = false} {
@@ -466,6 +478,28 @@ def register():
                 {"OP": op, "SEM": sem, "SCOPE": scope, "NSLOT": NS, "BLOCK": Ba, "UT": TL_DT[dt], "ST": TL_DT[sdt]})
         else:
             add(name, atomic_sem, n_grid(na, Ba), args, {"OP": op, "SEM": sem, "SCOPE": scope, "NSLOT": NS, "BLOCK": Ba})
+    # ---- dot attributes the corpus lacks: bf16x3/bf16x6 input precision, an f16 accumulator over K = 64,
+    #      fp8 with max_num_imprecise_acc
+    for name, dt, M, N, K, BK, prec, acc, odt in [
+            ("f32_bf16x3", "f32", 32, 32, 32, 32, "bf16x3", False, "f32"),
+            ("f32_bf16x6", "f32", 32, 32, 32, 32, "bf16x6", False, "f32"),
+            ("f16_acc_f16_k64", "f16", 32, 32, 64, 64, "", True, "f16"),
+            ("f16_acc_f16_k64_kloop", "f16", 32, 32, 64, 16, "", True, "f16"),
+            ("bf16_out_f32_k64", "bf16", 32, 32, 64, 32, "", True, "f32")]:
+        rng = rng_for("ops_dot" + name)
+        a = gc.dot_input(dt, (M, K), rng)
+        b = gc.dot_input(dt, (K, N), rng)
+        c = rng.uniform(-4, 4, (M, N)).astype(DT[odt][0])
+        add("dot_" + name, gc.dot2d, (1,),
+            [("a_ptr", Buf(a, dt)), ("b_ptr", Buf(b, dt)), ("c_ptr", Buf(c, odt)), ("o_ptr", Buf(fill(odt, (M, N)), odt))],
+            {"M": M, "N": N, "K": K, "BK": BK, "PREC": prec, "ACC": acc, "ODT": TL_DT[odt]})
+    for dt in ["f8e4m3", "f8e5m2"]:
+        for mnia in [0, 32]:
+            rng = rng_for("ops_dot_mnia" + dt + str(mnia))
+            M, N, K = 64, 32, 64
+            add("dot_%s_mnia%d" % (dt, mnia), dot_mnia, (1,),
+                [("a_ptr", Buf(gc.dot_input(dt, (M, K), rng), dt)), ("b_ptr", Buf(gc.dot_input(dt, (K, N), rng), dt)),
+                 ("o_ptr", Buf(fill("f32", (M, N)), "f32"))], {"M": M, "N": N, "K": K, "MNIA": mnia})
     # ---- 2-D and 3-D grids, masks cutting both dims
     for dt, op in [("f32", "add"), ("i32", "mul"), ("f16", "max"), ("bf16", "add"), ("i8", "add"), ("f64", "mul")]:
         for gz in (1, 3):
