@@ -326,6 +326,23 @@ def gpu_reason(err, cj):
     return err[:160]
 
 
+MANT = {"f64": 52, "f32": 23, "f16": 10, "bf16": 7, "f8e4m3": 3, "f8e5m2": 2, "f8e4m3fnuz": 3, "f8e5m2fnuz": 2}
+
+
+def halfway_recipe(name, dtypes):
+    """arange from -3 in steps of half the destination's spacing in [1, 2): every other value in [-3, 4)
+    is an exact tie of a float downcast; steps of 0.25 give the x.5 ties of rounding to integers"""
+    src, dst = dtypes.get("x_ptr"), dtypes.get("o_ptr")
+    if src not in MANT:
+        return None
+    if name.startswith("cast_") and dst in MANT and MANT[dst] < MANT[src]:
+        return "{gen: arange, start: -3, step: %r}" % (2.0 ** -(MANT[dst] + 1))  # exact in binary64
+    if (name.startswith("cast_") and dst in INTS) or re.match(
+            r"math_(round|roundeven|floor|ceil|trunc|ld_rint|ld_trunc)_", name):
+        return "{gen: arange, start: -3, step: 0.25}"
+    return None
+
+
 def specs_for(name, ttir, cj, recipes, scal, bufs):
     """[(variant_key, {arg: recipe-yaml}, {scalar: value})]"""
     specs = []
@@ -385,6 +402,9 @@ def specs_for(name, ttir, cj, recipes, scal, bufs):
     if has_special:
         specs.append(("edge", {k: (r.edge or r.base) for k, r in recipes.items()}, {}))
         specs.append(("mixed", {k: (r.mixed or r.base) for k, r in recipes.items()}, {}))
+    halfway = halfway_recipe(name, bufs[1])
+    if halfway:  # exact ties of the rounding the op performs (RNE, RTZ, round-half-away, to-int truncation)
+        specs.append(("halfway", dict({k: r.base for k, r in recipes.items()}, x_ptr=halfway), {}))
     n = scal.get("n")
     if n is not None and isinstance(n[0], int) and n[0] > 64 and not re.search(r"%n: i32 \{tt\.divisibility", ttir) and \
             name.startswith(("int_", "float_", "cast_", "math_", "copy_", "mem_cache", "negf", "cmpf", "bitcast",
