@@ -13,6 +13,8 @@ with the input's dtype and shape (bf16/fp8 as raw bits, as ttref does). Compiled
 cached by the sha256 of kernel.ttir, so batch mode compiles each kernel once.
 Environment: TTREF_ADAPTER_ARCH (default 90), TTREF_ADAPTER_NUM_WARPS (default 4).
 """
+import contextlib
+import ctypes
 import hashlib
 import os
 import sys
@@ -94,13 +96,30 @@ def compile_kernel(path):
     return _cache[key]
 
 
+@contextlib.contextmanager
+def stdout_to_stderr():
+    """fd 1 carries the batch protocol: tt.print output and the compiler's own prints (ptxas
+    failures) go to stderr, the item's log, instead"""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    os.dup2(2, 1)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        ctypes.CDLL(None).fflush(None)  # the CUDA runtime and the compiler print through C stdio
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 def run_case(cdir):
     import torch
     case = yaml.safe_load(open(os.path.join(cdir, "case.yaml")))
     if case.get("protocol") != PROTOCOL:
         raise Unsupported("protocol %r (this adapter speaks %d)" % (case.get("protocol"), PROTOCOL))
     try:
-        kernel = compile_kernel(os.path.join(cdir, case["kernel"]))
+        with stdout_to_stderr():
+            kernel = compile_kernel(os.path.join(cdir, case["kernel"]))
     except Exception as e:  # the compiler rejected it: the backend cannot run this case
         raise Unsupported("compile: %s" % str(e).splitlines()[0] if str(e) else type(e).__name__)
     bound, outs = [], []
@@ -113,8 +132,9 @@ def run_case(cdir):
         else:
             bound.append(scalar(a))
     grid = tuple(int(g) for g in case["grid"])
-    kernel[grid](*bound)
-    torch.cuda.synchronize()
+    with stdout_to_stderr():
+        kernel[grid](*bound)
+        torch.cuda.synchronize()
     os.makedirs(os.path.join(cdir, "outputs"), exist_ok=True)
     for a, t, arr in outs:
         np.save(os.path.join(cdir, "outputs", a["name"] + ".npy"), from_device(t, arr))
