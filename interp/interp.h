@@ -59,13 +59,15 @@ typedef struct interp_stats {
 
 /* The most programs one launch may have (grid x*y*z): 2^40, hours of work even for an empty kernel. */
 #define INTERP_MAX_PROGRAMS ((int64_t)1 << 40)
+/* The most threads one launch may use (`--threads`); libgomp fails or crashes creating thousands. */
+#define INTERP_MAX_THREADS 256
 typedef struct interp_launch {
   const ir_module *mod;
   const ir_func *fn;
   int64_t grid[3];
   interp_elem *args;    /* one per fn argument: scalar value or pointer address */
   interp_mem *mem;
-  int threads;          /* 0 = OpenMP default; 1 = sequential */
+  int threads;          /* 0 = OpenMP default; 1 = sequential; at most INTERP_MAX_THREADS */
   bool ftz;             /* flush float subnormals (compare with FTZ hardware) */
   bool contract;        /* fuse a single-use mulf into its addf/subf (LLVM FMA contraction) */
   bool check_races;     /* fault at the first cross-program conflict (write-write, or a read of

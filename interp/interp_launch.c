@@ -311,13 +311,7 @@ static int parse_bool(const char *s)
 
 static bool parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
 {
-  if (!s || !*s) return false;
-  char *end;
-  errno = 0;
-  long long v = strtoll(s, &end, 10);
-  if (*end || errno || v < lo || v > hi) return false;
-  *out = v;
-  return true;
+  return ir_parse_int("", s, lo, hi, out, NULL) == TTREF_OK; /* the caller words the located error */
 }
 
 void interp_launch_file_free(interp_launch_file *lf)
@@ -375,7 +369,7 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
       break;
     case LK_THREADS: {
       int64_t t;
-      if (!parse_i64(vs, 1, 4096, &t)) FAIL(yerr(err, path, v, "threads must be an integer in [1, 4096]", NULL));
+      if (!parse_i64(vs, 1, INTERP_MAX_THREADS, &t)) FAIL(yerr(err, path, v, "threads must be an integer in [1, 256]", NULL));
       lf->threads = (int)t;
       break;
     }

@@ -151,20 +151,27 @@ static int cmd_fmt(int argc, char **argv)
   return exit_of(st);
 }
 
-static int parse_grid(const char *s, int64_t g[3])
+/* --grid X[,Y[,Z]]: each dimension a strict integer in [0, 2^31) */
+static ttref_status parse_grid(const char *s, int64_t g[3], ttref_error *err)
 {
+  const ttref_loc none = {0};
   g[0] = g[1] = g[2] = 1;
-  for (int k = 0; k < 3; k++) {
-    char *end;
-    long long v = strtoll(s, &end, 10);
-    if (end == s || v < 0 || v > 2147483647LL) return -1;
-    g[k] = v;
-    if (*end == 0) return 0;
-    if (*end != ',') return -1;
-    s = end + 1;
+  for (int k = 0;; k++) {
+    const char *comma = strchr(s, ',');
+    size_t len = comma ? (size_t)(comma - s) : strlen(s);
+    char buf[32];
+    if (k == 3) return ir_error_set(err, TTREF_E_USAGE, none, "--grid: more than 3 dimensions");
+    if (len >= sizeof buf) return ir_error_set(err, TTREF_E_USAGE, none, "--grid: '%.40s...' is not an integer in 0..2147483647", s);
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    ttref_status st = ir_parse_int("--grid", buf, 0, INT32_MAX, &g[k], err);
+    if (st != TTREF_OK || !comma) return st;
+    s = comma + 1;
   }
-  return -1;
 }
+
+/* --max-steps upper bound: far beyond any run, and step counters cannot overflow */
+#define RUN_MAX_STEPS ((int64_t)1 << 62)
 
 static int cmd_run(int argc, char **argv)
 {
@@ -174,7 +181,7 @@ static int cmd_run(int argc, char **argv)
   int grid_given = 0, have_lf = 0;
   interp_launch_file lf;
   memset(&lf, 0, sizeof lf);
-  long long max_steps = 0;
+  int64_t max_steps = 0;
   int inject_op = 0, threads = 0, stats = 0, ftz = 0, contract = 0, precise = 0, check_races = 0, rc = EXIT_BAD;
   const char **specs = calloc((size_t)argc + 1, sizeof *specs);
   int nspecs = 0;
@@ -188,8 +195,8 @@ static int cmd_run(int argc, char **argv)
     int has = i + 1 < argc;
     if (strcmp(a, "--grid") == 0 && has) {
       grid_given = 1;
-      if (parse_grid(argv[++i], grid) != 0) {
-        fprintf(stderr, "error: bad --grid '%s' (want X[,Y[,Z]] with 0 <= X, Y, Z < 2^31)\n", argv[i]);
+      if (parse_grid(argv[++i], grid, &err) != TTREF_OK) {
+        report(&err);
         goto done;
       }
     } else if (strcmp(a, "--arg") == 0 && has) {
@@ -211,11 +218,12 @@ static int cmd_run(int argc, char **argv)
     } else if (strcmp(a, "--kernel") == 0 && has) {
       fname = argv[++i];
     } else if (strcmp(a, "--threads") == 0 && has) {
-      threads = atoi(argv[++i]);
-      if (threads < 1) {
-        fprintf(stderr, "error: --threads needs a positive count\n");
+      int64_t t;
+      if (ir_parse_int("--threads", argv[++i], 1, INTERP_MAX_THREADS, &t, &err) != TTREF_OK) {
+        report(&err);
         goto done;
       }
+      threads = (int)t;
     } else if (strcmp(a, "--ftz") == 0) {
       ftz = 1;
     } else if (strcmp(a, "--contract") == 0) {
@@ -223,10 +231,8 @@ static int cmd_run(int argc, char **argv)
     } else if (strcmp(a, "--precise") == 0) {
       precise = 1;
     } else if (strcmp(a, "--max-steps") == 0 && has) {
-      char *end;
-      max_steps = strtoll(argv[++i], &end, 10);
-      if (*end || max_steps < 1) {
-        fprintf(stderr, "error: --max-steps needs a positive count\n");
+      if (ir_parse_int("--max-steps", argv[++i], 1, RUN_MAX_STEPS, &max_steps, &err) != TTREF_OK) {
+        report(&err);
         goto done;
       }
     } else if (strcmp(a, "--inject-fault") == 0 && has) {
