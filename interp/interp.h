@@ -27,10 +27,14 @@ typedef struct interp_alloc {
   uint8_t *data;       /* owned */
   size_t nbytes;
   ir_scalar elem;      /* element type of the pointer argument it came from */
-  uint32_t *owner;     /* last writer's linear pid + 1 per element (parallel runs, --check-races) */
+  uint32_t *owner;     /* per element: who accessed it (parallel runs) or the last writer's linear
+                          pid + 1 (--check-races) */
   int64_t owner_n;
   double *pv, *pb;     /* precise mode: binary64 value and magnitude bound per element (float allocations) */
   int64_t pn;          /* number of elements in pv/pb */
+  uint8_t *snap;       /* parallel runs: data (and pv/pb) before the launch's first store to it */
+  double *snap_pv, *snap_pb;
+  int snap_state;      /* 0 none, 1 being copied, 2 copied */
 } interp_alloc;
 
 typedef struct interp_mem {
@@ -53,7 +57,9 @@ typedef struct interp_stats {
   int64_t ub_fptoi;        /* float to int out of range or NaN */
   int64_t ub_masked_other; /* masked-off loads without `other` (value 0) */
   int64_t ub_poison;       /* reads of ub.poison */
-  int64_t races;           /* cross-program write-write conflicts seen */
+  int64_t races;           /* 1 when programs conflicted in a parallel run (one accessed an element
+                              another wrote, without atomics; the launch then re-ran in program
+                              order); with --check-races, the conflicts seen */
   int64_t programs;        /* programs run */
 } interp_stats;
 

@@ -64,9 +64,12 @@ typedef struct ctx {
   bool parallel;
   bool returned;
   bool precise;      /* L->precise: no rounding, bounds tracked */
-  bool track;        /* owner tracking: parallel run or --check-races */
+  bool track;        /* owner tracking: parallel run (race detection) or --check-races */
   uint32_t pid1;     /* linear program id + 1 */
-  int64_t steps;     /* ops executed by the current program (L->max_steps) */
+  int64_t steps;     /* ops executed by the current program, counted per block entered */
+  int64_t step_limit; /* L->max_steps, INT64_MAX without one, -1 once the program must stop */
+  int *conflict;     /* parallel run: set when programs conflict (the launch then re-runs in order) */
+  int *snap_failed;  /* parallel run: set when a pristine copy of a buffer could not be made */
   const ir_op *race_op; /* --check-races: first conflict seen by ld/st */
   int64_t race_addr;
   uint32_t race_other;
@@ -418,15 +421,21 @@ static inline double *pshadow(const ctx *c, int64_t addr, ir_scalar es)
 }
 
 /*
- * Cross-program conflicts. Programs of a launch run in parallel; two of them
- * writing one element without atomics race on a GPU. ttref makes the result
- * deterministic anyway: each element remembers its writer, and a store from a
- * lower program id than the one already recorded is dropped, so the element
- * ends as the highest program wrote it, exactly as in sequential order. A
- * striped spin lock makes the check and the write one step.
+ * Cross-program conflicts. Programs of a launch run in parallel (c->parallel);
+ * on a GPU two programs that access one element without atomics, at least one
+ * of them writing, race. ttref detects every such pair whatever the
+ * interleaving: each element's word a->owner records who accessed it (one
+ * program's pid + 1, or ACC_MULTI for several) and whether anyone wrote it
+ * (ACC_WRITTEN). An element reaching "several programs and written" sets
+ * *c->conflict; the launch then restores each written buffer from its
+ * pristine copy (taken before its first store) and runs again, the programs
+ * one by one in program order. Without a conflict no program saw another's
+ * write, so the parallel result equals the sequential one: outputs are
+ * bit-identical for any thread count. --check-races (sequential) instead
+ * keeps the last writer per element and faults at the first conflict.
  */
-#define RACE_STRIPES 4096
-static unsigned char race_locks[RACE_STRIPES];
+#define ACC_MULTI 0x7FFFFFFFu
+#define ACC_WRITTEN 0x80000000u
 
 static inline uint32_t *owner_of(const ctx *c, int64_t addr)
 {
@@ -448,11 +457,69 @@ static inline void note_race(ctx *c, int64_t addr, uint32_t other, bool is_read)
   }
 }
 
+/* Race detection: this program reads or writes [addr, addr+size) (bounds already checked). */
+static void __attribute__((noinline)) track_access(ctx *c, int64_t addr, int size, bool write)
+{
+  const interp_alloc *a = &c->L->mem->allocs[((uint64_t)addr >> INTERP_ADDR_SHIFT) - 1];
+  if (!a->owner) return;
+  const uint64_t off = (uint64_t)addr & ((UINT64_C(1) << INTERP_ADDR_SHIFT) - 1);
+  const uint64_t esz = (uint64_t)ir_scalar_bytes(a->elem);
+  const uint32_t me = c->pid1, wr = write ? ACC_WRITTEN : 0;
+  /* an access wider than the buffer's element type covers several elements */
+  for (uint64_t e = off / esz; e <= (off + (uint64_t)size - 1) / esz && e < (uint64_t)a->owner_n; e++) {
+    uint32_t *w = &a->owner[e];
+    uint32_t s = __atomic_load_n(w, __ATOMIC_RELAXED);
+    for (;;) {
+      const uint32_t who = s & ACC_MULTI;
+      const uint32_t ns = (who == 0 || who == me ? me : ACC_MULTI) | (s & ACC_WRITTEN) | wr;
+      if (ns == s) break;
+      if ((ns & ACC_MULTI) == ACC_MULTI && (ns & ACC_WRITTEN)) {
+        __atomic_store_n(c->conflict, 1, __ATOMIC_RELAXED);
+        c->step_limit = -1; /* stop this program at its next block */
+        c->track = false;
+        return;
+      }
+      if (__atomic_compare_exchange_n(w, &s, ns, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;
+    }
+  }
+}
+
+/* Parallel run: copy the buffer holding addr before its first store, once. */
+static void __attribute__((noinline)) snapshot_slow(ctx *c, int64_t addr)
+{
+  interp_alloc *a = &c->L->mem->allocs[((uint64_t)addr >> INTERP_ADDR_SHIFT) - 1];
+  int expect = 0;
+  if (__atomic_compare_exchange_n(&a->snap_state, &expect, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    bool ok = true;
+    if (a->nbytes && (a->snap = ir_alloc(a->nbytes))) memcpy(a->snap, a->data, a->nbytes);
+    else if (a->nbytes) ok = false;
+    if (a->pv && (a->snap_pv = ir_alloc(sizeof(double) * (size_t)a->pn) )) memcpy(a->snap_pv, a->pv, sizeof(double) * (size_t)a->pn);
+    else if (a->pv) ok = false;
+    if (a->pb && (a->snap_pb = ir_alloc(sizeof(double) * (size_t)a->pn))) memcpy(a->snap_pb, a->pb, sizeof(double) * (size_t)a->pn);
+    else if (a->pb) ok = false;
+    if (!ok) __atomic_store_n(c->snap_failed, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&a->snap_state, 2, __ATOMIC_RELEASE);
+    return;
+  }
+  while (__atomic_load_n(&a->snap_state, __ATOMIC_ACQUIRE) != 2) {
+  }
+}
+
+static inline void snapshot(ctx *c, int64_t addr)
+{
+  const interp_alloc *a = &c->L->mem->allocs[((uint64_t)addr >> INTERP_ADDR_SHIFT) - 1];
+  if (__atomic_load_n(&a->snap_state, __ATOMIC_ACQUIRE) != 2) snapshot_slow(c, addr);
+}
+
 static inline interp_elem ld(ctx *c, ir_scalar es, const uint8_t *q, int64_t addr)
 {
-  if (c->L->check_races && !c->bound_pass) {
-    uint32_t *ow = owner_of(c, addr);
-    if (ow && *ow && *ow != c->pid1) note_race(c, addr, *ow, true);
+  if (c->track && !c->bound_pass) {
+    if (c->L->check_races) {
+      uint32_t *ow = owner_of(c, addr);
+      if (ow && *ow && *ow != c->pid1) note_race(c, addr, *ow, true);
+    } else {
+      track_access(c, addr, ir_scalar_bytes(es), false);
+    }
   }
   if (c->precise && ir_scalar_is_float(es)) {
     const double *p = pshadow(c, addr, es);
@@ -467,21 +534,17 @@ static inline interp_elem ld(ctx *c, ir_scalar es, const uint8_t *q, int64_t add
 
 static inline void st(ctx *c, ir_scalar es, uint8_t *q, int64_t addr, interp_elem v)
 {
-  uint32_t *ow = (c->track && !c->bound_pass) ? owner_of(c, addr) : NULL;
-  unsigned char *lk = NULL;
-  if (ow) {
-    if (c->parallel) {
-      lk = &race_locks[((uint64_t)addr >> 2) % RACE_STRIPES];
-      while (__atomic_test_and_set(lk, __ATOMIC_ACQUIRE)) {
+  if (c->parallel) snapshot(c, addr);
+  if (c->track && !c->bound_pass) {
+    if (c->L->check_races) { /* sequential: the last writer so far */
+      uint32_t *ow = owner_of(c, addr);
+      if (ow) {
+        if (*ow && *ow != c->pid1) note_race(c, addr, *ow, false);
+        *ow = c->pid1;
       }
+    } else {
+      track_access(c, addr, ir_scalar_bytes(es), true);
     }
-    uint32_t prev = *ow;
-    if (prev && prev != c->pid1) note_race(c, addr, prev, false);
-    if (prev > c->pid1) { /* a later program already wrote it: it wins */
-      if (lk) __atomic_clear(lk, __ATOMIC_RELEASE);
-      return;
-    }
-    *ow = c->pid1;
   }
   if (c->precise && ir_scalar_is_float(es)) {
     double *p = pshadow(c, addr, es);
@@ -490,7 +553,6 @@ static inline void st(ctx *c, ir_scalar es, uint8_t *q, int64_t addr, interp_ele
   } else if (!c->bound_pass) {
     mem_write(es, q, v);
   }
-  if (lk) __atomic_clear(lk, __ATOMIC_RELEASE);
 }
 
 static ttref_status fault_oob(ctx *c, const ir_op *op, const ir_type *lane_t, int64_t lane,
@@ -2594,14 +2656,19 @@ static void inject_fault(ctx *c, const ir_op *op)
 
 static ttref_status exec_op(ctx *c, const ir_op *op)
 {
-  if (c->L->max_steps && ++c->steps > c->L->max_steps)
-    return fault(c, op, TTREF_E_FAULT, "the program executed more than %" PRId64 " ops (--max-steps); stopped at '%s'",
-                 c->L->max_steps, ir_op_name(op->code));
   ttref_status st = exec_op_value(c, op);
   if (c->L->inject_op == (int)op->code + 1 && st == TTREF_OK) inject_fault(c, op);
   if (c->race_op && c->L->check_races && st == TTREF_OK) st = race_fault(c, op);
   if (st == TTREF_OK && c->precise && !c->bound_pass) st = bound_op(c, op);
   return st;
+}
+
+/* Past the step limit on entering block b: how many of its ops may still run
+ * (the op after them faults), or -1 when the run was stopped (a conflict). */
+static int __attribute__((noinline)) steps_left(ctx *c, const ir_block *b)
+{
+  if (c->step_limit < 0) return -1;
+  return b->nops - (int)(c->steps - c->step_limit);
 }
 
 static ttref_status run_region(ctx *c, const ir_region *r, const ir_op **out_term)
@@ -2612,7 +2679,17 @@ static ttref_status run_region(ctx *c, const ir_region *r, const ir_op **out_ter
   const ir_block *b = r->blocks[0];
   for (;;) {
     const ir_block *next = NULL;
-    for (int i = 0; i < b->nops; i++) {
+    /* --max-steps counts every op executed, terminators included, once per block entry
+     * (every loop iteration enters one): a compare per block, not per op */
+    int n = b->nops;
+    c->steps += n;
+    if (__builtin_expect(c->steps > c->step_limit, 0) ||
+        (c->conflict && __atomic_load_n(c->conflict, __ATOMIC_RELAXED))) {
+      n = steps_left(c, b);
+      if (n < 0 || (c->conflict && __atomic_load_n(c->conflict, __ATOMIC_RELAXED)))
+        return TTREF_E_LIMIT; /* the launch re-runs in order; this result is discarded */
+    }
+    for (int i = 0; i < n; i++) {
       const ir_op *op = b->ops[i];
       if (ir_op_flags(op->code) & IR_F_TERMINATOR) {
         if (op->code == IR_OP_CF_BR || op->code == IR_OP_CF_COND_BR) {
@@ -2630,6 +2707,9 @@ static ttref_status run_region(ctx *c, const ir_region *r, const ir_op **out_ter
       }
       TRY(exec_op(c, op));
     }
+    if (n < b->nops)
+      return fault(c, b->ops[n], TTREF_E_FAULT, "the program executed more than %" PRId64 " ops (--max-steps); stopped at '%s'",
+                   c->L->max_steps, ir_op_name(b->ops[n]->code));
     if (!next) return TTREF_OK; /* block without terminator: the verifier rejects it */
     b = next;
   }
@@ -2664,6 +2744,7 @@ static ttref_status run_program(ctx *c, int64_t lin)
   }
   c->returned = false;
   c->steps = 0;
+  c->step_limit = L->max_steps > 0 ? L->max_steps : INT64_MAX;
   c->st.programs++;
   return run_region(c, &fn->body, &term);
 }
@@ -2680,45 +2761,14 @@ static void stats_add(interp_stats *d, const interp_stats *s)
   d->programs += s->programs;
 }
 
-ttref_status interp_run(interp_launch *L, ttref_error *err)
+/* Runs every program of the launch on nthreads threads (programs beyond the
+ * lowest faulting one are skipped). With *conflict set by race detection, the
+ * results are incomplete and the caller re-runs. */
+static ttref_status run_programs(interp_launch *L, const plan *P, const fn_plan *fp, int nthreads, bool track,
+                                 int *conflict, int *snap_failed, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
-  ttref_loc none = {0};
-  plan P = {0};
-  const fn_plan *fp;
-  memset(&L->stats, 0, sizeof L->stats);
-  for (int d = 0; d < 3; d++)
-    if (L->grid[d] < 0 || L->grid[d] > INT32_MAX) FAIL(IR_ERR(err, TTREF_E_INPUT, none, "grid dimension %d out of range: %" PRId64, d, L->grid[d]));
-  if (L->grid[0] == 0 || L->grid[1] == 0 || L->grid[2] == 0) return TTREF_OK; /* an empty grid runs nothing */
-  /* each dim < 2^31, so the product of two fits; the third is checked against the limit first */
-  if (L->grid[0] * L->grid[1] > INTERP_MAX_PROGRAMS / L->grid[2])
-    FAIL(IR_ERR(err, TTREF_E_LIMIT, none,
-                "grid %" PRId64 "x%" PRId64 "x%" PRId64 " has more than %" PRId64 " programs, the most ttref runs in one launch",
-                L->grid[0], L->grid[1], L->grid[2], (int64_t)INTERP_MAX_PROGRAMS));
   const int64_t total = L->grid[0] * L->grid[1] * L->grid[2];
-  TRY(plan_build(&P, L->mod, err));
-  fp = plan_of(&P, L->fn);
-  if (!fp) FAIL(IR_ERR(err, TTREF_E_INTERNAL, none, "internal: kernel not in module"));
-  int nthreads = 1;
-#ifdef _OPENMP
-  nthreads = L->threads > 0 ? L->threads : omp_get_max_threads();
-#endif
-  if (P.sequential || total < 2 || L->check_races || total > (int64_t)UINT32_MAX - 1) nthreads = 1; /* owners are 32-bit */
-  const bool track = nthreads > 1 || L->check_races;
-  if (track) /* element owners for deterministic write-write conflicts and race checks */
-    for (int k = 0; k < L->mem->n; k++) {
-      interp_alloc *a = &L->mem->allocs[k];
-      if (a->owner) memset(a->owner, 0, sizeof(uint32_t) * (size_t)a->owner_n);
-      else {
-        a->owner_n = (int64_t)(a->nbytes / (size_t)ir_scalar_bytes(a->elem)) + 1;
-        a->owner = ir_calloc((size_t)a->owner_n, sizeof(uint32_t));
-        if (!a->owner) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory for race tracking"));
-      }
-    }
-  if (total > UINT32_MAX - 1 && track) FAIL(IR_ERR(err, TTREF_E_LIMIT, none, "grid too large for race tracking"));
-  if (nthreads > total) nthreads = (int)total;
-  if (nthreads < 1) nthreads = 1;
-
   /* Each thread has its own frame; a fault is reported for the lowest program id
    * that faults, so the message does not depend on the thread count. */
   int64_t fault_lin = INT64_MAX;
@@ -2735,12 +2785,14 @@ ttref_status interp_run(interp_launch *L, ttref_error *err)
     ttref_error lerr;
     memset(&lerr, 0, sizeof lerr);
     c.L = L;
-    c.P = &P;
+    c.P = P;
     c.err = &lerr;
     c.fr = frame_new(fp, L->precise);
     c.precise = L->precise;
     c.track = track;
     c.parallel = nthreads > 1;
+    c.conflict = c.parallel ? conflict : NULL;
+    c.snap_failed = snap_failed;
     if (!c.fr) {
 #ifdef _OPENMP
 #pragma omp atomic write
@@ -2756,7 +2808,8 @@ ttref_status interp_run(interp_launch *L, ttref_error *err)
 #pragma omp atomic read
 #endif
       fl = fault_lin;
-      if (!c.fr || lin > fl) continue;
+      if (!c.fr || lin > fl || (c.conflict && __atomic_load_n(c.conflict, __ATOMIC_RELAXED))) continue;
+      c.track = track;
       ttref_status s = run_program(&c, lin);
       if (s != TTREF_OK) {
 #ifdef _OPENMP
@@ -2777,12 +2830,90 @@ ttref_status interp_run(interp_launch *L, ttref_error *err)
     stats_add(&L->stats, &c.st);
     ctx_release(&c);
   }
-  if (setup_failed) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory creating execution frames"));
+  if (setup_failed) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory creating execution frames"));
   if (fault_st != TTREF_OK) {
     if (err) *err = fault_err;
     FAIL(fault_st);
   }
 fail:
+  return st;
+}
+
+/* Drop the pristine copies; with restore, first put them back. */
+static void snapshots_end(interp_mem *m, bool restore)
+{
+  for (int k = 0; k < m->n; k++) {
+    interp_alloc *a = &m->allocs[k];
+    if (restore && a->snap_state == 2) {
+      if (a->snap) memcpy(a->data, a->snap, a->nbytes);
+      if (a->snap_pv) memcpy(a->pv, a->snap_pv, sizeof(double) * (size_t)a->pn);
+      if (a->snap_pb) memcpy(a->pb, a->snap_pb, sizeof(double) * (size_t)a->pn);
+    }
+    ir_free(a->snap, a->nbytes);
+    ir_free(a->snap_pv, sizeof(double) * (size_t)a->pn);
+    ir_free(a->snap_pb, sizeof(double) * (size_t)a->pn);
+    a->snap = NULL;
+    a->snap_pv = a->snap_pb = NULL;
+    a->snap_state = 0;
+  }
+}
+
+ttref_status interp_run(interp_launch *L, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  ttref_loc none = {0};
+  plan P = {0};
+  const fn_plan *fp;
+  int conflict = 0, snap_failed = 0;
+  memset(&L->stats, 0, sizeof L->stats);
+  for (int d = 0; d < 3; d++)
+    if (L->grid[d] < 0 || L->grid[d] > INT32_MAX) FAIL(IR_ERR(err, TTREF_E_INPUT, none, "grid dimension %d out of range: %" PRId64, d, L->grid[d]));
+  if (L->grid[0] == 0 || L->grid[1] == 0 || L->grid[2] == 0) return TTREF_OK; /* an empty grid runs nothing */
+  /* each dim < 2^31, so the product of two fits; the third is checked against the limit first */
+  if (L->grid[0] * L->grid[1] > INTERP_MAX_PROGRAMS / L->grid[2])
+    FAIL(IR_ERR(err, TTREF_E_LIMIT, none,
+                "grid %" PRId64 "x%" PRId64 "x%" PRId64 " has more than %" PRId64 " programs, the most ttref runs in one launch",
+                L->grid[0], L->grid[1], L->grid[2], (int64_t)INTERP_MAX_PROGRAMS));
+  const int64_t total = L->grid[0] * L->grid[1] * L->grid[2];
+  if (L->threads < 0 || L->threads > INTERP_MAX_THREADS)
+    FAIL(IR_ERR(err, TTREF_E_USAGE, none, "thread count %d out of range (1..%d)", L->threads, INTERP_MAX_THREADS));
+  TRY(plan_build(&P, L->mod, err));
+  fp = plan_of(&P, L->fn);
+  if (!fp) FAIL(IR_ERR(err, TTREF_E_INTERNAL, none, "internal: kernel not in module"));
+  int nthreads = 1;
+#ifdef _OPENMP
+  nthreads = L->threads > 0 ? L->threads : omp_get_max_threads();
+  if (nthreads > INTERP_MAX_THREADS) nthreads = INTERP_MAX_THREADS;
+#endif
+  /* owners hold pid + 1 below ACC_MULTI (parallel) or in 32 bits (--check-races) */
+  if (P.sequential || total < 2 || L->check_races || total >= (int64_t)ACC_MULTI) nthreads = 1;
+  if (total > (int64_t)UINT32_MAX - 1 && L->check_races) FAIL(IR_ERR(err, TTREF_E_LIMIT, none, "grid too large for race tracking"));
+  const bool track = nthreads > 1 || L->check_races;
+  if (track) /* element owners for race detection and --check-races */
+    for (int k = 0; k < L->mem->n; k++) {
+      interp_alloc *a = &L->mem->allocs[k];
+      if (a->owner) memset(a->owner, 0, sizeof(uint32_t) * (size_t)a->owner_n);
+      else {
+        a->owner_n = (int64_t)(a->nbytes / (size_t)ir_scalar_bytes(a->elem)) + 1;
+        a->owner = ir_calloc((size_t)a->owner_n, sizeof(uint32_t));
+        if (!a->owner) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory for race tracking"));
+      }
+    }
+  if (nthreads > total) nthreads = (int)total;
+  if (nthreads < 1) nthreads = 1;
+  st = run_programs(L, &P, fp, nthreads, track, &conflict, &snap_failed, err);
+  /* Programs conflict, or one faulted (later programs may have run already): run them again
+   * from the pristine buffers, in program order, so memory ends as with one thread. */
+  if (conflict || (st != TTREF_OK && nthreads > 1)) {
+    const bool raced = conflict != 0;
+    snapshots_end(L->mem, true);
+    if (snap_failed) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory copying buffers to re-run racing programs in order"));
+    memset(&L->stats, 0, sizeof L->stats);
+    st = run_programs(L, &P, fp, 1, false, &conflict, &snap_failed, err);
+    if (raced) L->stats.races = 1;
+  }
+fail:
+  snapshots_end(L->mem, false);
   plan_free(&P);
   return st;
 }

@@ -306,6 +306,9 @@ static int cmd_run(int argc, char **argv)
   st = interp_run(&b.L, &err);
   fflush(stdout);
   if (st != TTREF_OK) report(&err);
+  else if (b.L.stats.races && !check_races)
+    fprintf(stderr, "warning: programs of this launch race (one reads or writes an element another writes, without "
+                    "atomics); ttref ran them in program order, as with --threads 1 (--check-races names them)\n");
   rc = exit_of(st);
   /* Outputs are written even after a fault: they show memory as the fault left it. */
   if (outdir) {
