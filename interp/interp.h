@@ -35,6 +35,7 @@ typedef struct interp_alloc {
   uint8_t *snap;       /* parallel runs: data (and pv/pb) before the launch's first store to it */
   double *snap_pv, *snap_pb;
   int snap_state;      /* 0 none, 1 being copied, 2 copied */
+  bool track_reads;    /* parallel runs: a store may write it, so race detection records reads too */
 } interp_alloc;
 
 typedef struct interp_mem {

@@ -40,6 +40,12 @@ typedef struct plan {
   int64_t scratch;  /* elements of scratch needed for parallel copies */
 } plan;
 
+/* Which kernel arguments a store may write through: bit i for pointer argument
+ * i, STORED_ALL when unknown (argument 63 and beyond, tt.int_to_ptr, pointers
+ * loaded from memory, tt.call). Race detection tracks reads only of those
+ * buffers: an element nobody writes cannot race. */
+#define STORED_ALL (UINT64_C(1) << 63)
+
 typedef struct frame {
   const fn_plan *fp;
   slot *s;
@@ -139,6 +145,69 @@ static void count_uses(uint32_t *uses, const ir_region *r)
       for (int k = 0; k < op->nregions; k++) count_uses(uses, &op->regions[k]);
     }
   }
+}
+
+static bool is_mem_read_only(ir_opcode k)
+{
+  return k == IR_OP_LOAD || k == IR_OP_DESC_LOAD || k == IR_OP_XDESC_LOAD || k == IR_OP_DESC_GATHER ||
+         k == IR_OP_XDESC_GATHER;
+}
+
+/* One pass of the "derives from argument" union over region r; true when a mask grew. */
+static bool flow_region(uint64_t *m, const ir_region *r, uint64_t *stored)
+{
+  bool grew = false;
+  for (int b = 0; b < r->nblocks; b++) {
+    const ir_block *bl = r->blocks[b];
+    for (int i = 0; i < bl->nops; i++) {
+      const ir_op *op = bl->ops[i];
+      uint64_t u = 0;
+      for (int k = 0; k < op->nopnds; k++) u |= m[op->opnds[k]->id];
+      if (op->code == IR_OP_INT_TO_PTR || op->code == IR_OP_CALL) u |= STORED_ALL;
+      if (op->code == IR_OP_CALL) *stored |= STORED_ALL;
+      /* values flowing through regions: yields and conditions reach block arguments and results */
+      for (int g = 0; g < op->nregions; g++)
+        for (int rb = 0; rb < op->regions[g].nblocks; rb++) {
+          const ir_block *ib = op->regions[g].blocks[rb];
+          for (int t = 0; t < ib->nops; t++)
+            if (ir_op_flags(ib->ops[t]->code) & IR_F_TERMINATOR)
+              for (int k = 0; k < ib->ops[t]->nopnds; k++) u |= m[ib->ops[t]->opnds[k]->id];
+        }
+      if ((ir_op_flags(op->code) & IR_F_MEM) && !is_mem_read_only(op->code)) *stored |= u;
+      if (is_mem_read_only(op->code)) /* loaded data does not derive from the pointer */
+        u = ir_type_elem(op->res[0].type)->kind == IR_T_PTR ? STORED_ALL : 0;
+      for (int k = 0; k < op->nres; k++)
+        if ((m[op->res[k].id] | u) != m[op->res[k].id]) m[op->res[k].id] |= u, grew = true;
+      for (int g = 0; g < op->nregions; g++)
+        for (int rb = 0; rb < op->regions[g].nblocks; rb++) {
+          const ir_block *ib = op->regions[g].blocks[rb];
+          for (int a = 0; a < ib->nargs; a++)
+            if ((m[ib->args[a].id] | u) != m[ib->args[a].id]) m[ib->args[a].id] |= u, grew = true;
+        }
+      for (int k = 0; k < op->nsuccs; k++) {
+        const ir_succ *sc = &op->succs[k];
+        for (int a = 0; a < sc->nargs && a < sc->block->nargs; a++) {
+          uint64_t v = m[sc->args[a]->id];
+          if ((m[sc->block->args[a].id] | v) != m[sc->block->args[a].id]) m[sc->block->args[a].id] |= v, grew = true;
+        }
+      }
+      for (int g = 0; g < op->nregions; g++) grew |= flow_region(m, &op->regions[g], stored);
+    }
+  }
+  return grew;
+}
+
+/* The STORED_* mask of fn (conservative: a bit may be set for an argument never written). */
+static uint64_t stored_args(const ir_func *fn)
+{
+  uint64_t stored = 0;
+  uint64_t *m = ir_calloc(fn->nvalues + 1, sizeof(uint64_t));
+  if (!m) return STORED_ALL;
+  for (int i = 0; i < fn->nargs; i++) m[fn->args[i].id] = i < 63 ? UINT64_C(1) << i : STORED_ALL;
+  while (flow_region(m, &fn->body, &stored)) {
+  }
+  ir_free(m, sizeof(uint64_t) * (fn->nvalues + 1));
+  return stored;
 }
 
 static bool scan_flags(const ir_region *r, bool *seq)
@@ -517,7 +586,7 @@ static inline interp_elem ld(ctx *c, ir_scalar es, const uint8_t *q, int64_t add
     if (c->L->check_races) {
       uint32_t *ow = owner_of(c, addr);
       if (ow && *ow && *ow != c->pid1) note_race(c, addr, *ow, true);
-    } else {
+    } else if (c->L->mem->allocs[((uint64_t)addr >> INTERP_ADDR_SHIFT) - 1].track_reads) {
       track_access(c, addr, ir_scalar_bytes(es), false);
     }
   }
@@ -2889,6 +2958,13 @@ ttref_status interp_run(interp_launch *L, ttref_error *err)
   if (P.sequential || total < 2 || L->check_races || total >= (int64_t)ACC_MULTI) nthreads = 1;
   if (total > (int64_t)UINT32_MAX - 1 && L->check_races) FAIL(IR_ERR(err, TTREF_E_LIMIT, none, "grid too large for race tracking"));
   const bool track = nthreads > 1 || L->check_races;
+  const uint64_t stored = track ? stored_args(L->fn) : 0;
+  for (int k = 0; k < L->mem->n; k++) L->mem->allocs[k].track_reads = (stored & STORED_ALL) != 0;
+  for (int i = 0; i < L->fn->nargs && i < 63; i++) {
+    uint64_t ak = (uint64_t)L->args[i].i >> INTERP_ADDR_SHIFT;
+    if (((stored >> i) & 1) && L->fn->args[i].type->kind == IR_T_PTR && ak >= 1 && ak <= (uint64_t)L->mem->n)
+      L->mem->allocs[ak - 1].track_reads = true;
+  }
   if (track) /* element owners for race detection and --check-races */
     for (int k = 0; k < L->mem->n; k++) {
       interp_alloc *a = &L->mem->allocs[k];
