@@ -1462,8 +1462,13 @@ static ttref_status op_addptr(ctx *c, const ir_op *op)
   const int obits = elem_bits(op->opnds[1]);
   const int64_t n = LANES2(p, o), sp = p->n > 1, so = o->n > 1;
   r->n = n;
-  for (int64_t i = 0; i < n; i++)
-    r->d[i].i = (int64_t)((uint64_t)p->d[i * sp].i + (uint64_t)(sval(obits, o->d[i * so].i) * esz));
+  for (int64_t i = 0; i < n; i++) {
+    int64_t bytes;
+    /* checked: a wrapped address could alias another row and escape the bounds check */
+    if (__builtin_mul_overflow(sval(obits, o->d[i * so].i), esz, &bytes) ||
+        __builtin_add_overflow(p->d[i * sp].i, bytes, &r->d[i].i))
+      return fault_at(c, op, op->res[0].type, i, "the address overflowed 64 bits");
+  }
   return TTREF_OK;
 }
 
@@ -1496,27 +1501,39 @@ static ttref_status op_advance(ctx *c, const ir_op *op)
   copy_slot(r, p);
   int rank = (int)p->d[1].i;
   if (op->nopnds - 1 != rank) return fault(c, op, TTREF_E_INPUT, "'tt.advance' needs %d offsets", rank);
-  for (int k = 0; k < rank; k++) BP_OFF(r->d, rank, k) += sval(32, SL(op->opnds[1 + k])->d[0].i);
+  for (int k = 0; k < rank; k++)
+    if (__builtin_add_overflow(BP_OFF(r->d, rank, k), sval(32, SL(op->opnds[1 + k])->d[0].i), &BP_OFF(r->d, rank, k)))
+      return fault(c, op, TTREF_E_FAULT, "'tt.advance' offset overflowed 64 bits");
   return TTREF_OK;
 }
 
-/* Block-pointer element address and bounds: returns false if a checked dim is out of bounds. */
-static bool bp_addr(const interp_elem *bp, const ir_type *blk, int64_t lane, uint32_t check_mask,
-                    int esz, int64_t *addr)
+/* addr + coord * stride * esz in 64 bits; false when it overflows */
+static inline bool addr_step(int64_t *addr, int64_t coord, int64_t stride, int64_t esz)
+{
+  int64_t t;
+  return !__builtin_mul_overflow(coord, stride, &t) && !__builtin_mul_overflow(t, esz, &t) &&
+         !__builtin_add_overflow(*addr, t, addr);
+}
+
+/* Block-pointer element address and bounds: BP_OUT if a checked dim is out of bounds
+ * (the lane is not accessed), BP_OVERFLOW if the address overflows 64 bits. */
+enum { BP_IN, BP_OUT, BP_OVERFLOW };
+static int bp_addr(const interp_elem *bp, const ir_type *blk, int64_t lane, uint32_t check_mask,
+                   int esz, int64_t *addr)
 {
   int rank = (int)bp[1].i;
   int64_t rem = lane, a = bp[0].i;
-  bool in = true;
+  bool in = true, ovf = false;
   for (int k = rank - 1; k >= 0; k--) {
-    int64_t s = blk->shape[k], i = rem % s;
+    int64_t s = blk->shape[k], i = rem % s, coord;
     rem /= s;
-    int64_t coord = BP_OFF(bp, rank, k) + i;
+    if (__builtin_add_overflow(BP_OFF(bp, rank, k), i, &coord)) ovf = true;
     if ((check_mask >> k) & 1)
       if (coord < 0 || coord >= BP_SHAPE(bp, k)) in = false;
-    a += coord * BP_STRIDE(bp, rank, k) * esz;
+    if (!ovf && !addr_step(&a, coord, BP_STRIDE(bp, rank, k), esz)) ovf = true;
   }
   *addr = a;
-  return in;
+  return !in ? BP_OUT : ovf ? BP_OVERFLOW : BP_IN;
 }
 
 static uint32_t bits_of_array(const ir_attr *a)
@@ -1544,7 +1561,9 @@ static ttref_status op_load(ctx *c, const ir_op *op)
     int pad = (int)ir_op_attr_int(op, "padding", 0);
     for (int64_t i = 0; i < n; i++) {
       int64_t addr;
-      if (!bp_addr(p->d, pt->elem, i, chk, esz, &addr)) {
+      const int where = bp_addr(p->d, pt->elem, i, chk, esz, &addr);
+      if (where == BP_OVERFLOW) return fault_at(c, op, op->res[0].type, i, "the address overflowed 64 bits");
+      if (where == BP_OUT) {
         if (pad == IR_PAD_NAN && ir_scalar_is_float(es)) r->d[i].f = NAN;
         else r->d[i].i = 0;
         continue;
@@ -1593,7 +1612,9 @@ static ttref_status op_store(ctx *c, const ir_op *op)
     uint32_t chk = bits_of_array(ir_op_attr(op, "boundaryCheck"));
     for (int64_t i = 0; i < pt->elem->numel; i++) {
       int64_t addr;
-      if (!bp_addr(p->d, pt->elem, i, chk, esz, &addr)) continue;
+      const int where = bp_addr(p->d, pt->elem, i, chk, esz, &addr);
+      if (where == BP_OVERFLOW) return fault_at(c, op, pt->elem, i, "the address overflowed 64 bits");
+      if (where == BP_OUT) continue;
       uint8_t *q = mem_at(m, addr, esz);
       if (!q) return fault_oob(c, op, pt->elem, i, addr, esz);
       st(c, es, q, addr, v->d[i * sv]);
@@ -1733,14 +1754,15 @@ static ttref_status op_desc_access(ctx *c, const ir_op *op)
   int kind = (int)ir_op_attr_int(op, "kind", 0);
   for (int64_t i = 0; i < n; i++) {
     int64_t rem = i, addr = d[0].i;
-    bool in = true;
+    bool in = true, ovf = false;
     for (int k = brank - 1, dk = rank - 1; k >= 0 && dk >= 0; k--, dk--) {
       int64_t s = lt->shape[k], ii = rem % s;
       rem /= s;
-      int64_t coord = base_idx[dk] + ii;
+      int64_t coord = base_idx[dk] + ii; /* an i32 index plus a lane: no overflow */
       if (coord < 0 || coord >= d[2 + dk].i) in = false;
-      addr += coord * d[2 + rank + dk].i * esz;
+      if (!ovf && !addr_step(&addr, coord, d[2 + rank + dk].i, esz)) ovf = true;
     }
+    if (in && ovf) return fault_at(c, op, lt, i, "the address overflowed 64 bits");
     if (is_load) {
       if (!in) {
         if (pad == IR_PAD_NAN && ir_scalar_is_float(es)) r->d[i].f = NAN;
@@ -1817,7 +1839,9 @@ static ttref_status op_desc_rows(ctx *c, const ir_op *op)
     for (int64_t j = 0; j < C; j++) {
       int64_t col = y + j, lane = i * C + j;
       bool in = x >= 0 && x < rows && col >= 0 && col < cols;
-      int64_t addr = d[0].i + (x * srow + col * scol) * esz;
+      int64_t addr = d[0].i;
+      if (in && (!addr_step(&addr, x, srow, esz) || !addr_step(&addr, col, scol, esz)))
+        return fault_at(c, op, lt, lane, "the address overflowed 64 bits");
       if (!scatter) {
         if (!in) {
           if (pad == IR_PAD_NAN && ir_scalar_is_float(es)) r->d[lane].f = NAN;
