@@ -101,7 +101,9 @@ static FILE *open_out(const char *dir, const char *name, char *path, size_t n, t
 
 static ttref_status close_out(FILE *f, const char *path, ttref_error *err)
 {
-  if (ferror(f) | (fclose(f) != 0)) return ir_error_set(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", path);
+  int bad = ferror(f), e = errno; /* a failed fprintf left its errno */
+  if (fclose(f) != 0) bad = 1, e = errno;
+  if (bad) return ir_error_set(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s': %s", path, e ? strerror(e) : "write error");
   return TTREF_OK;
 }
 
@@ -443,14 +445,14 @@ ttref_status conform_report_merge(const char *const *dirs, int ndirs, const char
   if (conform_sys_exists(src) && strcmp(src, path) != 0) TRY(conform_sys_copy_file(src, path, err));
   snprintf(path, sizeof path, "%s/journal.jsonl", out);
   jf = fopen(path, "w");
-  if (!jf) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", path));
+  if (!jf) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s': %s", path, strerror(errno)));
   for (int i = 0; i < all.n; i++) {
     conform_record_write_json(jf, &all.v[i]);
     if (conform_verdict_unexpected(all.v[i].verdict)) (*out_unexpected)++;
   }
-  if (fclose(jf) != 0) {
+  if ((ferror(jf) | fclose(jf)) != 0) {
     jf = NULL;
-    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", path));
+    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s': %s", path, errno ? strerror(errno) : "write error"));
   }
   jf = NULL;
   TRY(conform_report_write(out, &all, err));

@@ -345,7 +345,19 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
     FAIL(ir_error_set(err, TTREF_E_INPUT, l, "bad YAML: %s", parser.problem ? parser.problem : "parse error"));
   }
   doc_ok = true;
+  { /* one document: a second one would otherwise be ignored silently */
+    yaml_document_t doc2;
+    if (!yaml_parser_load(&parser, &doc2)) {
+      ttref_loc l = {path, (int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1};
+      FAIL(ir_error_set(err, TTREF_E_INPUT, l, "bad YAML: %s", parser.problem ? parser.problem : "parse error"));
+    }
+    ttref_loc l2 = {path, (int)doc2.start_mark.line + 1, (int)doc2.start_mark.column + 1};
+    bool more = yaml_document_get_root_node(&doc2) != NULL;
+    yaml_document_delete(&doc2);
+    if (more) FAIL(ir_error_set(err, TTREF_E_INPUT, l2, "a launch file holds one YAML document; a second one starts here"));
+  }
   yaml_node_t *root = yaml_document_get_root_node(&doc);
+  unsigned seen = 0;
   if (!root || root->type != YAML_MAPPING_NODE) FAIL(yerr(err, path, root, "a launch file is a mapping (kernel:, grid:, args:, ...)", NULL));
   for (yaml_node_pair_t *pr = root->data.mapping.pairs.start; pr < root->data.mapping.pairs.top; pr++) {
     yaml_node_t *k = yaml_document_get_node(&doc, pr->key), *v = yaml_document_get_node(&doc, pr->value);
@@ -353,6 +365,8 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
     int key = LK_COUNT;
     for (int i = 0; ks && i < LK_COUNT; i++)
       if (!strcmp(ks, launch_key_names[i])) key = i;
+    if (key < LK_COUNT && (seen & (1u << key))) FAIL(yerr(err, path, k, "duplicate key", ks));
+    if (key < LK_COUNT) seen |= 1u << key;
     const char *vs = scalar_of(v);
     switch (key) {
     case LK_KERNEL:
