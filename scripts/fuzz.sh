@@ -1,8 +1,9 @@
 #!/bin/sh
 # fuzz.sh: build the libFuzzer targets (clang, +ASan/UBSan) and fuzz each for
 # SECONDS (default 60), seeded from tests/data: tests/fuzz/fuzz_parse.c (TTIR
-# parser/verifier/printer) and tests/fuzz/fuzz_run.c (parse, verify and execute
-# the kernel on small buffers). Exits non-zero on any crash, leak, timeout or
+# parser/verifier/printer), tests/fuzz/fuzz_run.c (parse, verify and execute
+# the kernel on small buffers) and tests/fuzz/fuzz_suite.c (the YAML suite
+# loader, seeded from conformance/suite/core). FUZZ_TARGETS picks some. Exits non-zero on any crash, leak, timeout or
 # OOM and prints the reproducer. Usage: scripts/fuzz.sh [SECONDS]
 # Env: FUZZ_WORK (work dir, kept; default a fresh /var/tmp dir, removed on
 # success), FUZZ_JOBS (>1: libFuzzer -fork=N), FUZZ_ARGS (extra flags).
@@ -39,6 +40,18 @@ qlib=$(dirname "$(gcc -print-file-name=libquadmath.so)")
 # shellcheck disable=SC2086
 clang $CFL -I"$work/cfg" -I"$work/qinc" -I"$top/ir" -I"$top/interp" "$top"/ir/*.c $run_srcs "$top/tests/fuzz/fuzz_run.c" \
   -o "$work/fuzz_run" -L"$qlib" -lyaml -lquadmath -lm
+conf_srcs=$(ls "$top"/conformance/*.c)
+# shellcheck disable=SC2086
+clang $CFL -I"$work/cfg" -I"$work/qinc" -I"$top/ir" -I"$top/interp" -I"$top/conformance" \
+  -DFUZZ_SUITE_DIR="\"$top/conformance/suite/core\"" "$top"/ir/*.c $run_srcs $conf_srcs \
+  "$top/tests/fuzz/fuzz_suite.c" -o "$work/fuzz_suite" -L"$qlib" -lyaml -lgsl -lgslcblas -lquadmath -lm
+# suite seeds and a dictionary of every case-file key
+mkdir -p "$work/corpus_fuzz_suite"
+for f in "$top"/conformance/suite/*/*.yaml "$top"/tests/data/suite*/*.yaml; do
+  [ -f "$f" ] && cp "$f" "$work/corpus_fuzz_suite/seed_$(basename "$(dirname "$f")")_$(basename "$f")"
+done
+sed -n 's/^X([A-Z_0-9]*, *\("[^"]*"\)).*/\1/p' "$top/conformance/conform_key_list.h" > "$work/suite.dict"
+printf '"---"\n"{"\n"["\n": "\n"- "\n"&a"\n"*a"\n"!!str"\n"0x"\n".inf"\n' >> "$work/suite.dict"
 # seeds: every .ttir under tests/data/ttir and the Triton corpus kernels
 for f in "$top"/tests/data/ttir/*.ttir "$top"/tests/data/ttir/*/*.ttir \
          "$top"/tests/data/corpus/*/*/kernel.ttir; do
@@ -50,14 +63,17 @@ fork=""
 [ "${FUZZ_JOBS:-1}" -gt 1 ] && fork="-fork=$FUZZ_JOBS"
 echo "fuzz: $(ls "$work/corpus" | wc -l) inputs in $work/corpus, ${secs}s per target"
 status=0
-for target in fuzz_parse fuzz_run; do
+for target in ${FUZZ_TARGETS:-fuzz_parse fuzz_run fuzz_suite}; do
   mkdir -p "$work/corpus_$target"
-  cp "$work"/corpus/* "$work/corpus_$target/" 2>/dev/null || true
+  dict="$top/tests/fuzz/ttir.dict"
+  if [ "$target" = fuzz_suite ]; then dict="$work/suite.dict"
+  else cp "$work"/corpus/* "$work/corpus_$target/" 2>/dev/null || true
+  fi
   rc=0
   # shellcheck disable=SC2086
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
     "$work/$target" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-    -dict="$top/tests/fuzz/ttir.dict" -artifact_prefix="$work/artifacts/$target-" -print_final_stats=1 \
+    -dict="$dict" -artifact_prefix="$work/artifacts/$target-" -print_final_stats=1 \
     $fork ${FUZZ_ARGS:-} "$work/corpus_$target" > "$work/$target.log" 2>&1 || rc=$?
   echo "== $target"
   tail -n 25 "$work/$target.log"
