@@ -52,9 +52,11 @@ static const char *const usage_run =
     "        out, threads, ftz, contract, precise; paths relative to the file); options on\n"
     "        the command line take precedence.\n"
     "  --out DIR writes every pointer argument's buffer after the launch to DIR/NAME.npy.\n"
-    "  --threads N runs programs on N threads (outputs are identical for any N).\n"
+    "  --threads N runs programs on N threads, 1..256 (outputs are identical for any N: racing\n"
+    "        programs are detected and re-run in program order, with a warning).\n"
     "  --ftz flushes float subnormal results to zero (to compare with FTZ hardware).\n"
-    "  --max-steps N   stop a program after N ops (a kernel that never terminates): exit 1, naming the op\n"
+    "  --max-steps N   stop a program after N ops, terminators and loop iterations included (a kernel\n"
+    "        that never terminates): exit 1, naming the op\n"
     "  --inject-fault OP  (testing aid) makes every float result of op OP 2^-6 too large, e.g. math.exp\n"
     "  --contract fuses a mulf whose only use is an addf/subf into one FMA, as LLVM does\n"
     "        by default for Triton GPU backends (the exact semantics keep them separate).\n"
@@ -63,7 +65,7 @@ static const char *const usage_run =
     "        bound: the same computation on |operands|, e.g. sum |a_i*b_i| for a dot).\n"
     "  --check-races faults (exit 1) at the first element one program writes and another\n"
     "        reads or writes without atomics (programs then run in order). Without it, such\n"
-    "        write-write conflicts end as in program order (the highest program id wins).\n"
+    "        conflicts end as in program order (docs/semantics.md).\n"
     "  --stats prints counts of undefined-behaviour cases met (x/0, shifts >= width, ...).\n"
     "  Exit: 0 ran, 1 the kernel faulted (out-of-bounds access, failed assert), 2 bad input.\n";
 
