@@ -29,20 +29,22 @@ fi
 rm -rf "$work/artifacts"
 mkdir -p "$work/cfg" "$work/corpus" "$work/artifacts"
 echo '#define PACKAGE_VERSION "0.1.0"' > "$work/cfg/config.h"
+targets=${FUZZ_TARGETS:-fuzz_parse fuzz_run fuzz_suite}
+want() { case " $targets " in *" $1 "*) return 0 ;; esac; return 1; }
 CFL="-std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 # shellcheck disable=SC2086
-clang $CFL -I"$work/cfg" -I"$top/ir" "$top"/ir/*.c "$top/tests/fuzz/fuzz_parse.c" -o "$work/fuzz_parse" -lm
+want fuzz_parse && clang $CFL -I"$work/cfg" -I"$top/ir" "$top"/ir/*.c "$top/tests/fuzz/fuzz_parse.c" -o "$work/fuzz_parse" -lm
 run_srcs=$(ls "$top"/interp/*.c | grep -v '/main\.c$')
 # libquadmath is GCC's: give clang its header (alone, not GCC's whole include dir) and library
 mkdir -p "$work/qinc"
 for h in quadmath.h quadmath_weak.h; do ln -sf "$(gcc -print-file-name=include)/$h" "$work/qinc/$h"; done
 qlib=$(dirname "$(gcc -print-file-name=libquadmath.so)")
 # shellcheck disable=SC2086
-clang $CFL -I"$work/cfg" -I"$work/qinc" -I"$top/ir" -I"$top/interp" "$top"/ir/*.c $run_srcs "$top/tests/fuzz/fuzz_run.c" \
+want fuzz_run && clang $CFL -I"$work/cfg" -I"$work/qinc" -I"$top/ir" -I"$top/interp" "$top"/ir/*.c $run_srcs "$top/tests/fuzz/fuzz_run.c" \
   -o "$work/fuzz_run" -L"$qlib" -lyaml -lquadmath -lm
 conf_srcs=$(ls "$top"/conformance/*.c)
 # shellcheck disable=SC2086
-clang $CFL -I"$work/cfg" -I"$work/qinc" -I"$top/ir" -I"$top/interp" -I"$top/conformance" \
+want fuzz_suite && clang $CFL -I"$work/cfg" -I"$work/qinc" -I"$top/ir" -I"$top/interp" -I"$top/conformance" \
   -DFUZZ_SUITE_DIR="\"$top/conformance/suite/core\"" "$top"/ir/*.c $run_srcs $conf_srcs \
   "$top/tests/fuzz/fuzz_suite.c" -o "$work/fuzz_suite" -L"$qlib" -lyaml -lgsl -lgslcblas -lquadmath -lm
 # suite seeds and a dictionary of every case-file key
@@ -63,7 +65,7 @@ fork=""
 [ "${FUZZ_JOBS:-1}" -gt 1 ] && fork="-fork=$FUZZ_JOBS"
 echo "fuzz: $(ls "$work/corpus" | wc -l) inputs in $work/corpus, ${secs}s per target"
 status=0
-for target in ${FUZZ_TARGETS:-fuzz_parse fuzz_run fuzz_suite}; do
+for target in $targets; do
   mkdir -p "$work/corpus_$target"
   dict="$top/tests/fuzz/ttir.dict"
   if [ "$target" = fuzz_suite ]; then dict="$work/suite.dict"
