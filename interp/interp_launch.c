@@ -417,6 +417,7 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
       if (v->type != YAML_MAPPING_NODE) FAIL(yerr(err, path, v, "args must be a mapping NAME: VALUE", NULL));
       int n = (int)(v->data.mapping.pairs.top - v->data.mapping.pairs.start);
       if (lf->specs) FAIL(yerr(err, path, k, "duplicate key", "args"));
+      if (n > 4096) FAIL(yerr(err, path, v, "more than 4096 arguments", NULL));
       lf->specs = ir_calloc((size_t)n + 1, sizeof(char *));
       if (!lf->specs) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
       lf->specs_cap = n;
@@ -424,6 +425,10 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
         yaml_node_t *an = yaml_document_get_node(&doc, ap->key), *av = yaml_document_get_node(&doc, ap->value);
         const char *name = scalar_of(an), *val = scalar_of(av);
         if (!name || !val) FAIL(yerr(err, path, av, "each argument is NAME: VALUE (pointers: \"@FILE.npy\")", NULL));
+        for (yaml_node_pair_t *bp = v->data.mapping.pairs.start; bp < ap; bp++) { /* n <= 4096: pairwise is cheap */
+          const char *other = scalar_of(yaml_document_get_node(&doc, bp->key));
+          if (other && !strcmp(other, name)) FAIL(yerr(err, path, an, "duplicate argument", name));
+        }
         char *file = NULL;
         if (val[0] == '@' && !(file = resolve(path, val + 1))) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
         size_t len = strlen(name) + 2 + strlen(file ? file : val) + 1;

@@ -138,6 +138,8 @@ expect 0 "" "a one-document launch file runs" -- "$T" run --launch "$tmp/one.yam
 expect 2 "two.yaml:8:1: error: a launch file holds one YAML document" "a launch file with two YAML documents is refused, located" -- "$T" run --launch "$tmp/two.yaml"
 { head -n 2 "$tmp/one.yaml"; printf 'grid: 2\n'; tail -n +3 "$tmp/one.yaml"; } >"$tmp/dup.yaml"
 expect 2 "dup.yaml:3:1: error: duplicate key: grid" "a launch file with a duplicate key is refused, located" -- "$T" run --launch "$tmp/dup.yaml"
+{ head -n 4 "$tmp/one.yaml"; sed -n 4p "$tmp/one.yaml"; tail -n +5 "$tmp/one.yaml"; } >"$tmp/dupa.yaml"
+expect 2 "dupa.yaml:5:3: error: duplicate argument: x_ptr" "a launch file naming an argument twice is refused, located" -- "$T" run --launch "$tmp/dupa.yaml"
 expect 0 "" "the one-case suite loads and its golden is written" -- "$T" golden "$SUITE" --out "$tmp/g1"
 L=$(($(wc -l <"$SUITE/binary_op0.yaml") + 1))
 printf -- '---\nname: second\n' >>"$SUITE/binary_op0.yaml"
