@@ -53,6 +53,9 @@ for v in 2abc "" inf nan 1e400 0 -1 257 100000 " 2" 0x10 2.0; do
   expect 2 "error: --threads: " "run --threads '$v' is refused" -- "$T" $RUNV --threads "$v"
 done
 expect 0 "" "run --threads 256 runs" -- "$T" $RUNV --threads 256
+expect 0 "" "OMP_NUM_THREADS=100000 is capped at 256 threads (20000 programs)" -- \
+  env OMP_NUM_THREADS=100000 "$T" run "$V/kernel.ttir" --grid 20000 --arg "x_ptr=@$V/x_ptr.in.npy" \
+  --arg "y_ptr=@$V/y_ptr.in.npy" --arg "o_ptr=@$V/o_ptr.in.npy" --arg n=100003
 for v in 99999999999999999999 0 -5 1e3 "" 12abc inf; do
   expect 2 "error: --max-steps: " "run --max-steps '$v' is refused" -- "$T" $RUNV --max-steps "$v"
 done
