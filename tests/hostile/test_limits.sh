@@ -5,7 +5,8 @@
 # racing programs give bit-identical outputs for any --threads with one warning;
 # address arithmetic that overflows 64 bits faults instead of wrapping onto
 # other rows; .npy strings with NUL, YAML streams with two documents and
-# duplicate launch-file keys are refused with a location.
+# duplicate launch-file keys are refused with a location; report-write
+# failures name their reason.
 T=${TTREF_BIN:-./ttref}
 case $T in /*) ;; */*) T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T") ;; esac
 DATA=${TTREF_TEST_DATA:-tests/data}
@@ -158,6 +159,13 @@ keys = "".join("  k%d: 1\n" % i for i in range(200000)) + "  k7: 2\n"
 open(sys.argv[1], "w").write(src.replace("args:\n", "args:\n" + keys))
 PY
 TMO=20 expect 2 "binary_op0.yaml:[0-9]*:3: error: duplicate key 'k7'" "a duplicate among 200000 keys is found quickly (not in quadratic time)" -- "$T" golden "$SUITE" --out "$tmp/g4"
+
+# ---- 6. a report that cannot be written says why (strerror)
+cp "$SRC/conformance/suite/core/binary_op0.yaml" "$SUITE/"
+"$T" conform "$SUITE" --backend reference --report-dir "$tmp/rep" -j 1 --no-progress >/dev/null 2>&1
+mkdir -p "$tmp/merged/journal.jsonl"
+expect 2 "journal.jsonl.*: Is a directory" "report merge names the reason the merged journal cannot be written" -- \
+  "$T" report merge "$tmp/rep" --out "$tmp/merged"
 
 echo "1..$n"
 [ "$fail" -eq 0 ]
