@@ -128,6 +128,11 @@ for s in 4611686018427387904 9223372036854775807; do
     "a block pointer with stride $s faults (rows aliased before)" -- \
     "$T" run "$DATA/ttir/overflow_block_ptr.ttir" --arg "x=@$tmp/f8.npy" --arg "o=@$tmp/f8.npy" --arg "stride=$s"
 done
+expect 1 "overflow_descriptor.ttir:9:5: error: the address overflowed 64 bits in 'tt.descriptor_load'" \
+  "a tensor descriptor with stride 2^62 faults (rows aliased before)" -- \
+  "$T" run "$DATA/ttir/overflow_descriptor.ttir" --arg "x=@$tmp/f8.npy" --arg "o=@$tmp/f8.npy" --arg "stride=4611686018427387904"
+expect 0 "" "the same descriptor with stride 4 runs" -- \
+  "$T" run "$DATA/ttir/overflow_descriptor.ttir" --arg "x=@$tmp/f8.npy" --arg "o=@$tmp/f8.npy" --arg "stride=4"
 expect 0 "" "the same block pointer with stride 4 runs" -- \
   "$T" run "$DATA/ttir/overflow_block_ptr.ttir" --arg "x=@$tmp/f8.npy" --arg "o=@$tmp/f8.npy" --arg "stride=4"
 
