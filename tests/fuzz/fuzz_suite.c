@@ -34,6 +34,23 @@ static void copy_file(const char *from, const char *to)
   if (out) fclose(out);
 }
 
+/* remove the scratch suite at exit */
+static void cleanup(void)
+{
+  char kdir[300], path[1024];
+  snprintf(kdir, sizeof kdir, "%s/kernels", scratch);
+  DIR *d = opendir(kdir);
+  for (struct dirent *e; d && (e = readdir(d));) {
+    if (e->d_name[0] == '.') continue;
+    snprintf(path, sizeof path, "%s/%s", kdir, e->d_name);
+    remove(path);
+  }
+  if (d) closedir(d);
+  remove(kdir);
+  remove(case_path);
+  remove(scratch);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -53,6 +70,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
   }
   if (d) closedir(d);
   snprintf(case_path, sizeof case_path, "%s/case.yaml", scratch);
+  atexit(cleanup);
   return 0;
 }
 
