@@ -68,15 +68,15 @@ mkdir -p "$SUITE/kernels"
 cp "$SRC/conformance/suite/core/binary_op0.yaml" "$SUITE/"
 cp "$SRC/conformance/suite/core/kernels/binary_op0.ttir" "$SUITE/kernels/"
 for v in 0 257 2abc "" 1e1; do
-  expect 2 "error: -j: " "conform -j '$v' is refused" -- "$T" conform "$SUITE" --backend reference -j "$v"
+  expect 2 "error: -j: " "conform -j '$v' is refused" -- "$T" conform "$SUITE" --backend reference --report-dir "$tmp/rd" -j "$v"
 done
-expect 2 "error: -j: " "conform -j2abc is refused" -- "$T" conform "$SUITE" --backend reference -j2abc
-expect 2 "error: --jobs: " "conform --jobs -3 is refused" -- "$T" conform "$SUITE" --backend reference --jobs -3
+expect 2 "error: -j: " "conform -j2abc is refused" -- "$T" conform "$SUITE" --backend reference --report-dir "$tmp/rd" -j2abc
+expect 2 "error: --jobs: " "conform --jobs -3 is refused" -- "$T" conform "$SUITE" --backend reference --report-dir "$tmp/rd" --jobs -3
 for v in inf nan 1e400 -1 0 "" 1s 0x10 100000; do
-  expect 2 "error: --timeout: " "conform --timeout '$v' is refused" -- "$T" conform "$SUITE" --backend reference --timeout "$v"
+  expect 2 "error: --timeout: " "conform --timeout '$v' is refused" -- "$T" conform "$SUITE" --backend reference --report-dir "$tmp/rd" --timeout "$v"
 done
 for v in 2/2 1/0 a/b 1/2x 1 -1/2 "/2" 0/99999999999999999999; do
-  expect 2 "error: --shard: " "conform --shard '$v' is refused" -- "$T" conform "$SUITE" --backend reference --shard "$v"
+  expect 2 "error: --shard: " "conform --shard '$v' is refused" -- "$T" conform "$SUITE" --backend reference --report-dir "$tmp/rd" --shard "$v"
 done
 printf 'kernel: %s/kernel.ttir\ngrid: 98\nthreads: 100000\n' "$(cd "$V" && pwd)" >"$tmp/threads.yaml"
 expect 2 "threads.yaml:3:10: error: threads must be an integer in \[1, 256\]" "launch file threads: 100000 is refused, located" -- "$T" run --launch "$tmp/threads.yaml"
