@@ -99,16 +99,31 @@ ttref_kernel *ttref_kernel_load(const char *path, const char *function, ttref_er
 {
   ir_module *m = NULL;
   if (!path) return null_arg(err, "ttref_kernel_load", "path"), NULL;
-  if (ir_parse_file(path, &m, err) != TTREF_OK) return NULL;
+  if (ir_parse_file_ex(path, NULL, &m, err) != TTREF_OK) return NULL;
   return make_kernel(m, function, err);
 }
 
 ttref_kernel *ttref_kernel_parse(const char *text, size_t len, const char *name, const char *function,
                                  ttref_error *err)
 {
+  return ttref_kernel_parse_ex(text, len, name, function, NULL, err);
+}
+
+ttref_kernel *ttref_kernel_load_ex(const char *path, const char *function, const ttref_registry *reg,
+                                   ttref_error *err)
+{
+  ir_module *m = NULL;
+  if (!path) return null_arg(err, "ttref_kernel_load_ex", "path"), NULL;
+  if (ir_parse_file_ex(path, reg, &m, err) != TTREF_OK) return NULL;
+  return make_kernel(m, function, err);
+}
+
+ttref_kernel *ttref_kernel_parse_ex(const char *text, size_t len, const char *name, const char *function,
+                                    const ttref_registry *reg, ttref_error *err)
+{
   ir_module *m = NULL;
   if (!text) return null_arg(err, "ttref_kernel_parse", "text"), NULL;
-  if (ir_parse_string(name ? name : "<string>", text, len, &m, err) != TTREF_OK) return NULL;
+  if (ir_parse_string_ex(name ? name : "<string>", text, len, reg, &m, err) != TTREF_OK) return NULL;
   return make_kernel(m, function, err);
 }
 
