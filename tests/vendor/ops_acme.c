@@ -2,7 +2,7 @@
  * ops_acme.c: a test ops plugin (ttref run --ops ops_acme.so): four vendor ops
  * of a made-up "acme" dialect, one per kind of rule and semantics. Built by
  * tests/vendor/test_vendor.sh; links against nothing of ttref (ttref_ops_api).
- * -DNO_ENTRY leaves out the entry symbol; -DBAD_INIT makes the entry fail.
+ * -DNO_ENTRY exports the entry under another name; -DBAD_INIT makes the entry fail.
  */
 #include <math.h>
 #include <stdio.h>
@@ -87,7 +87,9 @@ static int rev(void *ud, const ttref_op_attrs *attrs, int n, const ttref_tensor 
   return 0;
 }
 
-#ifndef NO_ENTRY
+#ifdef NO_ENTRY
+#define ttref_ops_init acme_ops_init /* exported under another name: no entry symbol */
+#endif
 ttref_status ttref_ops_init(const ttref_ops_api *api, ttref_registry *reg, ttref_error *err);
 ttref_status ttref_ops_init(const ttref_ops_api *api, ttref_registry *reg, ttref_error *err)
 {
@@ -108,4 +110,3 @@ ttref_status ttref_ops_init(const ttref_ops_api *api, ttref_registry *reg, ttref
   }
   return TTREF_OK;
 }
-#endif
