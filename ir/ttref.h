@@ -87,6 +87,24 @@ ttref_kernel *ttref_kernel_load(const char *path, const char *function, ttref_er
 ttref_kernel *ttref_kernel_parse(const char *text, size_t len, const char *name, const char *function,
                                  ttref_error *err);
 
+/** Bindings of a traced kernel (TK fx trace, docs/traced.md), as `ttref run --sym/--dtype/--oob`. */
+typedef struct ttref_fx_options {
+  const char *const *syms;   /**< nsyms "NAME=INT" shape-symbol bindings */
+  int nsyms;
+  const char *const *dtypes; /**< ndtypes "BUFFER=DTYPE" element types (default: the trace's, else f32) */
+  int ndtypes;
+  int oob_zero;              /**< 1: out-of-bounds loads read 0 and stores are skipped (older TK) */
+} ttref_fx_options;
+
+/**
+ * Load a traced kernel (.fx): parse, bind @p opts (NULL: none), lower to TTIR and verify.
+ * Every shape symbol must be bound (the API has no .npy files to take shapes from).
+ * ttref_kernel_load also takes .fx paths, with no bindings.
+ * @return the kernel, or NULL with err set (E_IO, E_SYNTAX, E_VERIFY, E_INPUT for an unbound or
+ *         malformed symbol or dtype, E_USAGE for a NULL path or negative counts)
+ */
+ttref_kernel *ttref_kernel_load_fx(const char *path, const ttref_fx_options *opts, ttref_error *err);
+
 /** Release @p k (NULL: no-op). Launches of @p k must be freed first. */
 void ttref_kernel_free(ttref_kernel *k);
 
