@@ -21,7 +21,7 @@
 
 #define N 4096 /* 4 programs of the vadd kernel's BLOCK 1024 */
 
-static char vadd_path[4096], loop_path[4096];
+static char vadd_path[4096], loop_path[4096], softmax_path[4096];
 
 /* ---- counting allocator (lua_Alloc style): live bytes and OOM injection; atomic counters,
  * since launches allocate on OpenMP and test threads ---- */
@@ -51,6 +51,7 @@ static int group_setup(void **state)
   (void)state;
   const char *d = getenv("TTREF_TEST_DATA");
   snprintf(vadd_path, sizeof vadd_path, "%s/ttir/vadd_f32.ttir", d ? d : "tests/data");
+  snprintf(softmax_path, sizeof softmax_path, "%s/fx/softmax.fx", d ? d : "tests/data");
   snprintf(loop_path, sizeof loop_path, "%s/ttir/infinite_while.ttir", d ? d : "tests/data");
   return 0;
 }
@@ -598,6 +599,52 @@ static void test_api_null_handles_rest(void **state)
   ttref_kernel_free(k);
 }
 
+/* traced kernels: bindings, their errors, and a launch whose rows sum to 1 */
+static void test_api_traced_kernel(void **state)
+{
+  (void)state;
+  ttref_error e;
+  const char *syms[] = {"M=3", "K=16"}, *dts[] = {"input=f64", "output=f64"}, *bad[] = {"M"}, *nul[] = {NULL};
+  ttref_fx_options o = {syms, 2, NULL, 0, 0};
+  assert_null(ttref_kernel_load_fx(NULL, &o, &e));
+  assert_int_equal(e.code, TTREF_E_USAGE);
+  ttref_fx_options neg = {syms, -1, NULL, 0, 0};
+  assert_null(ttref_kernel_load_fx(softmax_path, &neg, &e));
+  assert_int_equal(e.code, TTREF_E_USAGE);
+  ttref_fx_options nosyms = {NULL, 2, NULL, 0, 0};
+  assert_null(ttref_kernel_load_fx(softmax_path, &nosyms, &e));
+  assert_int_equal(e.code, TTREF_E_USAGE);
+  ttref_fx_options nulsym = {nul, 1, NULL, 0, 0};
+  assert_null(ttref_kernel_load_fx(softmax_path, &nulsym, &e));
+  assert_int_equal(e.code, TTREF_E_USAGE);
+  assert_null(ttref_kernel_load_fx(vadd_path, &o, &e));
+  assert_has(&e, "is not a traced kernel");
+  assert_null(ttref_kernel_load_fx(softmax_path, NULL, &e)); /* M and K unbound */
+  assert_has(&e, "symbol 'M' is not bound");
+  assert_null(ttref_kernel_load(softmax_path, NULL, &e)); /* the plain call takes .fx, without bindings */
+  assert_has(&e, "is not bound");
+  ttref_fx_options badsym = {bad, 1, NULL, 0, 0};
+  assert_null(ttref_kernel_load_fx(softmax_path, &badsym, &e));
+  assert_int_equal(e.code, TTREF_E_INPUT);
+  ttref_fx_options full = {syms, 2, dts, 2, 1};
+  ttref_kernel *k = ttref_kernel_load_fx(softmax_path, &full, &e);
+  if (!k) fail_msg("%s", e.msg);
+  assert_string_equal(ttref_kernel_arg_type(k, 0), "f64");
+  double x[48], y[48] = {0};
+  for (int i = 0; i < 48; i++) x[i] = (double)(i % 7) - 2.5;
+  ttref_launch *l = ttref_launch_new(k, &e);
+  assert_int_equal(ttref_launch_buffer(l, "input", x, sizeof x, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_buffer(l, "output", y, sizeof y, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_run(l, 3, 1, 1, &e), TTREF_OK);
+  for (int r = 0; r < 3; r++) {
+    double sum = 0;
+    for (int c = 0; c < 16; c++) sum += y[r * 16 + c];
+    assert_true(sum > 1 - 1e-12 && sum < 1 + 1e-12);
+  }
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+}
+
 /* ---- vendor ops through the API ---- */
 
 static int axpb(void *ud, const ttref_op_attrs *attrs, int n, const ttref_value *in, ttref_value *out)
@@ -793,6 +840,7 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_api_null_handles_rest, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_vendor_registry, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_vendor_nomem, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_traced_kernel, test_setup, test_teardown),
   };
   return cmocka_run_group_tests_name("api", tests, group_setup, NULL);
 }
