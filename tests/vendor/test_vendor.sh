@@ -75,6 +75,8 @@ else echo differs >"$tmp/err"; no "outputs are identical for 1 and 2 threads"; f
 # shellcheck disable=SC2086
 expect 0 "" "run --precise with vendor ops" -- "$T" run --ops "$P" "$K" --grid 4 $A --out "$tmp/o3" --precise
 if [ -f "$tmp/o3/o_ptr.precise.npy" ] && [ -f "$tmp/o3/o_ptr.bound.npy" ]; then ok "--precise writes values and bounds of vendor-op outputs"; else no "--precise writes values and bounds of vendor-op outputs"; fi
+# shellcheck disable=SC2086
+expect 0 "acme.ttir:26:5 acme.rev %rv : tensor<16xf32>" "--trace names vendor ops by their registered name" -- "$T" run --ops "$P" "$K" --grid 4 $A --trace-pids 1
 # a fault in a vendor op: ilog2 of 0
 "$PY" -c "import numpy as np, sys; k = np.ones(64, np.int32); k[37] = 0; np.save(sys.argv[1], k)" "$tmp/k0.npy"
 # shellcheck disable=SC2086
