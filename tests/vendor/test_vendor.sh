@@ -103,6 +103,10 @@ bad 's|"acme.scaled_add"(%x, %y) {alpha = 5.000000e-01 : f32} : (tensor<16xf32>,
 bad 's|%o = "acme.scaled_add"(%x, %y) {alpha = 5.000000e-01 : f32}|%o = acme.scaled_add(%x, %y)|' \
   "bad.ttir:17:10: error: unknown op 'acme.scaled_add': write vendor ops in generic form" "the custom form of a vendor op is refused with a hint"
 
+for c in run check fmt conform golden; do
+  expect 0 "--ops PLUGIN.so" "$c --help documents --ops" -- "$T" $c --help
+done
+
 # plugin problems
 expect 2 "error: cannot load ops plugin $tmp/nope.so" "a missing plugin is a usage error" -- "$T" check --ops "$tmp/nope.so" "$K"
 expect 2 "has no entry symbol 'ttref_ops_init'" "a plugin without ttref_ops_init is refused" -- "$T" check --ops "$tmp/noentry.so" "$K"
