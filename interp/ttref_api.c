@@ -142,6 +142,7 @@ ttref_kernel *ttref_kernel_load_ex(const char *path, const char *function, const
 {
   ir_module *m = NULL;
   if (!path) return null_arg(err, "ttref_kernel_load_ex", "path"), NULL;
+  if (interp_fx_is(path)) return ttref_kernel_load_fx(path, NULL, err); /* traces have no vendor ops */
   if (ir_parse_file_ex(path, reg, &m, err) != TTREF_OK) return NULL;
   return make_kernel(m, function, err);
 }

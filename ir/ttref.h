@@ -365,14 +365,16 @@ typedef ttref_status (*ttref_ops_init_fn)(const ttref_ops_api *api, ttref_regist
 #define TTREF_OPS_INIT_SYMBOL "ttref_ops_init"
 
 /**
- * dlopen the shared object @p path and call its `ttref_ops_init` on @p reg (the object stays
- * loaded until the registry is freed).
+ * dlopen the shared object @p path (without '/': in the current directory, never searched in the
+ * library path) and call its `ttref_ops_init` on @p reg (the object stays loaded until the registry
+ * is freed; when the entry fails, the ops it added are removed and the object is closed).
  * @return TTREF_OK; TTREF_E_IO (cannot load), TTREF_E_INPUT (no entry symbol, or the entry
  *         failed: its message, prefixed with the path); TTREF_E_USAGE
  */
 ttref_status ttref_registry_load(ttref_registry *reg, const char *path, ttref_error *err);
 
-/** ttref_kernel_load with the vendor ops of @p reg (NULL: built-in ops only). */
+/** ttref_kernel_load with the vendor ops of @p reg (NULL: built-in ops only; a .fx trace loads
+ *  as with ttref_kernel_load). */
 ttref_kernel *ttref_kernel_load_ex(const char *path, const char *function, const ttref_registry *reg,
                                    ttref_error *err);
 /** ttref_kernel_parse with the vendor ops of @p reg (NULL: built-in ops only). */
