@@ -107,6 +107,11 @@ for c in run check fmt conform golden; do
   expect 0 "--ops PLUGIN.so" "$c --help documents --ops" -- "$T" $c --help
 done
 
+TA=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
+KA=$(cd "$(dirname "$K")" && pwd)/$(basename "$K")
+expect 0 "" "a plugin path without '/' is a file in the current directory" -- sh -c 'cd "$1" && "$2" check --ops ops_acme.so "$3"' sh "$tmp" "$TA" "$KA"
+expect 2 "cannot load ops plugin ops_acme.so" "... and is never searched for in the library path" -- env LD_LIBRARY_PATH="$tmp" "$TA" check --ops ops_acme.so "$KA"
+
 # plugin problems
 expect 2 "error: cannot load ops plugin $tmp/nope.so" "a missing plugin is a usage error" -- "$T" check --ops "$tmp/nope.so" "$K"
 expect 2 "has no entry symbol 'ttref_ops_init'" "a plugin without ttref_ops_init is refused" -- "$T" check --ops "$tmp/noentry.so" "$K"
