@@ -22,6 +22,19 @@
 #include "npy_io.h"
 
 static const char *dir;
+static float h2f[65536]; /* f16 bits -> f32: without -mf16c each _Float16 conversion is a libgcc call */
+
+static void h2f_init(void)
+{
+  for (uint32_t i = 0; i < 65536; i++) {
+    uint16_t b = (uint16_t)i;
+    _Float16 h;
+    memcpy(&h, &b, sizeof h);
+    h2f[i] = (float)h;
+  }
+}
+
+#define H(p, i) h2f[((const uint16_t *)(p))[i]]
 
 static npy_array rd(const char *name)
 {
@@ -52,7 +65,7 @@ static double elem(const npy_array *a, int64_t i)
 {
   switch (a->kind * 16 + a->elsize) {
   case 'f' * 16 + 4: return ((const float *)a->data)[i];
-  case 'f' * 16 + 2: return (double)((const _Float16 *)a->data)[i];
+  case 'f' * 16 + 2: return H(a->data, i);
   case 'f' * 16 + 8: return ((const double *)a->data)[i];
   case 'i' * 16 + 1: return ((const int8_t *)a->data)[i];
   case 'i' * 16 + 4: return ((const int32_t *)a->data)[i];
@@ -153,8 +166,8 @@ static int matmul(void)
         const float *br = (const float *)b.data + k * N;
         for (int64_t j = 0; j < N; j++) acc[j] += av * br[j];
       } else {
-        const _Float16 *br = (const _Float16 *)b.data + k * N;
-        for (int64_t j = 0; j < N; j++) acc[j] += av * (float)br[j];
+        const uint16_t *br = (const uint16_t *)b.data + k * N;
+        for (int64_t j = 0; j < N; j++) acc[j] += av * h2f[br[j]];
       }
     }
     for (int64_t j = 0; j < N; j++) {
@@ -175,18 +188,22 @@ static int layernorm(const char *xs, const char *ys, const char *ws, const char 
 {
   npy_array x = rd(xs), w = rd(ws), b = rd(bs), y = rd(ys), mean = rd(ms), rstd = rd(rs);
   int64_t m = x.shape[0], n = x.shape[1];
+  float *wf = malloc(sizeof *wf * (size_t)n), *bf = malloc(sizeof *bf * (size_t)n);
+  for (int64_t j = 0; j < n; j++) wf[j] = (float)elem(&w, j), bf[j] = (float)elem(&b, j);
   for (int64_t r = 0; r < m; r++) {
-    const _Float16 *a = (const _Float16 *)x.data + r * n;
+    const uint16_t *a = (const uint16_t *)x.data + r * n;
     _Float16 *o = (_Float16 *)y.data + r * n;
     float s = 0, v = 0;
-    for (int64_t j = 0; j < n; j++) s += (float)a[j];
+    for (int64_t j = 0; j < n; j++) s += h2f[a[j]];
     float mu = s / (float)n;
-    for (int64_t j = 0; j < n; j++) v += ((float)a[j] - mu) * ((float)a[j] - mu);
+    for (int64_t j = 0; j < n; j++) v += (h2f[a[j]] - mu) * (h2f[a[j]] - mu);
     float rs = 1.0f / sqrtf(v / (float)n + eps);
-    for (int64_t j = 0; j < n; j++) o[j] = (_Float16)(((float)a[j] - mu) * rs * (float)elem(&w, j) + (float)elem(&b, j));
+    for (int64_t j = 0; j < n; j++) o[j] = (_Float16)((h2f[a[j]] - mu) * rs * wf[j] + bf[j]);
     ((float *)mean.data)[r] = mu;
     ((float *)rstd.data)[r] = rs;
   }
+  free(wf);
+  free(bf);
   wr(ys, &y);
   wr(ms, &mean);
   wr(rs, &rstd);
@@ -204,12 +221,12 @@ static int attn(float scale)
   float *p = malloc(sizeof *p * (size_t)S), *acc = malloc(sizeof *acc * (size_t)D);
   for (int64_t h = 0; h < H; h++)
     for (int64_t i = 0; i < S; i++) {
-      const _Float16 *qi = (const _Float16 *)q.data + (h * S + i) * D;
+      const uint16_t *qi = (const uint16_t *)q.data + (h * S + i) * D;
       float mx = -INFINITY, l = 0;
       for (int64_t j = 0; j <= i; j++) {
-        const _Float16 *kj = (const _Float16 *)k.data + (h * S + j) * D;
+        const uint16_t *kj = (const uint16_t *)k.data + (h * S + j) * D;
         float s = 0;
-        for (int64_t d = 0; d < D; d++) s += (float)qi[d] * (float)kj[d];
+        for (int64_t d = 0; d < D; d++) s += h2f[qi[d]] * h2f[kj[d]];
         p[j] = s * scale;
         mx = fmaxf(mx, p[j]);
       }
@@ -218,8 +235,8 @@ static int attn(float scale)
         float e = expf(p[j] - mx);
         l += e;
         float e16 = (float)(_Float16)e;
-        const _Float16 *vj = (const _Float16 *)v.data + (h * S + j) * D;
-        for (int64_t d = 0; d < D; d++) acc[d] += e16 * (float)vj[d];
+        const uint16_t *vj = (const uint16_t *)v.data + (h * S + j) * D;
+        for (int64_t d = 0; d < D; d++) acc[d] += e16 * h2f[vj[d]];
       }
       _Float16 *oi = (_Float16 *)o.data + (h * S + i) * D;
       for (int64_t d = 0; d < D; d++) oi[d] = (_Float16)(acc[d] / l);
@@ -292,6 +309,7 @@ int main(int argc, char **argv)
 {
   if (argc < 3) return fputs("usage: bench_base MODE ARGS... (see the header)\n", stderr), 2;
   const char *m = argv[1];
+  h2f_init();
   if (!strcmp(m, "gen") && argc == 6) return gen(argv + 2);
   if (!strcmp(m, "cmp") && argc == 6) return cmp(argv + 2);
   dir = argv[2];
