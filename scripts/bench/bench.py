@@ -44,7 +44,7 @@ def kernels(tiny):
     m, c = (8, 100) if tiny else (4096, 1000)
     ks.append(dict(name="softmax_f32", size=f"{m}x{c}", ttir=f"{C36}/softmax_f32", bufs=[("x_ptr", "f32", [m, c]), ("o_ptr", "f32", [m, c])],
                    scalars={"stride": c, "ncols": c}, grid=[m], base=["softmax"], cmp=[("o_ptr", 1e-7, 1e-5)], work=("GB/s", 8 * m * c)))
-    for nm, dt, sz, tol in (("matmul_f32_ieee", "f32", 40 if tiny else 512, (1e-4, 1e-5)), ("matmul_f16", "f16", 40 if tiny else 512, (2e-3, 2e-3))):
+    for nm, dt, sz, tol in (("matmul_f32_ieee", "f32", 40 if tiny else 512, (0, 0)), ("matmul_f16", "f16", 40 if tiny else 512, (0, 0))):
         M = N = K = sz
         ks.append(dict(name=nm, size=f"{M}x{N}x{K}", ttir=f"{C36}/{nm}", bufs=[("a_ptr", dt, [M, K]), ("b_ptr", dt, [K, N]), ("c_ptr", dt, [M, N])],
                        scalars={"M": M, "N": N, "K": K, "sam": K, "sbk": N, "scm": N}, grid=[cdiv(M, 64), cdiv(N, 32)], base=["matmul"],

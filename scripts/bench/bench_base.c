@@ -152,30 +152,35 @@ static int softmax(void)
   return 0;
 }
 
-/* C = A B, f32 accumulation in k order (the documented dot order), vectorised across N */
+/* acc[j] = fma(a, b[j], acc[j]): one fused step, as ttref's documented dot (docs/numerics.md §8);
+ * cloned for FMA hardware so fmaf is an instruction, not a libm call */
+__attribute__((target_clones("fma", "default"))) static void axpy(float *restrict acc, float a, const float *restrict b,
+                                                                 int64_t n)
+{
+  for (int64_t j = 0; j < n; j++) acc[j] = fmaf(a, b[j], acc[j]);
+}
+
+/* C = A B, f32 accumulation in k order with one fused multiply-add per step (the documented dot
+ * order: bit-identical to ttref), vectorised across N */
 static int matmul(void)
 {
   npy_array a = rd("a_ptr"), b = rd("b_ptr"), c = rd("c_ptr");
   int64_t M = a.shape[0], K = a.shape[1], N = b.shape[1];
-  float *acc = calloc((size_t)N, sizeof *acc);
+  float *acc = calloc((size_t)N, sizeof *acc), *bf = b.data;
+  if (b.elsize == 2) { /* f16 operands: widened once (exact) */
+    bf = malloc(sizeof *bf * (size_t)(K * N));
+    for (int64_t e = 0; e < K * N; e++) bf[e] = H(b.data, e);
+  }
   for (int64_t i = 0; i < M; i++) {
     memset(acc, 0, sizeof *acc * (size_t)N);
-    for (int64_t k = 0; k < K; k++) {
-      float av = (float)elem(&a, i * K + k);
-      if (b.elsize == 4) {
-        const float *br = (const float *)b.data + k * N;
-        for (int64_t j = 0; j < N; j++) acc[j] += av * br[j];
-      } else {
-        const uint16_t *br = (const uint16_t *)b.data + k * N;
-        for (int64_t j = 0; j < N; j++) acc[j] += av * h2f[br[j]];
-      }
-    }
+    for (int64_t k = 0; k < K; k++) axpy(acc, (float)elem(&a, i * K + k), bf + k * N, N);
     for (int64_t j = 0; j < N; j++) {
       if (c.elsize == 4) ((float *)c.data)[i * N + j] = acc[j];
       else ((_Float16 *)c.data)[i * N + j] = (_Float16)acc[j];
     }
   }
   free(acc);
+  if (bf != b.data) free(bf);
   wr("c_ptr", &c);
   npy_free(&a);
   npy_free(&b);
