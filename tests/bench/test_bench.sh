@@ -1,7 +1,7 @@
 #!/bin/sh
 # Smoke test of `make bench` (scripts/bench/bench.py) on tiny sizes: it runs, prints a well-formed
 # table with every kernel checked against its plain-C baseline, and a wrong ttref result is caught
-# (a wrapper that perturbs math.exp makes softmax's check fail). No timing is judged. Also checks
+# (a wrapper that perturbs arith.divf makes softmax's check fail). No timing is judged. Also checks
 # `ttref run --time`: one phase line on stderr, outputs unchanged. TAP output.
 T=${TTREF_BIN:-./ttref}
 S=${TTREF_SRCDIR:-.}
@@ -31,10 +31,10 @@ awk -F'|' '/^\|/ { if (!h) h = NF; else if (NF != h) bad = 1; r++ } END { exit !
 [ "$(grep -c '| ok |$' "$tmp/t.md")" = 10 ] && ok "every kernel matches its C baseline" ||
   { cp "$tmp/t.md" "$tmp/err"; no "every kernel matches its C baseline"; }
 
-printf '#!/bin/sh\nexec "%s" "$@" --inject-fault math.exp\n' "$T" >"$tmp/bad"
+printf '#!/bin/sh\nexec "%s" "$@" --inject-fault arith.divf\n' "$T" >"$tmp/bad"
 chmod +x "$tmp/bad"
 python3 "$S/scripts/bench/bench.py" --ttref "$tmp/bad" --tiny --reps 1 --only softmax >"$tmp/out" 2>"$tmp/err"
 rc=$?
-[ "$rc" = 1 ] && grep -q '| FAIL: cmp: .*o_ptr.npy\[' "$tmp/out" && ok "a perturbed exp fails softmax's baseline check (exit 1)" ||
-  { cat "$tmp/out" >>"$tmp/err"; no "a perturbed exp fails softmax's baseline check (exit 1)"; }
+[ "$rc" = 1 ] && grep -q '| FAIL: cmp: .*o_ptr.npy\[' "$tmp/out" && ok "a perturbed divf fails softmax's baseline check (exit 1)" ||
+  { cat "$tmp/out" >>"$tmp/err"; no "a perturbed divf fails softmax's baseline check (exit 1)"; }
 exit $((fail > 0))
