@@ -174,14 +174,14 @@ def main():
             s1 = split(r1[2])
             rows.append([k["name"], k["size"], f"{r1[0]:.3f}", f"{rn[0]:.3f}", f"{r1[0] / rn[0]:.2f}x", f"{rc[0]:.3f}", f"{r1[0] / rc[0]:.1f}x",
                          f"{amount / r1[0] / scale:.3g} / {amount / rn[0] / scale:.3g} / {amount / rc[0] / scale:.3g} {unit}",
-                         f"{max(r1[1], rn[1]) / 1024:.0f} / {rc[1] / 1024:.0f}", f"{nbytes / 2**20:.1f}",
+                         f"{r1[1] / 1024:.0f} / {rn[1] / 1024:.0f} / {rc[1] / 1024:.0f}", f"{nbytes / 2**20:.1f}",
                          " / ".join(f"{v:.3f}" for v in s1[:4]), ok])
             sys.stderr.write(f"bench: {k['name']} done\n")
         load1 = os.getloadavg()
     finally:
         shutil.rmtree(work, ignore_errors=True)
     head = ["kernel (real Triton 3.6 TTIR)", "size", "ttref 1 thr s", f"ttref {nthr} thr s", "speed-up", "C -O2 s", "ttref 1 thr / C",
-            f"rate: 1 thr / {nthr} thr / C", "peak RSS MiB: ttref / C", "buffers MiB", "ttref 1 thr split s: parse / bind / run / write", "check"]
+            f"rate: 1 thr / {nthr} thr / C", f"peak RSS MiB: 1 thr / {nthr} thr / C", "buffers MiB", "ttref 1 thr split s: parse / bind / run / write", "check"]
     out = [f"machine: {nthr} cores; load average before {load0[0]:.2f}, after {load1[0]:.2f}; best of {a.reps} round-robin runs; "
            f"times include process start and .npy I/O on both sides", "",
            "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
