@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 enum { EXIT_OK = 0, EXIT_FAULT = 1, EXIT_BAD = 2 };
 
@@ -44,6 +45,13 @@ static int wants_help(int argc, char **argv)
   for (int i = 1; i < argc; i++)
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return 1;
   return 0;
+}
+
+static double now_s(void) /* --time: monotonic seconds */
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static const char *const usage_run =
@@ -78,6 +86,7 @@ static const char *const usage_run =
     "        reads or writes without atomics (programs then run in order). Without it, such\n"
     "        conflicts end as in program order (docs/semantics.md).\n"
     "  --stats prints counts of undefined-behaviour cases met (x/0, shifts >= width, ...).\n"
+    "  --time prints the phases' wall seconds to stderr: parse, bind (reading the inputs), run, write.\n"
     "  Debugging (docs/debugging.md):\n"
     "  --dump NAME[@PID][[LANES]]  print a value in tt.print format: NAME is a TTIR name (%x_7)\n"
     "        or a Python name from the locations (offs); PID * or X[,Y[,Z]] (default all);\n"
@@ -251,6 +260,8 @@ static int cmd_run(int argc, char **argv)
   const char **dumps = calloc((size_t)argc + 1, sizeof *dumps), **trace_pids = calloc((size_t)argc + 1, sizeof *trace_pids);
   const char *dump_dir = NULL;
   int ndumps = 0, ntrace_pids = 0, trace = 0, trap = 0, check_uninit = 0;
+  int timing = 0;
+  double t0 = now_s(), t_parse = t0, t_bind = t0, t_run = t0;
   interp_ub_mode ub_mode = INTERP_UB_WARN;
   interp_debug *dbg = NULL;
   const char **specs = calloc((size_t)argc + 1, sizeof *specs);
@@ -337,6 +348,8 @@ static int cmd_run(int argc, char **argv)
       check_races = 1;
     } else if (strcmp(a, "--stats") == 0) {
       stats = 1;
+    } else if (strcmp(a, "--time") == 0) {
+      timing = 1;
     } else if (strcmp(a, "--dump") == 0 && has) {
       dumps[ndumps++] = argv[++i];
     } else if (strcmp(a, "--dump-dir") == 0 && has) {
@@ -397,7 +410,9 @@ static int cmd_run(int argc, char **argv)
     fprintf(stderr, "error: --sym, --dtype and --oob are for traced kernels (.fx); %s is TTIR\n", kernel);
     goto done;
   }
+  t0 = now_s();
   ttref_status st = interp_fx_is(kernel) ? interp_fx_load(kernel, &fxo, specs, nspecs, &m, NULL, NULL, &err) : load(kernel, &m, &err);
+  t_parse = now_s();
   if (st != TTREF_OK) {
     report(&err);
     rc = exit_of(st);
@@ -435,7 +450,9 @@ static int cmd_run(int argc, char **argv)
     ftz |= mo.ftz;
     contract |= mo.contract;
   }
+  t_bind = now_s();
   st = interp_bind(m, fn, specs, nspecs, &b, &err);
+  t_bind = now_s() - t_bind;
   if (st != TTREF_OK) {
     report(&err);
     rc = exit_of(st);
@@ -474,7 +491,9 @@ static int cmd_run(int argc, char **argv)
   interp_debug_set_check_uninit(dbg, check_uninit);
   interp_debug_set_ub_mode(dbg, ub_mode);
   interp_debug_attach(dbg, &b.L);
+  t_run = now_s();
   st = interp_run(&b.L, &err);
+  t_run = now_s() - t_run;
   fflush(stdout);
   interp_debug_finish(dbg);
   if (st != TTREF_OK) report(&err);
@@ -515,6 +534,11 @@ static int cmd_run(int argc, char **argv)
   } else if (precise && !outdir) {
     fprintf(stderr, "error: --precise needs --out DIR\n");
     rc = EXIT_BAD;
+  }
+  if (timing) {
+    double t_end = now_s();
+    fprintf(stderr, "time: parse %.6f s, bind %.6f s, run %.6f s, write %.6f s, total %.6f s\n", t_parse - t0, t_bind,
+            t_run, t_end - t_parse - t_bind - t_run, t_end - t0);
   }
   if (stats) {
     const interp_stats *s = &b.L.stats;
