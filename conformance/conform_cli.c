@@ -24,7 +24,7 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BAD = 2, EXIT_SCORE = 4 };
 
 static const char *const usage_conform =
     "usage: ttref conform SUITE --backend NAME|ADAPTER [--config BACKEND.yaml] [--report-dir DIR]\n"
-    "                     [--golden DIR] [-j N] [--shard I/N] [--filter REGEX] [--resume]\n"
+    "                     [--golden DIR] [-j N] [--shard I/N] [--filter PAT] [--resume]\n"
     "                     [--timeout SECONDS] [--keep-work] [--localize] [--progress|--no-progress]\n"
     "                     [--allow-outside-suite]\n"
     "       ttref conform SUITE --mutants [LIST] [--min-score S] [options]\n"
@@ -38,7 +38,9 @@ static const char *const usage_conform =
     "  --golden      judge against stored goldens (`ttref golden --out`) instead of running the reference\n"
     "  -j N          parallel workers (default: the number of CPUs)\n"
     "  --shard I/N   run only items with index % N == I (0 <= I < N); combine with `ttref report merge`\n"
-    "  --filter RE   run only items whose id \"case[variant]\" matches the POSIX extended regex\n"
+    "  --filter PAT  run only the items PAT matches: a POSIX extended regex when it starts with ^, else a\n"
+    "                glob (* and ?) over the whole id \"case[variant]\" or case name (docs/suite-format.md);\n"
+    "                a pattern matching no item is an error (exit 2)\n"
     "  --resume      keep DIR/journal.jsonl and run only the items it lacks\n"
     "  --timeout S   time limit of one backend run (default 60; the case and the config may override)\n"
     "  --localize    for each FAIL, probe every value the kernel computes on the backend and the reference\n"
@@ -54,8 +56,8 @@ static const char *const usage_conform =
     "        4 mutation score below --min-score.\n";
 
 static const char *const usage_golden =
-    "usage: ttref golden SUITE --out DIR [--filter REGEX] [--allow-outside-suite]\n"
-    "       ttref golden SUITE --verify DIR [--filter REGEX] [--allow-outside-suite]\n"
+    "usage: ttref golden SUITE --out DIR [--filter PAT] [--allow-outside-suite]\n"
+    "       ttref golden SUITE --verify DIR [--filter PAT] [--allow-outside-suite]\n"
     "  --out writes the reference's outputs of every case x specialization (with .precise/.bound\n"
     "  tensors where a compliance mode needs them) to DIR/CASE/VARIANT/ and DIR/MANIFEST (sha256 of\n"
     "  each file and generated input, ttref version, semantics version).\n"
@@ -162,7 +164,10 @@ int conform_cmd_conform(int argc, char **argv)
   }
   if (o.mutants && !o.backend) o.backend = "reference";
   if (min_score >= 0 && !o.mutants) return fprintf(stderr, "error: --min-score needs --mutants\n"), EXIT_BAD;
-  if (!o.suite || !o.backend) return fputs(usage_conform, stderr), EXIT_BAD;
+  if (!o.suite || !o.backend) {
+    fprintf(stderr, "error: %s\n", !o.suite ? "missing the SUITE directory" : "missing --backend NAME (ttref conform --list-backends lists them)");
+    return fputs(usage_conform, stderr), EXIT_BAD;
+  }
   o.out_mutation_score = &score;
   int unexpected = 0;
   ttref_status st = conform_run(&o, &unexpected, &err);

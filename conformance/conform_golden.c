@@ -12,6 +12,7 @@
 #include "conform_stage.h"
 #include "conform_suite.h"
 #include "conform_sys.h"
+#include "conform_config.h"
 
 #include <errno.h>
 #include <regex.h>
@@ -69,18 +70,14 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
 {
   ttref_status st = TTREF_OK;
   conform_suite *s = NULL;
-  regex_t re;
-  bool have_re = false;
+  conform_pattern re = {0};
   lines man = {0};
   char stage[4200], dst[9000], src[9000], rel[9000], line[512];
   FILE *f = NULL;
+  int nmatched = 0;
   *nfail = 0;
   TRY(conform_suite_load_flags(suite_path, flags, &s, err));
-  if (filter) {
-    if (regcomp(&re, filter, REG_EXTENDED | REG_NOSUB) != 0)
-      FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "bad --filter regex '%s'", filter));
-    have_re = true;
-  }
+  if (filter) TRY(conform_pattern_compile(filter, "--filter", &re, err));
   /* OUT is the user's; everything below it is walked without following a link */
   TRY(conform_sys_mkdirs(out, err));
   snprintf(stage, sizeof stage, "%s/.stage", out);
@@ -92,7 +89,8 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
       char id[300], dir[4300], refdir[4400];
       conform_exit ex;
       conform_case_id(c, sp, id, sizeof id);
-      if (have_re && regexec(&re, id, 0, NULL, 0) != 0) continue;
+      if (filter && !conform_pattern_match(&re, id, c->name)) continue;
+      nmatched++;
       snprintf(dir, sizeof dir, "%s/%s/%s", stage, c->name, sp->variant_key);
       snprintf(refdir, sizeof refdir, "%s/ref", dir);
       snprintf(rel, sizeof rel, ".stage/%s/%s", c->name, sp->variant_key);
@@ -142,6 +140,9 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
     }
   }
   TRY(conform_sys_rmtree_in(out, ".stage", err));
+  if (filter && nmatched == 0)
+    FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "--filter '%s' matches no item of %s (patterns: docs/suite-format.md, Item patterns)",
+                filter, suite_path));
   qsort(man.v, (size_t)man.n, sizeof *man.v, cmp_line);
   snprintf(dst, sizeof dst, "%s/MANIFEST", out);
   TRY(conform_sys_fopen_in(out, "MANIFEST", "w", &f, err));
@@ -158,7 +159,7 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
   f = NULL;
 fail:
   if (f) fclose(f);
-  if (have_re) regfree(&re);
+  conform_pattern_free(&re);
   lines_free(&man);
   conform_suite_free(s);
   return st;

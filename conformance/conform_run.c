@@ -110,7 +110,8 @@ static void layout_str(const npy_array *a, char *buf, size_t n)
 }
 
 /* Judge every output of a run whose backend said ok; fills the worst-element fields. */
-static conform_verdict judge_all(const ctx *x, const item *it, const char *dir, const char *refdir, conform_record *r)
+static conform_verdict judge_all(const ctx *x, const item *it, const char *dir, const char *refdir, const char *ftzdir,
+                                 conform_record *r)
 {
   conform_verdict v = CONFORM_V_PASS;
   double worst = -1;
@@ -118,7 +119,7 @@ static conform_verdict judge_all(const ctx *x, const item *it, const char *dir, 
   for (int k = 0; k < it->c->noutputs; k++) {
     const conform_output *o = &it->c->outputs[k];
     const conform_arg *a = NULL;
-    npy_array got = {0}, ref = {0}, pre = {0}, bnd = {0};
+    npy_array got = {0}, ref = {0}, pre = {0}, bnd = {0}, fz = {0};
     ttref_error err = {0};
     conform_judgement j;
     char path[4400], rel[400];
@@ -157,8 +158,16 @@ static conform_verdict judge_all(const ctx *x, const item *it, const char *dir, 
       goto next;
     }
     conform_judge_read_precise(refdir, o->name, &pre, &bnd);
-    if (conform_judge_output(o, a ? a->dtype : CONFORM_DT_U8, &got, &ref, pre.data ? &pre : NULL, bnd.data ? &bnd : NULL,
-                             x->cfg->ftz, &j, &err) != TTREF_OK) {
+    if (ftzdir) { /* the reference with subnormals flushed: what an FTZ backend computes from flushed inputs */
+      snprintf(path, sizeof path, "%s/%s.npy", ftzdir, o->name);
+      if (npy_read_bounded(path, NULL, SIZE_MAX, &fz, &err) != TTREF_OK) {
+        snprintf(r->reason, sizeof r->reason, "flushed reference output %s: %.300s", o->name, err.msg);
+        v = CONFORM_V_ERROR;
+        goto next;
+      }
+    }
+    if (conform_judge_output_ftz(o, a ? a->dtype : CONFORM_DT_U8, &got, &ref, pre.data ? &pre : NULL, bnd.data ? &bnd : NULL,
+                                 x->cfg->ftz, fz.data ? &fz : NULL, &j, &err) != TTREF_OK) {
       snprintf(r->reason, sizeof r->reason, "judging %s: %.300s", o->name, err.msg);
       v = CONFORM_V_ERROR;
       goto next;
@@ -196,6 +205,7 @@ static conform_verdict judge_all(const ctx *x, const item *it, const char *dir, 
     npy_free(&ref);
     npy_free(&pre);
     npy_free(&bnd);
+    npy_free(&fz);
     if (v == CONFORM_V_ERROR) break;
   }
   if (!r->mode[0] && it->c->noutputs) {
@@ -236,7 +246,7 @@ static char run_mutant(const ctx *x, const item *it, const char *dir, const char
     npy_free(&ref);
   }
   conform_record_init(&tmp);
-  conform_verdict v = judge_all(x, it, dir, refdir, &tmp);
+  conform_verdict v = judge_all(x, it, dir, refdir, NULL, &tmp);
   if (v != CONFORM_V_PASS && v != CONFORM_V_QUALITY_WARNING) return CONFORM_MUT_CAUGHT;
   return changed ? CONFORM_MUT_CHANGED : CONFORM_MUT_SAME;
 }
@@ -311,7 +321,7 @@ static bool disk_failed(const item *it, const char *dir, const char *what, char 
 static bool process(ctx *x, const item *it, conform_record *r)
 {
   const double t0 = conform_sys_now();
-  char dir[4096], refdir[4200], why[256], rel[600];
+  char dir[4096], refdir[4200], ftzdir[4200], why[256], rel[600];
   ttref_error err = {0};
   conform_verdict raw;
   double ref_seconds = 0; /* the reference run's wall time (0: stored goldens) */
@@ -362,6 +372,22 @@ static bool process(ctx *x, const item *it, conform_record *r)
     }
     ref_seconds = ex.seconds;
   }
+  if (x->cfg->ftz) { /* `ftz: true`: also judge against the reference run with subnormals flushed */
+    conform_exit ex;
+    double limit = item_timeout(x, it) * 4 < 120 ? 120 : item_timeout(x, it) * 4;
+    snprintf(ftzdir, sizeof ftzdir, "%s/ref_ftz", dir);
+    if (conform_stage_reference(it->s, dir, ftzdir, false, true, limit, &ex, &err) != TTREF_OK || ex.kind != CONFORM_EXITED ||
+        ex.code != 0) {
+      if (err.msg[0]) {
+        snprintf(r->reason, sizeof r->reason, "running the flushed reference: %.400s", bare(err.msg));
+        return false;
+      }
+      raw = CONFORM_V_ERROR;
+      snprintf(r->reason, sizeof r->reason, "the flushed (--ftz) reference run failed; see work/%s/%s/ref_ftz.log", it->c->name,
+               it->s->variant_key);
+      goto decide;
+    }
+  }
   conform_backend_result br;
   if (conform_backend_run(&x->backend, it->c, it->s, dir, item_timeout(x, it), &br, &err) != TTREF_OK) {
     snprintf(r->reason, sizeof r->reason, "running the backend: %.400s", bare(err.msg));
@@ -381,7 +407,7 @@ static bool process(ctx *x, const item *it, conform_record *r)
     }
     goto decide;
   }
-  raw = judge_all(x, it, dir, refdir, r);
+  raw = judge_all(x, it, dir, refdir, x->cfg->ftz ? ftzdir : NULL, r);
   if (raw == CONFORM_V_ERROR && disk_failed(it, dir, "an output could not be judged", why, sizeof why)) {
     snprintf(r->reason, sizeof r->reason, "%s", why);
     return false;
@@ -575,8 +601,10 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   ctx x = {0};
   conform_run_opts oa = *o; /* with absolute directories: backends run in the case directory */
   char absreport[4096], absgolden[4096];
-  regex_t re;
-  bool have_re = false;
+  conform_pattern re = {0};
+  char (*ids)[300] = NULL;
+  const char **idp = NULL, **casep = NULL;
+  int nmatched = 0;
   worker *ws = NULL;
   int nw = 0;
   FILE *jf = NULL;
@@ -608,26 +636,32 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
       FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "--mutants runs mutants of the reference backend, not of '%s'", o->backend));
     TRY(conform_mutant_parse_list(o->mutants, x.mut_ids, &x.nmut, err));
   }
-  if (o->filter) {
-    if (regcomp(&re, o->filter, REG_EXTENDED | REG_NOSUB) != 0)
-      FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "bad --filter regex '%s'", o->filter));
-    have_re = true;
-  }
+  if (o->filter) TRY(conform_pattern_compile(o->filter, "--filter", &re, err));
   for (int i = 0; i < x.suite->ncases; i++) total += x.suite->cases[i].nspecs;
   x.items = ir_calloc((size_t)total + 1, sizeof *x.items);
   todo = ir_calloc((size_t)total + 1, sizeof *todo);
-  if (!x.items || !todo) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
+  ids = ir_calloc((size_t)total + 1, sizeof *ids);
+  idp = ir_calloc((size_t)total + 1, sizeof *idp);
+  casep = ir_calloc((size_t)total + 1, sizeof *casep);
+  if (!x.items || !todo || !ids || !idp || !casep) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
   int index = 0;
   for (int i = 0; i < x.suite->ncases; i++)
     for (int k = 0; k < x.suite->cases[i].nspecs; k++, index++) {
-      char id[300];
       const conform_case *c = &x.suite->cases[i];
-      conform_case_id(c, &c->specs[k], id, sizeof id);
+      conform_case_id(c, &c->specs[k], ids[index], sizeof ids[index]);
+      idp[index] = ids[index];
+      casep[index] = c->name;
+      if (o->filter && !conform_pattern_match(&re, ids[index], c->name)) continue;
+      nmatched++;
       if (index % o->shard_n != o->shard_i) continue;
-      if (have_re && regexec(&re, id, 0, NULL, 0) != 0) continue;
       x.items[x.nitems].c = c;
       x.items[x.nitems++].s = &c->specs[k];
     }
+  /* a config entry or a filter that selects nothing is a typo, never a silent empty run */
+  TRY(conform_config_check_used(x.cfg, idp, casep, total, err));
+  if (o->filter && nmatched == 0)
+    FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "--filter '%s' matches none of the %d items of %s (patterns: docs/suite-format.md, Item patterns)",
+                o->filter, total, o->suite));
   TRY(conform_sys_mkdirs(o->report_dir, err));
   snprintf(path, sizeof path, "%s/journal.jsonl", o->report_dir);
   TRY(conform_sys_fopen_in(report_dir, "journal.jsonl", o->resume ? "a" : "w", &jf, err)); /* first: refuses a link */
@@ -781,7 +815,10 @@ fail:
   conform_sys_reap_descendants(-1);
   ir_free(ws, sizeof *ws * ((size_t)nw + 1));
   if (jf) fclose(jf);
-  if (have_re) regfree(&re);
+  conform_pattern_free(&re);
+  ir_free(ids, sizeof *ids * ((size_t)total + 1));
+  ir_free(idp, sizeof *idp * ((size_t)total + 1));
+  ir_free(casep, sizeof *casep * ((size_t)total + 1));
   conform_record_list_free(&done);
   conform_record_list_free(&all);
   ir_free(todo, sizeof *todo * ((size_t)total + 1));

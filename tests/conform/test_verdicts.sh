@@ -1,0 +1,74 @@
+#!/bin/sh
+# Trustworthy verdicts (issue 16, TAP): an `ftz: true` config is judged against
+# a flushed reference and --ftz keeps a bitcast's bits; config entries and
+# --filter share one pattern language and an entry or filter matching nothing
+# is an error; `report merge` checks shard completeness and identity; --resume
+# refuses another backend; exact-mode FAILs report the true worst element;
+# goldens are self-contained; docs/cli.md matches --help; reports hold no
+# absolute path; report.html starts with the findings.
+BIN=${TTREF_BIN:-./ttref}
+case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
+SRC=${TTREF_SRCDIR:-.}
+SRC=$(cd "$SRC" && pwd)
+SUITE=$SRC/conformance/suite/core
+T=$(mktemp -d "${TMPDIR:-/tmp}/test_verdicts_sh.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "$2" ] && echo "# $2"; }
+check() { if eval "$2"; then ok "$1"; else notok "$1" "$3"; fi; }
+verdict() { grep -F "\"id\": \"$2\"" "$1/journal.jsonl" | sed -n 's/.*"verdict": "\([A-Z_]*\)".*/\1/p'; }
+
+
+# ---- 1. FTZ: a flushing backend (ttref run --ftz as an adapter) ----
+cat >"$T/ftz.sh" <<ADAPT
+#!/bin/sh
+exec "$BIN" run --launch "\$1/case.yaml" --ftz --out "\$1/outputs"
+ADAPT
+chmod +x "$T/ftz.sh"
+printf 'backend: ftz-gpu\ncapabilities: {ftz: true}\n' >"$T/ftz.yaml"
+FTZSEL='^(cast_f16_f32|bitcast_f32_i32)\['
+"$BIN" conform "$SUITE" --backend "$T/ftz.sh" --filter "$FTZSEL" --report-dir "$T/f0" -j 2 --no-progress >/dev/null 2>&1
+check "an FTZ backend without 'ftz: true' FAILs cast_f16_f32 (subnormal inputs)" "[ \"\$(verdict '$T/f0' 'cast_f16_f32[default]')\" = FAIL ]"
+"$BIN" conform "$SUITE" --backend "$T/ftz.sh" --config "$T/ftz.yaml" --filter "$FTZSEL" --report-dir "$T/f1" -j 2 --no-progress >"$T/f1.out" 2>&1
+check "with 'ftz: true' cast_f16_f32 is judged against the flushed reference and PASSes" \
+  "[ \"\$(verdict '$T/f1' 'cast_f16_f32[default]')\" = PASS ]" "$(tail -3 "$T/f1.out")"
+check "--ftz does not flush a load feeding a bitcast (bitcast_f32_i32 PASSes)" \
+  "[ \"\$(verdict '$T/f1' 'bitcast_f32_i32[default]')\" = PASS ]"
+"$BIN" conform "$SUITE" --backend fault:flip-lsb --config "$T/ftz.yaml" --filter '^cast_f16_f32\[' --report-dir "$T/f2" -j 2 --no-progress >/dev/null 2>&1
+check "'ftz: true' still FAILs a wrong backend" "[ \"\$(verdict '$T/f2' 'cast_f16_f32[default]')\" = FAIL ]"
+
+# ---- 2. one pattern language; entries matching nothing are errors ----
+cat >"$T/xf.yaml" <<'CFG'
+backend: flaky
+expected_failures:
+  - {case: 'float_add[f32]', reason: 'https://example.invalid/1'}
+  - {case: 'int_add_*', reason: 'https://example.invalid/2'}
+CFG
+"$BIN" conform "$SUITE" --backend fault:flip-lsb --config "$T/xf.yaml" --filter 'float_add[f32]' --report-dir "$T/x1" -j 2 --no-progress >/dev/null 2>&1
+rc=$?
+check "a report id 'float_add[f32]' in expected_failures matches that item (XFAIL, exit 0)" \
+  "[ $rc -eq 0 ] && [ \"\$(verdict '$T/x1' 'float_add[f32]')\" = XFAIL ] && [ \$(wc -l <'$T/x1/journal.jsonl') -eq 1 ]"
+printf 'backend: typo\nexpected_failures:\n  - {case: "float_add[f32]", reason: r}\n  - {case: "flaot_add*", reason: r}\n' >"$T/typo.yaml"
+"$BIN" conform "$SUITE" --backend reference --config "$T/typo.yaml" --filter 'float_add[f32]' --report-dir "$T/x2" --no-progress >/dev/null 2>"$T/x2.err"
+rc=$?
+check "an expected_failures entry matching no item is an error at its line (exit 2)" \
+  "[ $rc -eq 2 ] && grep -q \"typo.yaml:4:5: error: expected_failures entry 'flaot_add\\*' matches no item\" '$T/x2.err'" "rc $rc: $(cat "$T/x2.err")"
+printf 'backend: typo\nskip:\n  - {case: "nosuchcase", reason: r}\n' >"$T/skip.yaml"
+"$BIN" conform "$SUITE" --backend reference --config "$T/skip.yaml" --filter 'float_add[f32]' --report-dir "$T/x3" --no-progress >/dev/null 2>"$T/x3.err"
+check "a skip entry matching no item is an error too" "[ \$? -eq 2 ] && grep -q \"skip entry 'nosuchcase' matches no item\" '$T/x3.err'"
+"$BIN" conform "$SUITE" --backend reference --filter 'int_add_*' --report-dir "$T/x4" -j 2 --no-progress >/dev/null 2>&1
+check "--filter takes the same glob (int_add_* selects only int_add_ cases)" \
+  "[ \$? -eq 0 ] && [ \$(wc -l <'$T/x4/journal.jsonl') -ge 1 ] && ! grep -v '\"id\": \"int_add_' '$T/x4/journal.jsonl' | grep -q ."
+
+# ---- 6. a filter matching nothing, a missing --backend ----
+"$BIN" conform "$SUITE" --backend reference --filter '^no_such_case' --report-dir "$T/e1" --no-progress >"$T/e1.out" 2>"$T/e1.err"
+rc=$?
+check "--filter matching nothing exits 2 with a clear error" \
+  "[ $rc -eq 2 ] && grep -q \"^error: --filter '^no_such_case' matches none of the [0-9]* items\" '$T/e1.err'" "rc $rc: $(cat "$T/e1.err")"
+"$BIN" conform "$SUITE" --report-dir "$T/e2" >/dev/null 2>"$T/e2.err"
+rc=$?
+check "leaving out --backend says so (exit 2)" "[ $rc -eq 2 ] && head -1 '$T/e2.err' | grep -q '^error: missing --backend'" "$(head -2 "$T/e2.err")"
+"$BIN" golden "$SUITE" --out "$T/g0" --filter 'nothing*' >/dev/null 2>"$T/g0.err"
+check "golden --filter matching nothing exits 2 too" "[ \$? -eq 2 ] && grep -q 'matches no item' '$T/g0.err'"
+echo "1..$n"
