@@ -24,7 +24,7 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BAD = 2, EXIT_SCORE = 4 };
 
 static const char *const usage_conform =
     "usage: ttref conform SUITE --backend NAME|ADAPTER [--config BACKEND.yaml] [--report-dir DIR]\n"
-    "                     [--golden DIR] [-j N] [--shard I/N] [--filter PAT] [--resume]\n"
+    "                     [--golden DIR] [-j N] [--shard I/N] [--filter PAT] [--resume|--force]\n"
     "                     [--timeout SECONDS] [--keep-work] [--localize] [--progress|--no-progress]\n"
     "                     [--allow-outside-suite]\n"
     "       ttref conform SUITE --mutants [LIST] [--min-score S] [options]\n"
@@ -41,7 +41,9 @@ static const char *const usage_conform =
     "  --filter PAT  run only the items PAT matches: a POSIX extended regex when it starts with ^, else a\n"
     "                glob (* and ?) over the whole id \"case[variant]\" or case name (docs/suite-format.md);\n"
     "                a pattern matching no item is an error (exit 2)\n"
-    "  --resume      keep DIR/journal.jsonl and run only the items it lacks\n"
+    "  --resume      keep DIR/journal.jsonl and run only the items it lacks (refused when the journal is of\n"
+    "                another backend, config, suite or shard)\n"
+    "  --force       replace a journal already in DIR (without it such a run is refused)\n"
     "  --timeout S   time limit of one backend run (default 60; the case and the config may override)\n"
     "  --localize    for each FAIL, probe every value the kernel computes on the backend and the reference\n"
     "                and name the first op that diverges (docs/compliance.md, Localisation)\n"
@@ -69,8 +71,11 @@ static const char *const usage_golden =
     "  Exit: 0 ok, 1 drift or a failed reference run, 2 bad input.\n";
 
 static const char *const usage_report =
-    "usage: ttref report merge DIR... --out DIR\n"
+    "usage: ttref report merge DIR... --out DIR [--allow-mixed]\n"
     "  Combines the journals of shard report directories and writes every report into --out;\n"
+    "  the directories must be shards 0..N-1 of one `--shard I/N` split, each once, of one backend,\n"
+    "  config, suite and ttref version, with no item twice (else exit 2 naming the problem).\n"
+    "  --allow-mixed merges them anyway and labels run.json and the reports with what differs.\n"
     "  shards of a --mutants run also get mutants.json/mutants.md and the suite's mutation score.\n"
     "  Exit: 0 no unexpected verdict, 1 some, 2 bad input.\n";
 
@@ -138,6 +143,7 @@ int conform_cmd_conform(int argc, char **argv)
     else if (strcmp(a, "--golden") == 0 && has) o.golden_dir = argv[++i];
     else if (strcmp(a, "--filter") == 0 && has) o.filter = argv[++i];
     else if (strcmp(a, "--resume") == 0) o.resume = true;
+    else if (strcmp(a, "--force") == 0) o.force = true;
     else if (strcmp(a, "--keep-work") == 0) o.keep_work = true;
     else if (strcmp(a, "--localize") == 0) o.localize = true;
     else if (strcmp(a, "--allow-outside-suite") == 0) o.allow_outside_suite = true;
@@ -229,6 +235,7 @@ int conform_cmd_report(int argc, char **argv)
   const char *out = NULL;
   const char **dirs = NULL;
   int ndirs = 0, rc = EXIT_BAD;
+  bool allow_mixed = false;
   ttref_error err = {0};
   if (wants_help(argc, argv)) return fputs(usage_report, stdout), EXIT_OK;
   if (argc < 2 || strcmp(argv[1], "merge") != 0) return fputs(usage_report, stderr), EXIT_BAD;
@@ -236,6 +243,7 @@ int conform_cmd_report(int argc, char **argv)
   if (!dirs) return EXIT_BAD;
   for (int i = 2; i < argc; i++) {
     if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) out = argv[++i];
+    else if (strcmp(argv[i], "--allow-mixed") == 0) allow_mixed = true;
     else if (argv[i][0] == '-') {
       fprintf(stderr, "error: unknown or incomplete option '%s'\n", argv[i]);
       goto done;
@@ -246,7 +254,7 @@ int conform_cmd_report(int argc, char **argv)
     goto done;
   }
   int unexpected = 0;
-  if (conform_report_merge(dirs, ndirs, out, &unexpected, &err) != TTREF_OK) {
+  if (conform_report_merge(dirs, ndirs, out, allow_mixed, &unexpected, &err) != TTREF_OK) {
     report_err(&err);
     goto done;
   }

@@ -10,7 +10,9 @@
 #include "conform_run.h"
 #include "conform_backend.h"
 #include "conform_golden.h"
+#include "conform_journal.h"
 #include "conform_judge.h"
+#include "conform_sha256.h"
 #include "conform_localize.h"
 #include "conform_mutant.h"
 #include "ir_parse.h"
@@ -46,6 +48,7 @@ typedef struct ctx {
   int nitems;
   int mut_ids[CONFORM_MUTANT_COUNT + 1]; /* --mutants, in report order */
   int nmut;
+  char cfg_sha[65];      /* sha256 of the --config file, "" without one */
 } ctx;
 
 void conform_run_describe(const conform_case *c, const conform_spec *s, conform_record *r)
@@ -587,11 +590,59 @@ static ttref_status write_env(const ctx *x, const char *report_dir, ttref_error 
   conform_json_str(f, ttref_version());
   fprintf(f, ", \"semantics_version\": 1, \"suite\": ");
   conform_json_str(f, x->suite->dir);
+  fprintf(f, ", \"suite_name\": ");
+  conform_json_str(f, x->suite->name);
   fprintf(f, ", \"config\": ");
   conform_json_str(f, x->o->config ? x->o->config : "");
+  fprintf(f, ", \"config_sha256\": ");
+  conform_json_str(f, x->cfg_sha);
   fprintf(f, ", \"shard\": \"%d/%d\", \"jobs\": %d, \"started\": \"%s\"}\n", x->o->shard_i, x->o->shard_n, x->o->jobs, when);
   TRY(conform_sys_atomic_commit(&at, err));
 fail:
+  return st;
+}
+
+/*
+ * A journal in the report directory belongs to one run: --resume continues it
+ * only with the same backend, config, suite and shard (run.json); a run
+ * without --resume replaces it only with --force.
+ */
+static ttref_status check_identity(const ctx *x, const char *shown, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  char path[4200], *text = NULL, have[1024], shard[64];
+  size_t len = 0;
+  struct stat sb;
+  snprintf(path, sizeof path, "%s/journal.jsonl", x->o->report_dir);
+  const bool journal = lstat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0;
+  if (!journal) goto fail;
+  if (!x->o->resume) {
+    if (!x->o->force)
+      FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0},
+                  "%s already holds a journal.jsonl: continue that run with --resume, replace it with --force, "
+                  "or choose another --report-dir",
+                  shown));
+    goto fail;
+  }
+  snprintf(path, sizeof path, "%s/run.json", x->o->report_dir);
+  if (!conform_sys_exists(path)) goto fail; /* a journal without run.json: nothing to compare */
+  TRY(conform_sys_read_regular(path, &text, &len, err));
+  snprintf(shard, sizeof shard, "%d/%d", x->o->shard_i, x->o->shard_n);
+  const char *keys[] = {"backend_spec", "config_sha256", "suite_name", "shard"};
+  const char *want[] = {x->o->backend, x->cfg_sha, x->suite->name, shard};
+  const char *what[] = {"backend", "config (sha256)", "suite", "shard"};
+  for (int k = 0; k < 4; k++) {
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\": \"", keys[k]);
+    if (!strstr(text, pat)) continue; /* an older run.json without the field */
+    conform_json_get(text, keys[k], have, sizeof have);
+    if (strcmp(have, want[k]) != 0)
+      FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0},
+                  "--resume: the journal in %s is of %s '%.300s', not '%.300s'; resume with the same %s or use another --report-dir",
+                  shown, what[k], have, want[k], what[k]));
+  }
+fail:
+  if (text) ir_free(text, len + 1);
   return st;
 }
 
@@ -628,8 +679,10 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   o = &oa;
   x.o = o;
   TRY(conform_suite_load_flags(o->suite, o->allow_outside_suite ? CONFORM_SUITE_ALLOW_OUTSIDE : 0, &x.suite, err));
-  if (o->config) TRY(conform_config_load(o->config, &x.cfg, err));
-  else TRY(conform_config_default(&x.cfg, err));
+  if (o->config) {
+    TRY(conform_config_load(o->config, &x.cfg, err));
+    TRY(conform_sha256_file(o->config, x.cfg_sha, err));
+  } else TRY(conform_config_default(&x.cfg, err));
   TRY(conform_backend_open(o->backend, &x.backend, err));
   if (o->mutants) {
     if (x.backend.kind != CONFORM_BK_REFERENCE)
@@ -664,6 +717,7 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
                 o->filter, total, o->suite));
   TRY(conform_sys_mkdirs(o->report_dir, err));
   snprintf(path, sizeof path, "%s/journal.jsonl", o->report_dir);
+  TRY(check_identity(&x, shown, err)); /* before the journal is opened: a refused run changes nothing */
   TRY(conform_sys_fopen_in(report_dir, "journal.jsonl", o->resume ? "a" : "w", &jf, err)); /* first: refuses a link */
   if (o->resume) TRY(conform_journal_read(path, true, &done, err));
   snprintf(path, sizeof path, "%s/run.json", o->report_dir);

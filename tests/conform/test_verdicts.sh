@@ -71,4 +71,51 @@ rc=$?
 check "leaving out --backend says so (exit 2)" "[ $rc -eq 2 ] && head -1 '$T/e2.err' | grep -q '^error: missing --backend'" "$(head -2 "$T/e2.err")"
 "$BIN" golden "$SUITE" --out "$T/g0" --filter 'nothing*' >/dev/null 2>"$T/g0.err"
 check "golden --filter matching nothing exits 2 too" "[ \$? -eq 2 ] && grep -q 'matches no item' '$T/g0.err'"
+
+# ---- 3. report merge: completeness and identity ----
+MSEL='^(float_add|int_add_i32)\['
+for i in 0 1 2; do
+  "$BIN" conform "$SUITE" --backend reference --filter "$MSEL" --shard $i/3 --report-dir "$T/s$i" -j 2 --no-progress >/dev/null 2>&1
+done
+"$BIN" conform "$SUITE" --backend fault:flip-lsb --filter "$MSEL" --shard 2/3 --report-dir "$T/sf" -j 2 --no-progress >/dev/null 2>&1
+"$BIN" report merge "$T/s0" "$T/s1" "$T/s2" --out "$T/m0" >/dev/null 2>"$T/m0.err"
+rc=$?
+check "merging shards 0,1,2 of 3 works and the header says all 3 shards, not 'shard 0/3'" \
+  "[ $rc -eq 0 ] && grep -q 'shard all 3 of 3 (merged)' '$T/m0/report.md' && ! grep -q 'shard 0/3' '$T/m0/report.md'" "$(cat "$T/m0.err")"
+"$BIN" report merge "$T/s0" "$T/s2" --out "$T/m1" >/dev/null 2>"$T/m1.err"
+check "a missing shard is refused, naming it (exit 2)" "[ \$? -eq 2 ] && grep -q 'incomplete: 2 of 3 shards, missing 1/3' '$T/m1.err'" "$(cat "$T/m1.err")"
+"$BIN" report merge "$T/s0" "$T/s1" "$T/s1" "$T/s2" --out "$T/m2" >/dev/null 2>"$T/m2.err"
+check "a duplicated shard is refused" "[ \$? -eq 2 ] && grep -q 'shard 1/3 is given twice' '$T/m2.err'" "$(cat "$T/m2.err")"
+"$BIN" report merge "$T/s0" "$T/s1" "$T/sf" --out "$T/m3" >/dev/null 2>"$T/m3.err"
+check "shards of different backends are refused" "[ \$? -eq 2 ] && grep -q \"backend differs: 'reference'.*'fault:flip-lsb'\" '$T/m3.err'" "$(cat "$T/m3.err")"
+cp -r "$T/s2" "$T/sv"
+sed 's/"ttref_version": "[^"]*"/"ttref_version": "0.0.0-other"/' "$T/s2/run.json" >"$T/sv/run.json"
+"$BIN" report merge "$T/s0" "$T/s1" "$T/sv" --out "$T/m4" >/dev/null 2>"$T/m4.err"
+check "shards of different ttref versions are refused" "[ \$? -eq 2 ] && grep -q 'ttref version differs' '$T/m4.err'" "$(cat "$T/m4.err")"
+printf 'backend: other\n' >"$T/other.yaml"
+"$BIN" conform "$SUITE" --backend reference --config "$T/other.yaml" --filter "$MSEL" --shard 2/3 --report-dir "$T/sc" -j 2 --no-progress >/dev/null 2>&1
+"$BIN" report merge "$T/s0" "$T/s1" "$T/sc" --out "$T/m5" >/dev/null 2>"$T/m5.err"
+check "shards of different configs are refused" "[ \$? -eq 2 ] && grep -q 'config differs' '$T/m5.err'" "$(cat "$T/m5.err")"
+"$BIN" report merge "$T/s0" "$T/s1" "$T/sf" --out "$T/m6" --allow-mixed >/dev/null 2>"$T/m6.err"
+check "--allow-mixed merges and labels the mix in run.json, report.md and report.html" \
+  "grep -q '\"mixed\": \"backend differs' '$T/m6/run.json' && grep -q '^\*\*Mixed run\*\*' '$T/m6/report.md' && grep -q '<th>mixed run</th>' '$T/m6/report.html'"
+
+# ---- 4. --resume identity; never replace a journal without --force ----
+"$BIN" conform "$SUITE" --backend reference --filter "$MSEL" --report-dir "$T/r" -j 2 --no-progress >/dev/null 2>&1
+cp "$T/r/journal.jsonl" "$T/r.journal"
+"$BIN" conform "$SUITE" --backend fault:flip-lsb --filter "$MSEL" --report-dir "$T/r" --resume -j 2 --no-progress >/dev/null 2>"$T/r1.err"
+check "--resume with another backend is refused (exit 2) and the journal is untouched" \
+  "[ \$? -eq 2 ] && grep -q \"journal in .* is of backend 'reference', not 'fault:flip-lsb'\" '$T/r1.err' && cmp -s '$T/r/journal.jsonl' '$T/r.journal'" "$(cat "$T/r1.err")"
+"$BIN" conform "$SUITE" --backend reference --config "$T/other.yaml" --filter "$MSEL" --report-dir "$T/r" --resume -j 2 --no-progress >/dev/null 2>"$T/r2.err"
+check "--resume with another config is refused" "[ \$? -eq 2 ] && grep -q 'is of config' '$T/r2.err'" "$(cat "$T/r2.err")"
+"$BIN" conform "$SRC/conformance/suite/ops" --backend reference --filter 'int_add_i32*' --report-dir "$T/r" --resume -j 2 --no-progress >/dev/null 2>"$T/r3.err"
+check "--resume with another suite is refused" "[ \$? -eq 2 ] && grep -q 'is of suite' '$T/r3.err'" "$(cat "$T/r3.err")"
+"$BIN" conform "$SUITE" --backend reference --filter "$MSEL" --report-dir "$T/r" -j 2 --no-progress >/dev/null 2>"$T/r4.err"
+check "a run without --resume into a directory holding a journal is refused (exit 2), the journal kept" \
+  "[ \$? -eq 2 ] && grep -q 'already holds a journal.jsonl' '$T/r4.err' && cmp -s '$T/r/journal.jsonl' '$T/r.journal'" "$(cat "$T/r4.err")"
+"$BIN" conform "$SUITE" --backend reference --filter "$MSEL" --report-dir "$T/r" --resume -j 2 --no-progress >/dev/null 2>&1
+check "--resume with the same backend, config and suite continues" "[ \$? -eq 0 ]"
+"$BIN" conform "$SUITE" --backend fault:flip-lsb --filter "$MSEL" --report-dir "$T/r" --force -j 2 --no-progress >/dev/null 2>&1
+check "--force replaces the journal" "[ \$? -eq 1 ] && grep -q '\"verdict\": \"FAIL\"' '$T/r/journal.jsonl'"
+
 echo "1..$n"
