@@ -84,6 +84,42 @@ static void replace_all(const char *in, const char *from, const char *to, char *
   out[pos < n ? pos : n - 1] = 0;
 }
 
+/* @p s with "DIR/" removed and "DIR" made ".": paths below the report directory as reports show them */
+static void strip_dir(char *s, size_t n, const char *dir)
+{
+  char tmp[1100], slash[4200];
+  if (n > sizeof tmp || !dir[0]) return;
+  snprintf(slash, sizeof slash, "%s/", dir);
+  replace_all(s, slash, "", tmp, n);
+  replace_all(tmp, dir, ".", s, n);
+}
+
+/*
+ * @p path as reports show it: relative to the report directory @p report
+ * (absolute, canonical) when it names an existing file or directory, so no
+ * report holds this machine's absolute paths; unchanged otherwise.
+ */
+static void rel_to_report(const char *report, const char *path, char *out, size_t n)
+{
+  char abs[4096];
+  snprintf(out, n, "%s", path);
+  if (!realpath(path, abs)) return;
+  size_t common = 0;
+  for (size_t i = 0; abs[i] && report[i] && abs[i] == report[i]; i++)
+    if (abs[i] == '/') common = i;
+  size_t la = strlen(abs), lr = strlen(report);
+  if (strncmp(abs, report, lr) == 0 && (abs[lr] == '/' || !abs[lr])) common = lr; /* inside the report directory */
+  else if (strncmp(abs, report, la) == 0 && report[la] == '/') common = la;        /* above it */
+  size_t pos = 0;
+  out[0] = 0;
+  for (const char *p = report + common; *p; p++) /* one ".." per component of the report directory below common */
+    if (*p == '/' && pos + 4 < n) pos += (size_t)snprintf(out + pos, n - pos, "../");
+  const char *rest = abs + common;
+  if (*rest == '/') rest++;
+  if (pos < n) snprintf(out + pos, n - pos, "%s", *rest ? rest : (pos ? "" : "."));
+  if (pos && !*rest && pos < n) out[pos - 1] = 0; /* "../.." not "../../" */
+}
+
 static void nd_index(const npy_array *a, int64_t i, char *buf, size_t n)
 {
   size_t pos = (size_t)snprintf(buf, n, "[");
@@ -422,6 +458,8 @@ static bool process(ctx *x, const item *it, conform_record *r)
       snprintf(r->localized, sizeof r->localized, "not localised: %.600s", err.msg);
   }
 decide:;
+  strip_dir(r->reason, sizeof r->reason, x->o->report_dir); /* "see work/CASE/VARIANT/ref.log", not this machine's path */
+  strip_dir(r->localized, sizeof r->localized, x->o->report_dir);
   const conform_expect *xf = conform_config_match(x->cfg->xfail, x->cfg->nxfail, r->id, r->case_name);
   r->raw = raw;
   r->verdict = conform_verdict_decide(raw, xf != NULL, xf ? xf->verdict : -1);
@@ -564,10 +602,26 @@ static void progress_show(progress *p, const conform_record *r)
 
 /* ---- the run --------------------------------------------------------------------------- */
 
+/* The --backend spec as run.json records it: an adapter or plugin path relative to the report directory. */
+static void backend_shown(const ctx *x, char *out, size_t n)
+{
+  const char *b = x->o->backend, *colon = strchr(b, ':');
+  char rel[4200];
+  size_t pre = colon && (strncmp(b, "batch:", 6) == 0 || strncmp(b, "plugin:", 7) == 0) ? (size_t)(colon - b) + 1 : 0;
+  if (!strchr(b, '/') || (colon && !pre)) {
+    snprintf(out, n, "%s", b);
+    return;
+  }
+  rel_to_report(x->o->report_dir, b + pre, rel, sizeof rel);
+  if (pre + strlen(rel) + 1 > n) return (void)snprintf(out, n, "%s", b);
+  memcpy(out, b, pre);
+  memcpy(out + pre, rel, strlen(rel) + 1);
+}
+
 static ttref_status write_env(const ctx *x, const char *report_dir, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
-  char version[256], scratch[4200], path[4200];
+  char version[256], scratch[4200], path[4200], rel[4200], spec[4200];
   snprintf(path, sizeof path, "%s/run.json", report_dir);
   snprintf(scratch, sizeof scratch, "%s/.version.tmp", x->o->report_dir);
   TRY(conform_sys_rmtree_in(x->o->report_dir, ".version.tmp", err)); /* the probe's child creates it afresh */
@@ -579,9 +633,10 @@ static ttref_status write_env(const ctx *x, const char *report_dir, ttref_error 
   char when[64];
   strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
   fprintf(f, "{\"backend\": ");
-  conform_json_str(f, x->cfg->backend[0] ? x->cfg->backend : x->o->backend);
+  backend_shown(x, spec, sizeof spec);
+  conform_json_str(f, x->cfg->backend[0] ? x->cfg->backend : spec);
   fprintf(f, ", \"backend_spec\": ");
-  conform_json_str(f, x->o->backend);
+  conform_json_str(f, spec);
   fprintf(f, ", \"backend_version\": ");
   conform_json_str(f, x->cfg->version[0] ? x->cfg->version : version);
   fprintf(f, ", \"device\": ");
@@ -589,11 +644,13 @@ static ttref_status write_env(const ctx *x, const char *report_dir, ttref_error 
   fprintf(f, ", \"ttref_version\": ");
   conform_json_str(f, ttref_version());
   fprintf(f, ", \"semantics_version\": 1, \"suite\": ");
-  conform_json_str(f, x->suite->dir);
+  rel_to_report(x->o->report_dir, x->suite->dir, rel, sizeof rel);
+  conform_json_str(f, rel);
   fprintf(f, ", \"suite_name\": ");
   conform_json_str(f, x->suite->name);
   fprintf(f, ", \"config\": ");
-  conform_json_str(f, x->o->config ? x->o->config : "");
+  if (x->o->config) rel_to_report(x->o->report_dir, x->o->config, rel, sizeof rel);
+  conform_json_str(f, x->o->config ? rel : "");
   fprintf(f, ", \"config_sha256\": ");
   conform_json_str(f, x->cfg_sha);
   fprintf(f, ", \"shard\": \"%d/%d\", \"jobs\": %d, \"started\": \"%s\"}\n", x->o->shard_i, x->o->shard_n, x->o->jobs, when);
@@ -628,8 +685,10 @@ static ttref_status check_identity(const ctx *x, const char *shown, ttref_error 
   if (!conform_sys_exists(path)) goto fail; /* a journal without run.json: nothing to compare */
   TRY(conform_sys_read_regular(path, &text, &len, err));
   snprintf(shard, sizeof shard, "%d/%d", x->o->shard_i, x->o->shard_n);
+  char spec[4200];
+  backend_shown(x, spec, sizeof spec);
   const char *keys[] = {"backend_spec", "config_sha256", "suite_name", "shard"};
-  const char *want[] = {x->o->backend, x->cfg_sha, x->suite->name, shard};
+  const char *want[] = {spec, x->cfg_sha, x->suite->name, shard};
   const char *what[] = {"backend", "config (sha256)", "suite", "shard"};
   for (int k = 0; k < 4; k++) {
     char pat[64];

@@ -118,4 +118,12 @@ check "--resume with the same backend, config and suite continues" "[ \$? -eq 0 
 "$BIN" conform "$SUITE" --backend fault:flip-lsb --filter "$MSEL" --report-dir "$T/r" --force -j 2 --no-progress >/dev/null 2>&1
 check "--force replaces the journal" "[ \$? -eq 1 ] && grep -q '\"verdict\": \"FAIL\"' '$T/r/journal.jsonl'"
 
+# ---- 9. no absolute path of this machine in any report ----
+"$BIN" conform "$SUITE" --backend fault:exit-error --config "$T/other.yaml" --filter "$MSEL" --report-dir "$T/abs/rep" -j 2 --no-progress >/dev/null 2>&1
+"$BIN" conform "$SUITE" --backend "$T/ftz.sh" --config "$T/ftz.yaml" --filter '^cast_f16_f32\[' --report-dir "$T/abs/rep2" -j 2 --no-progress >/dev/null 2>&1
+absolute() { grep -l -E "(^|[^.])($T|$SRC)" "$1/run.json" "$1/results.json" "$1/report.md" "$1/report.html" "$1/junit.xml" "$1/results.tap"; }
+check "reports hold paths relative to the report directory (run.json, results.json, report.md/html, junit, tap)" \
+  "[ -z \"\$(absolute '$T/abs/rep')\" ] && [ -z \"\$(absolute '$T/abs/rep2')\" ] && grep -q 'log: work/float_add/f32/backend.log' '$T/abs/rep/report.md' && grep -q '\"backend_spec\": \"../../ftz.sh\"' '$T/abs/rep2/run.json'" \
+  "$(absolute "$T/abs/rep") $(absolute "$T/abs/rep2")"
+
 echo "1..$n"
