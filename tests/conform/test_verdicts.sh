@@ -126,4 +126,11 @@ check "reports hold paths relative to the report directory (run.json, results.js
   "[ -z \"\$(absolute '$T/abs/rep')\" ] && [ -z \"\$(absolute '$T/abs/rep2')\" ] && grep -q 'log: work/float_add/f32/backend.log' '$T/abs/rep/report.md' && grep -q '\"backend_spec\": \"../../ftz.sh\"' '$T/abs/rep2/run.json'" \
   "$(absolute "$T/abs/rep") $(absolute "$T/abs/rep2")"
 
+# ---- 8. docs/cli.md's option reference is the binary's --help ----
+sh "$SRC/scripts/gen_cli_doc.sh" "$BIN" "$SRC/docs/cli.md" --check >/dev/null 2>"$T/doc.err"
+check "docs/cli.md matches every --help text (scripts/gen_cli_doc.sh --check)" "[ \$? -eq 0 ]" "$(head -12 "$T/doc.err")"
+sed 's/^  --resume      keep/  --resume      kept/' "$SRC/docs/cli.md" >"$T/cli.md"
+sh "$SRC/scripts/gen_cli_doc.sh" "$BIN" "$T/cli.md" --check >/dev/null 2>"$T/doc2.err"
+check "a docs/cli.md that drifted from --help fails the check" "[ \$? -eq 1 ] && grep -q 'drifted' '$T/doc2.err'"
+
 echo "1..$n"
