@@ -133,4 +133,29 @@ sed 's/^  --resume      keep/  --resume      kept/' "$SRC/docs/cli.md" >"$T/cli.
 sh "$SRC/scripts/gen_cli_doc.sh" "$BIN" "$T/cli.md" --check >/dev/null 2>"$T/doc2.err"
 check "a docs/cli.md that drifted from --help fails the check" "[ \$? -eq 1 ] && grep -q 'drifted' '$T/doc2.err'"
 
+# ---- 7. self-contained goldens: inputs, launch and kernel, content-addressed ----
+"$BIN" golden "$SUITE" --out "$T/g" --filter '^(vadd|float_add)' >/dev/null 2>"$T/g.err"
+missing=0
+for sha in $(sed -n 's/^\(input\|kernel\) \([0-9a-f]*\)  .*/\2/p' "$T/g/MANIFEST"); do
+  ls "$T/g/blobs/$sha".* >/dev/null 2>&1 || missing=$((missing + 1))
+done
+check "every input and kernel MANIFEST lists is written (blobs/SHA.*)" \
+  "[ \$(grep -c '^input ' '$T/g/MANIFEST') -gt 0 ] && [ $missing -eq 0 ]" "$missing missing; $(cat "$T/g.err")"
+check "identical inputs are stored once (one blob per distinct sha256)" \
+  "[ \$(ls '$T/g/blobs' | grep -c '\\.npy\$') -eq \$(sed -n 's/^input \\([0-9a-f]*\\) .*/\\1/p' '$T/g/MANIFEST' | sort -u | wc -l) ]"
+for f in "$T"/g/blobs/*; do
+  b=$(basename "$f"); b=${b%.*}
+  [ "$(sha256sum "$f" | cut -c1-64)" = "$b" ] || missing=$((missing + 1))
+done
+check "blobs are named by the sha256 of their content" "[ $missing -eq 0 ]"
+"$BIN" run --launch "$T/g/float_add/f32/case.yaml" --out "$T/replay" >/dev/null 2>"$T/replay.err"
+check "a golden item replays from the golden directory alone (case.yaml -> outputs equal the golden)" \
+  "[ \$? -eq 0 ] && cmp -s '$T/replay/o_ptr.npy' '$T/g/float_add/f32/o_ptr.npy' && grep -q '^launch .*  float_add/f32/case.yaml\$' '$T/g/MANIFEST' && grep -q '^kernel .*  float_add/f32/kernel.ttir\$' '$T/g/MANIFEST'" \
+  "$(cat "$T/replay.err")"
+check "the golden directory verifies" "'$BIN' golden '$SUITE' --verify '$T/g' --filter '^(vadd|float_add)' >/dev/null 2>&1"
+b=$(ls "$T/g/blobs" | head -1)
+printf 'x' >>"$T/g/blobs/$b"
+"$BIN" golden "$SUITE" --verify "$T/g" --filter '^(vadd|float_add)' >/dev/null 2>"$T/gv.err"
+check "a changed blob is drift" "[ \$? -eq 1 ] && grep -q 'blobs/$b' '$T/gv.err'"
+
 echo "1..$n"
