@@ -290,6 +290,48 @@ static const char *vclass(conform_verdict v)
   return "skip";
 }
 
+/*
+ * The findings first: every unexpected verdict with its reason, worst element
+ * and localisation, so a reader sees what is wrong before the tables.
+ */
+static void write_findings(FILE *f, const conform_record_list *l, const tally *t)
+{
+  fprintf(f, "<h2 id=\"findings\">Findings</h2>\n");
+  if (!t->unexpected) {
+    fprintf(f, "<p class=\"ok\">No unexpected verdict: %d items, %d passed, %d expected failures.</p>\n", t->total, t->passed,
+            t->xfail);
+    return;
+  }
+  fprintf(f, "<p><b>%d unexpected</b> of %d items.</p>\n<table id=\"findings-table\"><tr><th>case</th><th>verdict</th>"
+             "<th>worst element</th><th>first divergent op</th><th>reason</th></tr>\n",
+          t->unexpected, t->total);
+  for (int i = 0; i < l->n; i++) {
+    const conform_record *r = &l->v[i];
+    if (!conform_verdict_unexpected(r->verdict)) continue;
+    fprintf(f, "<tr class=\"bad\"><td>");
+    xml_esc(f, r->id);
+    fprintf(f, "</td><td>%s</td><td>", conform_verdict_name(r->verdict));
+    if (r->worst_at[0]) {
+      xml_esc(f, r->output);
+      fprintf(f, " %s: got %.9g, ref %.9g", r->worst_at, r->worst_got, r->worst_ref);
+    }
+    fprintf(f, "</td><td>");
+    if (r->localized_op[0]) {
+      xml_esc(f, r->localized_op);
+      fprintf(f, " at ");
+      xml_esc(f, r->localized_at);
+    }
+    fprintf(f, "</td><td class=\"reason\">");
+    xml_esc(f, r->reason);
+    if (r->localized[0]) {
+      fprintf(f, "<br><b>localised:</b> ");
+      xml_esc(f, r->localized);
+    }
+    fprintf(f, "</td></tr>\n");
+  }
+  fprintf(f, "</table>\n");
+}
+
 static ttref_status write_html(const char *dir, const conform_record_list *l, const env *e, const tally *t, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
@@ -305,8 +347,12 @@ static ttref_status write_html(const char *dir, const conform_record_list *l, co
   fprintf(f, "</title>\n<style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}"
              "td,th{border:1px solid #ccc;padding:3px 6px;text-align:left}th{background:#eee}"
              ".ok{background:#dfd}.bad{background:#fcc}.warn{background:#ffd}.skip{background:#eee}"
-             "td.num{text-align:right;font-family:monospace}</style></head><body>\n");
-  fprintf(f, "<h1>ttref conformance report</h1>\n<h2>Environment</h2>\n<table id=\"environment\">");
+             "td.num{text-align:right;font-family:monospace;white-space:nowrap}"
+             "td.reason{min-width:32em;max-width:60em;overflow-wrap:anywhere}"
+             ".wide{overflow-x:auto}</style></head><body>\n");
+  fprintf(f, "<h1>ttref conformance report</h1>\n");
+  write_findings(f, l, t);
+  fprintf(f, "<h2>Environment</h2>\n<table id=\"environment\">");
   const char *keys[] = {"backend", "backend version", "device", "ttref version", "semantics version", "suite", "shard", "started", "mixed run"};
   const char *vals[] = {e->backend, e->version, e->device, e->ttref, "1", e->suite, e->shard, e->started, e->mixed};
   for (int k = 0; k < (e->mixed[0] ? 9 : 8); k++) {
@@ -360,7 +406,7 @@ static ttref_status write_html(const char *dir, const conform_record_list *l, co
     }
     fprintf(f, "</tr>\n");
   }
-  fprintf(f, "</table>\n<h2>Kernels</h2>\n<table id=\"results\"><tr><th>case</th><th>verdict</th><th>op</th><th>dtype</th>"
+  fprintf(f, "</table>\n<h2>Kernels</h2>\n<div class=\"wide\"><table id=\"results\"><tr><th>case</th><th>verdict</th><th>op</th><th>dtype</th>"
              "<th>mode</th><th>worst element</th><th>got</th><th>reference</th><th>allowed</th><th>err/allowed</th>"
              "<th>max ulp</th><th>ULP histogram</th><th>time (s)</th><th>reason</th></tr>\n");
   for (int i = 0; i < l->n; i++) {
@@ -379,7 +425,7 @@ static ttref_status write_html(const char *dir, const conform_record_list *l, co
                "<td class=\"num\">%.3g</td><td class=\"num\">%.3g</td><td>",
             r->worst_at, r->worst_got, r->worst_ref, r->worst_bound, r->max_ratio, r->max_ulp);
     svg_hist(f, r->hist, 120, 24);
-    fprintf(f, "</td><td class=\"num\">%.2f</td><td>", r->seconds);
+    fprintf(f, "</td><td class=\"num\">%.2f</td><td class=\"reason\">", r->seconds);
     xml_esc(f, r->verdict == CONFORM_V_XFAIL ? r->expected_reason : r->reason);
     if (r->localized[0]) {
       fprintf(f, "<br><b>localised:</b> ");
@@ -387,7 +433,7 @@ static ttref_status write_html(const char *dir, const conform_record_list *l, co
     }
     fprintf(f, "</td></tr>\n");
   }
-  fprintf(f, "</table>\n</body></html>\n");
+  fprintf(f, "</table></div>\n</body></html>\n");
   st = close_out(f, path, err);
   f = NULL;
 fail:

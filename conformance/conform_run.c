@@ -460,6 +460,11 @@ static bool process(ctx *x, const item *it, conform_record *r)
 decide:;
   strip_dir(r->reason, sizeof r->reason, x->o->report_dir); /* "see work/CASE/VARIANT/ref.log", not this machine's path */
   strip_dir(r->localized, sizeof r->localized, x->o->report_dir);
+  if (x->suite->dir[0] == '/') { /* kernel paths relative to the suite: "kernels/softmax_f32.ttir:32:5" */
+    strip_dir(r->reason, sizeof r->reason, x->suite->dir);
+    strip_dir(r->localized, sizeof r->localized, x->suite->dir);
+    strip_dir(r->localized_at, sizeof r->localized_at, x->suite->dir);
+  }
   const conform_expect *xf = conform_config_match(x->cfg->xfail, x->cfg->nxfail, r->id, r->case_name);
   r->raw = raw;
   r->verdict = conform_verdict_decide(raw, xf != NULL, xf ? xf->verdict : -1);

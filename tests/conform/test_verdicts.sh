@@ -158,4 +158,22 @@ printf 'x' >>"$T/g/blobs/$b"
 "$BIN" golden "$SUITE" --verify "$T/g" --filter '^(vadd|float_add)' >/dev/null 2>"$T/gv.err"
 check "a changed blob is drift" "[ \$? -eq 1 ] && grep -q 'blobs/$b' '$T/gv.err'"
 
+# ---- 10. report.html: the findings first, a readable reason column; kernel paths relative to the suite ----
+"$BIN" conform "$SUITE" --backend fault:perturb:math.exp --localize --filter '^(softmax_f32|vadd_f32)\[' --report-dir "$T/h" -j 2 --no-progress >/dev/null 2>&1
+H=$T/h/report.html
+fl=$(grep -n '<h2 id="findings">' "$H" | cut -d: -f1)
+el=$(grep -n '<h2>Environment' "$H" | cut -d: -f1)
+check "report.html opens with the findings: the FAIL with its localisation, before every other section" \
+  "[ -n '$fl' ] && [ -n '$el' ] && [ '$fl' -lt '$el' ] && sed -n '$fl,${el}p' '$H' | grep -q '<td>softmax_f32\\[default\\]</td><td>FAIL</td>.*math.exp at kernels/softmax_f32.ttir:32:5' && ! sed -n '$fl,${el}p' '$H' | grep -q 'vadd_f32'"
+check "the reason column has a readable width (td.reason min-width, the wide table scrolls)" \
+  "grep -q 'td.reason{min-width:32em' '$H' && grep -q '<div class=\"wide\"><table id=\"results\">' '$H' && grep -q '<td class=\"reason\">o_ptr: ulp f32' '$H'"
+check "localisations name kernels relative to the suite, not by this machine's path" \
+  "! grep -q -E '(^|[^.])$SRC' '$T/h/report.md' '$T/h/results.json' '$H'"
+if command -v "${CHROMIUM:-chromium}" >/dev/null 2>&1; then
+  sh "$SRC/tests/conform/render_report.sh" "$T/h" "$T/h.png" >/dev/null 2>"$T/render.err"
+  check "report.html renders in headless Chromium" "[ \$? -eq 0 ]" "$(cat "$T/render.err")"
+else
+  check "report.html renders in headless Chromium # SKIP no chromium" "true"
+fi
+
 echo "1..$n"
