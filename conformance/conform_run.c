@@ -576,10 +576,17 @@ typedef struct progress {
   int bar, done, total;
   int count[CONFORM_VERDICT_COUNT];
   double t0;
+  const char *shown;     /* the report directory as the user gave it */
 } progress;
 
-static void progress_show(progress *p, const conform_record *r)
+static void progress_show(progress *p, const conform_record *rec)
 {
+  /* records say "work/CASE/..." (relative to the report directory); the console names a path usable from here */
+  conform_record shown_rec = *rec;
+  const conform_record *r = &shown_rec;
+  char from[16] = " work/", to[4200];
+  snprintf(to, sizeof to, " %s/work/", p->shown);
+  replace_all(rec->reason, from, to, shown_rec.reason, sizeof shown_rec.reason);
   p->done++;
   p->count[r->verdict]++;
   if (!p->bar) {
@@ -795,7 +802,7 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
       have = strcmp(done.v[k].id, id) == 0 && !conform_record_is_harness_error(&done.v[k]);
     if (!have) todo[ntodo++] = i;
   }
-  progress pg = {o->progress < 0 ? isatty(2) : o->progress, 0, ntodo, {0}, conform_sys_now()};
+  progress pg = {o->progress < 0 ? isatty(2) : o->progress, 0, ntodo, {0}, conform_sys_now(), shown};
   if (x.nitems - ntodo > 0) fprintf(stderr, "resuming: %d of %d items already journaled\n", x.nitems - ntodo, x.nitems);
   nw = o->jobs < ntodo ? o->jobs : ntodo;
   ws = ir_calloc((size_t)nw + 1, sizeof *ws);
