@@ -606,7 +606,11 @@ ttref_status conform_report_merge(const char *const *dirs, int ndirs, const char
   { /* run.json of the merged run: the first shard's, with the shard field saying what was merged */
     env e;
     load_env(dirs[0], &e);
-    char shard[64], spec[256];
+    char shard[64], spec[256], joined[4400], absout[4096];
+    if (e.suite[0] && e.suite[0] != '/' && realpath(out, absout)) { /* relative to the first shard: now to OUT */
+      snprintf(joined, sizeof joined, "%s/%s", dirs[0], e.suite);
+      conform_sys_relpath(absout, joined, e.suite, sizeof e.suite);
+    }
     if (n > 0 && nseen == n) snprintf(shard, sizeof shard, "all %d of %d (merged)", n, n);
     else snprintf(shard, sizeof shard, "%d directories (merged)", ndirs);
     snprintf(spec, sizeof spec, "%s", ids[0].backend);

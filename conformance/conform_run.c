@@ -94,32 +94,6 @@ static void strip_dir(char *s, size_t n, const char *dir)
   replace_all(tmp, dir, ".", s, n);
 }
 
-/*
- * @p path as reports show it: relative to the report directory @p report
- * (absolute, canonical) when it names an existing file or directory, so no
- * report holds this machine's absolute paths; unchanged otherwise.
- */
-static void rel_to_report(const char *report, const char *path, char *out, size_t n)
-{
-  char abs[4096];
-  snprintf(out, n, "%s", path);
-  if (!realpath(path, abs)) return;
-  size_t common = 0;
-  for (size_t i = 0; abs[i] && report[i] && abs[i] == report[i]; i++)
-    if (abs[i] == '/') common = i;
-  size_t la = strlen(abs), lr = strlen(report);
-  if (strncmp(abs, report, lr) == 0 && (abs[lr] == '/' || !abs[lr])) common = lr; /* inside the report directory */
-  else if (strncmp(abs, report, la) == 0 && report[la] == '/') common = la;        /* above it */
-  size_t pos = 0;
-  out[0] = 0;
-  for (const char *p = report + common; *p; p++) /* one ".." per component of the report directory below common */
-    if (*p == '/' && pos + 4 < n) pos += (size_t)snprintf(out + pos, n - pos, "../");
-  const char *rest = abs + common;
-  if (*rest == '/') rest++;
-  if (pos < n) snprintf(out + pos, n - pos, "%s", *rest ? rest : (pos ? "" : "."));
-  if (pos && !*rest && pos < n) out[pos - 1] = 0; /* "../.." not "../../" */
-}
-
 static void nd_index(const npy_array *a, int64_t i, char *buf, size_t n)
 {
   size_t pos = (size_t)snprintf(buf, n, "[");
@@ -624,7 +598,7 @@ static void backend_shown(const ctx *x, char *out, size_t n)
     snprintf(out, n, "%s", b);
     return;
   }
-  rel_to_report(x->o->report_dir, b + pre, rel, sizeof rel);
+  conform_sys_relpath(x->o->report_dir, b + pre, rel, sizeof rel);
   if (pre + strlen(rel) + 1 > n) return (void)snprintf(out, n, "%s", b);
   memcpy(out, b, pre);
   memcpy(out + pre, rel, strlen(rel) + 1);
@@ -656,12 +630,12 @@ static ttref_status write_env(const ctx *x, const char *report_dir, ttref_error 
   fprintf(f, ", \"ttref_version\": ");
   conform_json_str(f, ttref_version());
   fprintf(f, ", \"semantics_version\": 1, \"suite\": ");
-  rel_to_report(x->o->report_dir, x->suite->dir, rel, sizeof rel);
+  conform_sys_relpath(x->o->report_dir, x->suite->dir, rel, sizeof rel);
   conform_json_str(f, rel);
   fprintf(f, ", \"suite_name\": ");
   conform_json_str(f, x->suite->name);
   fprintf(f, ", \"config\": ");
-  if (x->o->config) rel_to_report(x->o->report_dir, x->o->config, rel, sizeof rel);
+  if (x->o->config) conform_sys_relpath(x->o->report_dir, x->o->config, rel, sizeof rel);
   conform_json_str(f, x->o->config ? rel : "");
   fprintf(f, ", \"config_sha256\": ");
   conform_json_str(f, x->cfg_sha);

@@ -78,10 +78,12 @@ for i in 0 1 2; do
   "$BIN" conform "$SUITE" --backend reference --filter "$MSEL" --shard $i/3 --report-dir "$T/s$i" -j 2 --no-progress >/dev/null 2>&1
 done
 "$BIN" conform "$SUITE" --backend fault:flip-lsb --filter "$MSEL" --shard 2/3 --report-dir "$T/sf" -j 2 --no-progress >/dev/null 2>&1
-"$BIN" report merge "$T/s0" "$T/s1" "$T/s2" --out "$T/m0" >/dev/null 2>"$T/m0.err"
+"$BIN" report merge "$T/s0" "$T/s1" "$T/s2" --out "$T/deep/m0" >/dev/null 2>"$T/m0.err"
 rc=$?
 check "merging shards 0,1,2 of 3 works and the header says all 3 shards, not 'shard 0/3'" \
-  "[ $rc -eq 0 ] && grep -q 'shard all 3 of 3 (merged)' '$T/m0/report.md' && ! grep -q 'shard 0/3' '$T/m0/report.md'" "$(cat "$T/m0.err")"
+  "[ $rc -eq 0 ] && grep -q 'shard all 3 of 3 (merged)' '$T/deep/m0/report.md' && ! grep -q 'shard 0/3' '$T/deep/m0/report.md'" "$(cat "$T/m0.err")"
+check "the merged run.json names the suite relative to the merged directory" \
+  "[ \"\$(cd '$T/deep/m0' && cd \"\$(sed -n 's/.*\"suite\": \"\\([^\"]*\\)\".*/\\1/p' run.json)\" && pwd)\" = '$SUITE' ]"
 "$BIN" report merge "$T/s0" "$T/s2" --out "$T/m1" >/dev/null 2>"$T/m1.err"
 check "a missing shard is refused, naming it (exit 2)" "[ \$? -eq 2 ] && grep -q 'incomplete: 2 of 3 shards, missing 1/3' '$T/m1.err'" "$(cat "$T/m1.err")"
 "$BIN" report merge "$T/s0" "$T/s1" "$T/s1" "$T/s2" --out "$T/m2" >/dev/null 2>"$T/m2.err"
