@@ -36,7 +36,7 @@ static const char *const usage_conform =
     "  --report-dir  journal.jsonl, results.json, junit.xml, results.tap, report.md, report.html\n"
     "                (default conform-report); case directories of failures stay in DIR/work\n"
     "  --golden      judge against stored goldens (`ttref golden --out`) instead of running the reference\n"
-    "  -j N          parallel workers (default: the number of CPUs)\n"
+    "  -j N          parallel workers, 1..256 (default: the number of CPUs)\n"
     "  --shard I/N   run only items with index % N == I (0 <= I < N); combine with `ttref report merge`\n"
     "  --filter PAT  run only the items PAT matches: a POSIX extended regex when it starts with ^, else a\n"
     "                glob (* and ?) over the whole id \"case[variant]\" or case name (docs/suite-format.md);\n"
@@ -44,7 +44,8 @@ static const char *const usage_conform =
     "  --resume      keep DIR/journal.jsonl and run only the items it lacks (refused when the journal is of\n"
     "                another backend, config, suite or shard)\n"
     "  --force       replace a journal already in DIR (without it such a run is refused)\n"
-    "  --timeout S   time limit of one backend run (default 60; the case and the config may override)\n"
+    "  --timeout S   time limit of one backend run, 0.001..86400 (default 60; the case and the config\n"
+    "                may override)\n"
     "  --localize    for each FAIL, probe every value the kernel computes on the backend and the reference\n"
     "                and name the first op that diverges (docs/compliance.md, Localisation)\n"
     "  --allow-outside-suite  let kernel:, file: and case files resolve outside the suite directory\n"
@@ -108,6 +109,24 @@ static int exit_of(ttref_status st)
   return st == TTREF_E_FAULT ? EXIT_FAIL : EXIT_BAD;
 }
 
+/* --shard I/N: two strict integers, 0 <= I < N <= 2^20 */
+static ttref_status parse_shard(const char *s, int *out_i, int *out_n, ttref_error *err)
+{
+  const char *slash = strchr(s, '/');
+  char ib[32];
+  int64_t i, n;
+  ttref_status st;
+  if (!slash || (size_t)(slash - s) >= sizeof ib)
+    return ir_error_set(err, TTREF_E_USAGE, (ttref_loc){0}, "--shard: '%.40s' is not I/N", s);
+  memcpy(ib, s, (size_t)(slash - s));
+  ib[slash - s] = 0;
+  if ((st = ir_parse_int("--shard", slash + 1, 1, 1 << 20, &n, err)) != TTREF_OK) return st;
+  if ((st = ir_parse_int("--shard", ib, 0, n - 1, &i, err)) != TTREF_OK) return st;
+  *out_i = (int)i;
+  *out_n = (int)n;
+  return TTREF_OK;
+}
+
 int conform_cmd_conform(int argc, char **argv)
 {
   conform_run_opts o = {0};
@@ -149,19 +168,16 @@ int conform_cmd_conform(int argc, char **argv)
     else if (strcmp(a, "--allow-outside-suite") == 0) o.allow_outside_suite = true;
     else if (strcmp(a, "--progress") == 0) o.progress = 1;
     else if (strcmp(a, "--no-progress") == 0) o.progress = 0;
-    else if ((strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0) && has) {
-      o.jobs = atoi(argv[++i]);
-      if (o.jobs < 1 || o.jobs > 256) return fprintf(stderr, "error: -j needs 1..256\n"), EXIT_BAD;
-    } else if (strncmp(a, "-j", 2) == 0 && a[2]) {
-      o.jobs = atoi(a + 2);
-      if (o.jobs < 1 || o.jobs > 256) return fprintf(stderr, "error: -j needs 1..256\n"), EXIT_BAD;
+    else if ((strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0 || (strncmp(a, "-j", 2) == 0 && a[2]))) {
+      int64_t j;
+      const char *v = a[1] == 'j' && a[2] ? a + 2 : has ? argv[++i] : NULL;
+      if (!v) return fprintf(stderr, "error: %s needs a count\n", a), EXIT_BAD;
+      if (ir_parse_int(a[1] == 'j' ? "-j" : "--jobs", v, 1, 256, &j, &err) != TTREF_OK) return report_err(&err), EXIT_BAD;
+      o.jobs = (int)j;
     } else if (strcmp(a, "--timeout") == 0 && has) {
-      char *end;
-      o.timeout = strtod(argv[++i], &end);
-      if (*end || !(o.timeout > 0)) return fprintf(stderr, "error: --timeout needs a positive number of seconds\n"), EXIT_BAD;
+      if (ir_parse_real("--timeout", argv[++i], 0.001, 86400, &o.timeout, &err) != TTREF_OK) return report_err(&err), EXIT_BAD;
     } else if (strcmp(a, "--shard") == 0 && has) {
-      if (sscanf(argv[++i], "%d/%d", &o.shard_i, &o.shard_n) != 2 || o.shard_n < 1 || o.shard_i < 0 || o.shard_i >= o.shard_n)
-        return fprintf(stderr, "error: --shard needs I/N with 0 <= I < N\n"), EXIT_BAD;
+      if (parse_shard(argv[++i], &o.shard_i, &o.shard_n, &err) != TTREF_OK) return report_err(&err), EXIT_BAD;
     } else if (a[0] == '-') {
       fprintf(stderr, "error: unknown or incomplete option '%s'\n", a);
       return fputs(usage_conform, stderr), EXIT_BAD;

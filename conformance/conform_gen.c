@@ -287,6 +287,15 @@ static int64_t int_max_of(conform_dtype dt)
   return w == 64 ? INT64_MAX : ((int64_t)1 << (w - 1)) - 1;
 }
 
+/* x as int64, saturated (NaN: 0) */
+static int64_t sat_i64(double x)
+{
+  if (!(x == x)) return 0;
+  if (x >= 0x1p63) return INT64_MAX;
+  if (x < -0x1p63) return INT64_MIN;
+  return (int64_t)x;
+}
+
 ttref_status conform_gen_fill(const conform_recipe *r, conform_dtype dt, int rank, const int64_t *shape,
                               npy_array *out, ttref_error *err)
 {
@@ -317,7 +326,9 @@ ttref_status conform_gen_fill(const conform_recipe *r, conform_dtype dt, int ran
         double v = r->gen == CONFORM_GEN_FILL ? r->value : r->start + (double)i * r->step;
         store(out->data, i, bytes, enc(fmt, v));
       } else {
-        int64_t v = r->gen == CONFORM_GEN_FILL ? r->ivalue : (int64_t)r->start + i * (int64_t)r->step;
+        /* integer arange wraps in 64 bits (start/step saturated: casting a huge double is undefined) */
+        int64_t v = r->gen == CONFORM_GEN_FILL ? r->ivalue
+                                               : (int64_t)((uint64_t)sat_i64(r->start) + (uint64_t)i * (uint64_t)sat_i64(r->step));
         store(out->data, i, bytes, dt == CONFORM_DT_BOOL ? (uint64_t)(v != 0) : (uint64_t)v);
       }
     }

@@ -141,6 +141,15 @@ static const char *join_path(ir_arena *a, const char *dir, const char *rel)
 
 /* ---- recipes -------------------------------------------------------------- */
 
+/* x as int64, saturated (NaN: 0): a double outside the range is undefined behaviour to cast */
+static int64_t sat_i64(double x)
+{
+  if (!(x == x)) return 0;
+  if (x >= 0x1p63) return INT64_MAX;
+  if (x < -0x1p63) return INT64_MIN;
+  return (int64_t)x;
+}
+
 /* An input recipe, before its dtype is known (checked again in check_recipe). */
 static ttref_status parse_recipe(conform_yaml *y, yaml_node_t *n, const conform_case *c, conform_recipe *r)
 {
@@ -190,8 +199,8 @@ static ttref_status parse_recipe(conform_yaml *y, yaml_node_t *n, const conform_
       ttref_error scratch = {0};
       ttref_error *keep = y->err;
       y->err = &scratch;
-      if (conform_yaml_int(y, it[0], "lo", INT64_MIN, INT64_MAX, &r->ilo) != TTREF_OK) r->ilo = (int64_t)ceil(r->lo);
-      if (conform_yaml_int(y, it[1], "hi", INT64_MIN, INT64_MAX, &r->ihi) != TTREF_OK) r->ihi = (int64_t)floor(r->hi);
+      if (conform_yaml_int(y, it[0], "lo", INT64_MIN, INT64_MAX, &r->ilo) != TTREF_OK) r->ilo = sat_i64(ceil(r->lo));
+      if (conform_yaml_int(y, it[1], "hi", INT64_MIN, INT64_MAX, &r->ihi) != TTREF_OK) r->ihi = sat_i64(floor(r->hi));
       y->err = keep;
       r->has_range = true;
       break;
@@ -201,7 +210,7 @@ static ttref_status parse_recipe(conform_yaml *y, yaml_node_t *n, const conform_
       ttref_error scratch = {0};
       ttref_error *keep = y->err;
       y->err = &scratch;
-      if (conform_yaml_int(y, v, "value", INT64_MIN, INT64_MAX, &r->ivalue) != TTREF_OK) r->ivalue = (int64_t)r->value;
+      if (conform_yaml_int(y, v, "value", INT64_MIN, INT64_MAX, &r->ivalue) != TTREF_OK) r->ivalue = sat_i64(r->value);
       y->err = keep;
       break;
     }

@@ -76,6 +76,18 @@ ttref_status conform_yaml_load(conform_yaml *y, const char *file, ir_arena *aren
                       p.context ? " " : "", p.context ? p.context : ""));
   }
   y->loaded = true;
+  { /* one document per file: a second one would otherwise be ignored silently */
+    yaml_document_t doc2;
+    if (!yaml_parser_load(&p, &doc2)) {
+      ttref_loc l = {file, (int)p.problem_mark.line + 1, (int)p.problem_mark.column + 1};
+      FAIL(ir_error_set(err, TTREF_E_INPUT, l, "yaml: %s%s%s", p.problem ? p.problem : "syntax error",
+                        p.context ? " " : "", p.context ? p.context : ""));
+    }
+    ttref_loc l2 = {file, (int)doc2.start_mark.line + 1, (int)doc2.start_mark.column + 1};
+    bool more = yaml_document_get_root_node(&doc2) != NULL;
+    yaml_document_delete(&doc2);
+    if (more) FAIL(ir_error_set(err, TTREF_E_INPUT, l2, "a YAML file here holds one document; a second one starts here"));
+  }
 fail:
   if (pinit) yaml_parser_delete(&p);
   if (f) fclose(f);
@@ -98,6 +110,14 @@ static const char *kind_name(const yaml_node_t *n)
 {
   if (!n) return "nothing";
   return n->type == YAML_SCALAR_NODE ? "a scalar" : n->type == YAML_SEQUENCE_NODE ? "a list" : "a mapping";
+}
+
+/* by name, then document order */
+static int cmp_pair(const void *a, const void *b)
+{
+  const conform_yaml_pair *p = *(const conform_yaml_pair *const *)a, *q = *(const conform_yaml_pair *const *)b;
+  int c = strcmp(p->name, q->name);
+  return c ? c : (p > q) - (p < q);
 }
 
 ttref_status conform_yaml_map(conform_yaml *y, yaml_node_t *n, const char *what, uint64_t allowed,
@@ -123,12 +143,22 @@ ttref_status conform_yaml_map(conform_yaml *y, yaml_node_t *n, const char *what,
       if (key < 0) FAIL(conform_yaml_fail(y, k, "unknown key '%s' in %s", name, what));
       if (!(allowed & ((uint64_t)1 << key))) FAIL(conform_yaml_fail(y, k, "key '%s' is not allowed in %s", name, what));
     }
-    for (int j = 0; j < i; j++)
+    for (int j = 0; j < i && cnt <= 32; j++)
       if (strcmp(pairs[j].name, name) == 0) FAIL(conform_yaml_fail(y, k, "duplicate key '%s' in %s", name, what));
     pairs[i].key = key;
     pairs[i].name = name;
     pairs[i].knode = k;
     pairs[i].value = v;
+  }
+  if (cnt > 32) { /* large maps: sort instead of comparing every pair */
+    const conform_yaml_pair **by = ir_arena_alloc(y->arena, sizeof *by * (size_t)cnt);
+    if (!by) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, n), "out of memory"));
+    for (int i = 0; i < cnt; i++) by[i] = &pairs[i];
+    qsort(by, (size_t)cnt, sizeof *by, cmp_pair);
+    const conform_yaml_pair *dup = NULL; /* the earliest key that repeats an earlier one */
+    for (int i = 1; i < cnt; i++)
+      if (strcmp(by[i - 1]->name, by[i]->name) == 0 && (!dup || by[i] < dup)) dup = by[i];
+    if (dup) FAIL(conform_yaml_fail(y, dup->knode, "duplicate key '%s' in %s", dup->name, what));
   }
   *out_pairs = pairs;
   *out_n = cnt;

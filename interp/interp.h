@@ -27,12 +27,17 @@ typedef struct interp_alloc {
   uint8_t *data;       /* owned */
   size_t nbytes;
   ir_scalar elem;      /* element type of the pointer argument it came from */
-  uint32_t *owner;     /* last writer's linear pid + 1 per element (parallel runs, --check-races) */
+  uint32_t *owner;     /* per element: who accessed it (parallel runs) or the last writer's linear
+                          pid + 1 (--check-races) */
   int64_t owner_n;
   double *pv, *pb;     /* precise mode: binary64 value and magnitude bound per element (float allocations) */
   int64_t pn;          /* number of elements in pv/pb */
   bool uninit;         /* declared uninitialised (`@new:`): --check-uninit reports reads before writes */
   bool borrowed;       /* data is the caller's (interp_mem_add_borrowed): never freed */
+  uint8_t *snap;       /* parallel runs: data (and pv/pb) before the launch's first store to it */
+  double *snap_pv, *snap_pb;
+  int snap_state;      /* 0 none, 1 being copied, 2 copied */
+  bool track_reads;    /* parallel runs: a store may write it, so race detection records reads too */
 } interp_alloc;
 
 typedef struct interp_mem {
@@ -60,19 +65,23 @@ typedef struct interp_stats {
   int64_t ub_masked_other; /* masked-off loads without `other` (value 0) */
   int64_t ub_poison;       /* reads of ub.poison */
   int64_t ub_overflow;     /* overflow of addi/subi/muli marked nsw/nuw */
-  int64_t races;           /* cross-program write-write conflicts seen */
+  int64_t races;           /* 1 when programs conflicted in a parallel run (one accessed an element
+                              another wrote, without atomics; the launch then re-ran in program
+                              order); with --check-races, the conflicts seen */
   int64_t programs;        /* programs run */
 } interp_stats;
 
 /* The most programs one launch may have (grid x*y*z): 2^40, hours of work even for an empty kernel. */
 #define INTERP_MAX_PROGRAMS ((int64_t)1 << 40)
+/* The most threads one launch may use (`--threads`); libgomp fails or crashes creating thousands. */
+#define INTERP_MAX_THREADS 256
 typedef struct interp_launch {
   const ir_module *mod;
   const ir_func *fn;
   int64_t grid[3];
   interp_elem *args;    /* one per fn argument: scalar value or pointer address */
   interp_mem *mem;
-  int threads;          /* 0 = OpenMP default; 1 = sequential */
+  int threads;          /* 0 = OpenMP default; 1 = sequential; at most INTERP_MAX_THREADS */
   bool ftz;             /* flush float subnormals (compare with FTZ hardware) */
   bool contract;        /* fuse a single-use mulf into its addf/subf (LLVM FMA contraction) */
   bool check_races;     /* fault at the first cross-program conflict (write-write, or a read of

@@ -41,6 +41,12 @@ typedef struct plan {
   int64_t scratch;  /* elements of scratch needed for parallel copies */
 } plan;
 
+/* Which kernel arguments a store may write through: bit i for pointer argument
+ * i, STORED_ALL when unknown (argument 63 and beyond, tt.int_to_ptr, pointers
+ * loaded from memory, tt.call). Race detection tracks reads only of those
+ * buffers: an element nobody writes cannot race. */
+#define STORED_ALL (UINT64_C(1) << 63)
+
 typedef struct frame {
   const fn_plan *fp;
   slot *s;
@@ -65,9 +71,12 @@ typedef struct ctx {
   bool parallel;
   bool returned;
   bool precise;      /* L->precise: no rounding, bounds tracked */
-  bool track;        /* owner tracking: parallel run or --check-races */
+  bool track;        /* owner tracking: parallel run (race detection) or --check-races */
   uint32_t pid1;     /* linear program id + 1 */
-  int64_t steps;     /* ops executed by the current program (L->max_steps) */
+  int64_t steps;     /* ops executed by the current program, counted per block entered */
+  int64_t step_limit; /* L->max_steps, INT64_MAX without one, -1 once the program must stop */
+  int *conflict;     /* parallel run: set when programs conflict (the launch then re-runs in order) */
+  int *snap_failed;  /* parallel run: set when a pristine copy of a buffer could not be made */
   const ir_op *race_op; /* --check-races: first conflict seen by ld/st */
   int64_t race_addr;
   uint32_t race_other;
@@ -141,6 +150,69 @@ static void count_uses(uint32_t *uses, const ir_region *r)
       for (int k = 0; k < op->nregions; k++) count_uses(uses, &op->regions[k]);
     }
   }
+}
+
+static bool is_mem_read_only(ir_opcode k)
+{
+  return k == IR_OP_LOAD || k == IR_OP_DESC_LOAD || k == IR_OP_XDESC_LOAD || k == IR_OP_DESC_GATHER ||
+         k == IR_OP_XDESC_GATHER;
+}
+
+/* One pass of the "derives from argument" union over region r; true when a mask grew. */
+static bool flow_region(uint64_t *m, const ir_region *r, uint64_t *stored)
+{
+  bool grew = false;
+  for (int b = 0; b < r->nblocks; b++) {
+    const ir_block *bl = r->blocks[b];
+    for (int i = 0; i < bl->nops; i++) {
+      const ir_op *op = bl->ops[i];
+      uint64_t u = 0;
+      for (int k = 0; k < op->nopnds; k++) u |= m[op->opnds[k]->id];
+      if (op->code == IR_OP_INT_TO_PTR || op->code == IR_OP_CALL) u |= STORED_ALL;
+      if (op->code == IR_OP_CALL) *stored |= STORED_ALL;
+      /* values flowing through regions: yields and conditions reach block arguments and results */
+      for (int g = 0; g < op->nregions; g++)
+        for (int rb = 0; rb < op->regions[g].nblocks; rb++) {
+          const ir_block *ib = op->regions[g].blocks[rb];
+          for (int t = 0; t < ib->nops; t++)
+            if (ir_op_flags(ib->ops[t]->code) & IR_F_TERMINATOR)
+              for (int k = 0; k < ib->ops[t]->nopnds; k++) u |= m[ib->ops[t]->opnds[k]->id];
+        }
+      if ((ir_op_flags(op->code) & IR_F_MEM) && !is_mem_read_only(op->code)) *stored |= u;
+      if (is_mem_read_only(op->code)) /* loaded data does not derive from the pointer */
+        u = ir_type_elem(op->res[0].type)->kind == IR_T_PTR ? STORED_ALL : 0;
+      for (int k = 0; k < op->nres; k++)
+        if ((m[op->res[k].id] | u) != m[op->res[k].id]) m[op->res[k].id] |= u, grew = true;
+      for (int g = 0; g < op->nregions; g++)
+        for (int rb = 0; rb < op->regions[g].nblocks; rb++) {
+          const ir_block *ib = op->regions[g].blocks[rb];
+          for (int a = 0; a < ib->nargs; a++)
+            if ((m[ib->args[a].id] | u) != m[ib->args[a].id]) m[ib->args[a].id] |= u, grew = true;
+        }
+      for (int k = 0; k < op->nsuccs; k++) {
+        const ir_succ *sc = &op->succs[k];
+        for (int a = 0; a < sc->nargs && a < sc->block->nargs; a++) {
+          uint64_t v = m[sc->args[a]->id];
+          if ((m[sc->block->args[a].id] | v) != m[sc->block->args[a].id]) m[sc->block->args[a].id] |= v, grew = true;
+        }
+      }
+      for (int g = 0; g < op->nregions; g++) grew |= flow_region(m, &op->regions[g], stored);
+    }
+  }
+  return grew;
+}
+
+/* The STORED_* mask of fn (conservative: a bit may be set for an argument never written). */
+static uint64_t stored_args(const ir_func *fn)
+{
+  uint64_t stored = 0;
+  uint64_t *m = ir_calloc(fn->nvalues + 1, sizeof(uint64_t));
+  if (!m) return STORED_ALL;
+  for (int i = 0; i < fn->nargs; i++) m[fn->args[i].id] = i < 63 ? UINT64_C(1) << i : STORED_ALL;
+  while (flow_region(m, &fn->body, &stored)) {
+  }
+  ir_free(m, sizeof(uint64_t) * (fn->nvalues + 1));
+  return stored;
 }
 
 static bool scan_flags(const ir_region *r, bool *seq)
@@ -458,15 +530,21 @@ static inline double *pshadow(const ctx *c, int64_t addr, ir_scalar es)
 }
 
 /*
- * Cross-program conflicts. Programs of a launch run in parallel; two of them
- * writing one element without atomics race on a GPU. ttref makes the result
- * deterministic anyway: each element remembers its writer, and a store from a
- * lower program id than the one already recorded is dropped, so the element
- * ends as the highest program wrote it, exactly as in sequential order. A
- * striped spin lock makes the check and the write one step.
+ * Cross-program conflicts. Programs of a launch run in parallel (c->parallel);
+ * on a GPU two programs that access one element without atomics, at least one
+ * of them writing, race. ttref detects every such pair whatever the
+ * interleaving: each element's word a->owner records who accessed it (one
+ * program's pid + 1, or ACC_MULTI for several) and whether anyone wrote it
+ * (ACC_WRITTEN). An element reaching "several programs and written" sets
+ * *c->conflict; the launch then restores each written buffer from its
+ * pristine copy (taken before its first store) and runs again, the programs
+ * one by one in program order. Without a conflict no program saw another's
+ * write, so the parallel result equals the sequential one: outputs are
+ * bit-identical for any thread count. --check-races (sequential) instead
+ * keeps the last writer per element and faults at the first conflict.
  */
-#define RACE_STRIPES 4096
-static unsigned char race_locks[RACE_STRIPES];
+#define ACC_MULTI 0x7FFFFFFFu
+#define ACC_WRITTEN 0x80000000u
 
 static inline uint32_t *owner_of(const ctx *c, int64_t addr)
 {
@@ -488,11 +566,69 @@ static inline void note_race(ctx *c, int64_t addr, uint32_t other, bool is_read)
   }
 }
 
+/* Race detection: this program reads or writes [addr, addr+size) (bounds already checked). */
+static void __attribute__((noinline)) track_access(ctx *c, int64_t addr, int size, bool write)
+{
+  const interp_alloc *a = &c->L->mem->allocs[((uint64_t)addr >> INTERP_ADDR_SHIFT) - 1];
+  if (!a->owner) return;
+  const uint64_t off = (uint64_t)addr & ((UINT64_C(1) << INTERP_ADDR_SHIFT) - 1);
+  const uint64_t esz = (uint64_t)ir_scalar_bytes(a->elem);
+  const uint32_t me = c->pid1, wr = write ? ACC_WRITTEN : 0;
+  /* an access wider than the buffer's element type covers several elements */
+  for (uint64_t e = off / esz; e <= (off + (uint64_t)size - 1) / esz && e < (uint64_t)a->owner_n; e++) {
+    uint32_t *w = &a->owner[e];
+    uint32_t s = __atomic_load_n(w, __ATOMIC_RELAXED);
+    for (;;) {
+      const uint32_t who = s & ACC_MULTI;
+      const uint32_t ns = (who == 0 || who == me ? me : ACC_MULTI) | (s & ACC_WRITTEN) | wr;
+      if (ns == s) break;
+      if ((ns & ACC_MULTI) == ACC_MULTI && (ns & ACC_WRITTEN)) {
+        __atomic_store_n(c->conflict, 1, __ATOMIC_RELAXED);
+        c->step_limit = -1; /* stop this program at its next block */
+        c->track = false;
+        return;
+      }
+      if (__atomic_compare_exchange_n(w, &s, ns, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;
+    }
+  }
+}
+
+/* Parallel run: copy the buffer holding addr before its first store, once. */
+static void __attribute__((noinline)) snapshot_slow(ctx *c, int64_t addr)
+{
+  interp_alloc *a = &c->L->mem->allocs[((uint64_t)addr >> INTERP_ADDR_SHIFT) - 1];
+  int expect = 0;
+  if (__atomic_compare_exchange_n(&a->snap_state, &expect, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    bool ok = true;
+    if (a->nbytes && (a->snap = ir_alloc(a->nbytes))) memcpy(a->snap, a->data, a->nbytes);
+    else if (a->nbytes) ok = false;
+    if (a->pv && (a->snap_pv = ir_alloc(sizeof(double) * (size_t)a->pn) )) memcpy(a->snap_pv, a->pv, sizeof(double) * (size_t)a->pn);
+    else if (a->pv) ok = false;
+    if (a->pb && (a->snap_pb = ir_alloc(sizeof(double) * (size_t)a->pn))) memcpy(a->snap_pb, a->pb, sizeof(double) * (size_t)a->pn);
+    else if (a->pb) ok = false;
+    if (!ok) __atomic_store_n(c->snap_failed, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&a->snap_state, 2, __ATOMIC_RELEASE);
+    return;
+  }
+  while (__atomic_load_n(&a->snap_state, __ATOMIC_ACQUIRE) != 2) {
+  }
+}
+
+static inline void snapshot(ctx *c, int64_t addr)
+{
+  const interp_alloc *a = &c->L->mem->allocs[((uint64_t)addr >> INTERP_ADDR_SHIFT) - 1];
+  if (__atomic_load_n(&a->snap_state, __ATOMIC_ACQUIRE) != 2) snapshot_slow(c, addr);
+}
+
 static inline interp_elem ld(ctx *c, ir_scalar es, const uint8_t *q, int64_t addr)
 {
-  if (c->L->check_races && !c->bound_pass) {
-    uint32_t *ow = owner_of(c, addr);
-    if (ow && *ow && *ow != c->pid1) note_race(c, addr, *ow, true);
+  if (c->track && !c->bound_pass) {
+    if (c->L->check_races) {
+      uint32_t *ow = owner_of(c, addr);
+      if (ow && *ow && *ow != c->pid1) note_race(c, addr, *ow, true);
+    } else if (c->L->mem->allocs[((uint64_t)addr >> INTERP_ADDR_SHIFT) - 1].track_reads) {
+      track_access(c, addr, ir_scalar_bytes(es), false);
+    }
   }
   if (c->precise && ir_scalar_is_float(es)) {
     const double *p = pshadow(c, addr, es);
@@ -507,21 +643,17 @@ static inline interp_elem ld(ctx *c, ir_scalar es, const uint8_t *q, int64_t add
 
 static inline void st(ctx *c, ir_scalar es, uint8_t *q, int64_t addr, interp_elem v)
 {
-  uint32_t *ow = (c->track && !c->bound_pass) ? owner_of(c, addr) : NULL;
-  unsigned char *lk = NULL;
-  if (ow) {
-    if (c->parallel) {
-      lk = &race_locks[((uint64_t)addr >> 2) % RACE_STRIPES];
-      while (__atomic_test_and_set(lk, __ATOMIC_ACQUIRE)) {
+  if (c->parallel) snapshot(c, addr);
+  if (c->track && !c->bound_pass) {
+    if (c->L->check_races) { /* sequential: the last writer so far */
+      uint32_t *ow = owner_of(c, addr);
+      if (ow) {
+        if (*ow && *ow != c->pid1) note_race(c, addr, *ow, false);
+        *ow = c->pid1;
       }
+    } else {
+      track_access(c, addr, ir_scalar_bytes(es), true);
     }
-    uint32_t prev = *ow;
-    if (prev && prev != c->pid1) note_race(c, addr, prev, false);
-    if (prev > c->pid1) { /* a later program already wrote it: it wins */
-      if (lk) __atomic_clear(lk, __ATOMIC_RELEASE);
-      return;
-    }
-    *ow = c->pid1;
   }
   if (c->precise && ir_scalar_is_float(es)) {
     double *p = pshadow(c, addr, es);
@@ -530,7 +662,6 @@ static inline void st(ctx *c, ir_scalar es, uint8_t *q, int64_t addr, interp_ele
   } else if (!c->bound_pass) {
     mem_write(es, q, v);
   }
-  if (lk) __atomic_clear(lk, __ATOMIC_RELEASE);
 }
 
 static ttref_status fault_oob(ctx *c, const ir_op *op, const ir_type *lane_t, int64_t lane,
@@ -1394,8 +1525,13 @@ static ttref_status op_addptr(ctx *c, const ir_op *op)
   const int obits = elem_bits(op->opnds[1]);
   const int64_t n = LANES2(p, o), sp = p->n > 1, so = o->n > 1;
   r->n = n;
-  for (int64_t i = 0; i < n; i++)
-    r->d[i].i = (int64_t)((uint64_t)p->d[i * sp].i + (uint64_t)(sval(obits, o->d[i * so].i) * esz));
+  for (int64_t i = 0; i < n; i++) {
+    int64_t bytes;
+    /* checked: a wrapped address could alias another row and escape the bounds check */
+    if (__builtin_mul_overflow(sval(obits, o->d[i * so].i), esz, &bytes) ||
+        __builtin_add_overflow(p->d[i * sp].i, bytes, &r->d[i].i))
+      return fault_at(c, op, op->res[0].type, i, "the address overflowed 64 bits");
+  }
   return TTREF_OK;
 }
 
@@ -1428,27 +1564,39 @@ static ttref_status op_advance(ctx *c, const ir_op *op)
   copy_slot(r, p);
   int rank = (int)p->d[1].i;
   if (op->nopnds - 1 != rank) return fault(c, op, TTREF_E_INPUT, "'tt.advance' needs %d offsets", rank);
-  for (int k = 0; k < rank; k++) BP_OFF(r->d, rank, k) += sval(32, SL(op->opnds[1 + k])->d[0].i);
+  for (int k = 0; k < rank; k++)
+    if (__builtin_add_overflow(BP_OFF(r->d, rank, k), sval(32, SL(op->opnds[1 + k])->d[0].i), &BP_OFF(r->d, rank, k)))
+      return fault(c, op, TTREF_E_FAULT, "'tt.advance' offset overflowed 64 bits");
   return TTREF_OK;
 }
 
-/* Block-pointer element address and bounds: returns false if a checked dim is out of bounds. */
-static bool bp_addr(const interp_elem *bp, const ir_type *blk, int64_t lane, uint32_t check_mask,
-                    int esz, int64_t *addr)
+/* addr + coord * stride * esz in 64 bits; false when it overflows */
+static inline bool addr_step(int64_t *addr, int64_t coord, int64_t stride, int64_t esz)
+{
+  int64_t t;
+  return !__builtin_mul_overflow(coord, stride, &t) && !__builtin_mul_overflow(t, esz, &t) &&
+         !__builtin_add_overflow(*addr, t, addr);
+}
+
+/* Block-pointer element address and bounds: BP_OUT if a checked dim is out of bounds
+ * (the lane is not accessed), BP_OVERFLOW if the address overflows 64 bits. */
+enum { BP_IN, BP_OUT, BP_OVERFLOW };
+static int bp_addr(const interp_elem *bp, const ir_type *blk, int64_t lane, uint32_t check_mask,
+                   int esz, int64_t *addr)
 {
   int rank = (int)bp[1].i;
   int64_t rem = lane, a = bp[0].i;
-  bool in = true;
+  bool in = true, ovf = false;
   for (int k = rank - 1; k >= 0; k--) {
-    int64_t s = blk->shape[k], i = rem % s;
+    int64_t s = blk->shape[k], i = rem % s, coord;
     rem /= s;
-    int64_t coord = BP_OFF(bp, rank, k) + i;
+    if (__builtin_add_overflow(BP_OFF(bp, rank, k), i, &coord)) ovf = true;
     if ((check_mask >> k) & 1)
       if (coord < 0 || coord >= BP_SHAPE(bp, k)) in = false;
-    a += coord * BP_STRIDE(bp, rank, k) * esz;
+    if (!ovf && !addr_step(&a, coord, BP_STRIDE(bp, rank, k), esz)) ovf = true;
   }
   *addr = a;
-  return in;
+  return !in ? BP_OUT : ovf ? BP_OVERFLOW : BP_IN;
 }
 
 static uint32_t bits_of_array(const ir_attr *a)
@@ -1501,7 +1649,9 @@ static ttref_status op_load(ctx *c, const ir_op *op)
     int pad = (int)ir_op_attr_int(op, "padding", 0);
     for (int64_t i = 0; i < n; i++) {
       int64_t addr;
-      if (!bp_addr(p->d, pt->elem, i, chk, esz, &addr)) {
+      const int where = bp_addr(p->d, pt->elem, i, chk, esz, &addr);
+      if (where == BP_OVERFLOW) return fault_at(c, op, op->res[0].type, i, "the address overflowed 64 bits");
+      if (where == BP_OUT) {
         if (pad == IR_PAD_NAN && ir_scalar_is_float(es)) r->d[i].f = NAN;
         else r->d[i].i = 0;
         continue;
@@ -1550,7 +1700,9 @@ static ttref_status op_store(ctx *c, const ir_op *op)
     uint32_t chk = bits_of_array(ir_op_attr(op, "boundaryCheck"));
     for (int64_t i = 0; i < pt->elem->numel; i++) {
       int64_t addr;
-      if (!bp_addr(p->d, pt->elem, i, chk, esz, &addr)) continue;
+      const int where = bp_addr(p->d, pt->elem, i, chk, esz, &addr);
+      if (where == BP_OVERFLOW) return fault_at(c, op, pt->elem, i, "the address overflowed 64 bits");
+      if (where == BP_OUT) continue;
       uint8_t *q = mem_at(m, addr, esz);
       if (!q) return fault_oob(c, op, pt->elem, i, addr, esz);
       st(c, es, q, addr, v->d[i * sv]);
@@ -1690,14 +1842,15 @@ static ttref_status op_desc_access(ctx *c, const ir_op *op)
   int kind = (int)ir_op_attr_int(op, "kind", 0);
   for (int64_t i = 0; i < n; i++) {
     int64_t rem = i, addr = d[0].i;
-    bool in = true;
+    bool in = true, ovf = false;
     for (int k = brank - 1, dk = rank - 1; k >= 0 && dk >= 0; k--, dk--) {
       int64_t s = lt->shape[k], ii = rem % s;
       rem /= s;
-      int64_t coord = base_idx[dk] + ii;
+      int64_t coord = base_idx[dk] + ii; /* an i32 index plus a lane: no overflow */
       if (coord < 0 || coord >= d[2 + dk].i) in = false;
-      addr += coord * d[2 + rank + dk].i * esz;
+      if (!ovf && !addr_step(&addr, coord, d[2 + rank + dk].i, esz)) ovf = true;
     }
+    if (in && ovf) return fault_at(c, op, lt, i, "the address overflowed 64 bits");
     if (is_load) {
       if (!in) {
         if (pad == IR_PAD_NAN && ir_scalar_is_float(es)) r->d[i].f = NAN;
@@ -1774,7 +1927,9 @@ static ttref_status op_desc_rows(ctx *c, const ir_op *op)
     for (int64_t j = 0; j < C; j++) {
       int64_t col = y + j, lane = i * C + j;
       bool in = x >= 0 && x < rows && col >= 0 && col < cols;
-      int64_t addr = d[0].i + (x * srow + col * scol) * esz;
+      int64_t addr = d[0].i;
+      if (in && (!addr_step(&addr, x, srow, esz) || !addr_step(&addr, col, scol, esz)))
+        return fault_at(c, op, lt, lane, "the address overflowed 64 bits");
       if (!scatter) {
         if (!in) {
           if (pad == IR_PAD_NAN && ir_scalar_is_float(es)) r->d[lane].f = NAN;
@@ -2706,14 +2861,19 @@ static ttref_status exec_op_debug(ctx *c, const ir_op *op)
 
 static ttref_status exec_op(ctx *c, const ir_op *op)
 {
-  if (c->L->max_steps && ++c->steps > c->L->max_steps)
-    return fault(c, op, TTREF_E_FAULT, "the program executed more than %" PRId64 " ops (--max-steps); stopped at '%s'",
-                 c->L->max_steps, ir_op_name(op->code));
   ttref_status st = c->hook ? exec_op_debug(c, op) : exec_op_value(c, op);
   if (c->L->inject_op == (int)op->code + 1 && st == TTREF_OK) inject_fault(c, op);
   if (c->race_op && c->L->check_races && st == TTREF_OK) st = race_fault(c, op);
   if (st == TTREF_OK && c->precise && !c->bound_pass) st = bound_op(c, op);
   return st;
+}
+
+/* Past the step limit on entering block b: how many of its ops may still run
+ * (the op after them faults), or -1 when the run was stopped (a conflict). */
+static int __attribute__((noinline)) steps_left(ctx *c, const ir_block *b)
+{
+  if (c->step_limit < 0) return -1;
+  return b->nops - (int)(c->steps - c->step_limit);
 }
 
 static ttref_status run_region(ctx *c, const ir_region *r, const ir_op **out_term)
@@ -2724,7 +2884,17 @@ static ttref_status run_region(ctx *c, const ir_region *r, const ir_op **out_ter
   const ir_block *b = r->blocks[0];
   for (;;) {
     const ir_block *next = NULL;
-    for (int i = 0; i < b->nops; i++) {
+    /* --max-steps counts every op executed, terminators included, once per block entry
+     * (every loop iteration enters one): a compare per block, not per op */
+    int n = b->nops;
+    c->steps += n;
+    if (__builtin_expect(c->steps > c->step_limit, 0) ||
+        (c->conflict && __atomic_load_n(c->conflict, __ATOMIC_RELAXED))) {
+      n = steps_left(c, b);
+      if (n < 0 || (c->conflict && __atomic_load_n(c->conflict, __ATOMIC_RELAXED)))
+        return TTREF_E_LIMIT; /* the launch re-runs in order; this result is discarded */
+    }
+    for (int i = 0; i < n; i++) {
       const ir_op *op = b->ops[i];
       if (ir_op_flags(op->code) & IR_F_TERMINATOR) {
         if (c->hook) {
@@ -2746,6 +2916,9 @@ static ttref_status run_region(ctx *c, const ir_region *r, const ir_op **out_ter
       }
       TRY(exec_op(c, op));
     }
+    if (n < b->nops)
+      return fault(c, b->ops[n], TTREF_E_FAULT, "the program executed more than %" PRId64 " ops (--max-steps); stopped at '%s'",
+                   c->L->max_steps, ir_op_name(b->ops[n]->code));
     if (!next) return TTREF_OK; /* block without terminator: the verifier rejects it */
     b = next;
   }
@@ -2781,6 +2954,7 @@ static ttref_status run_program(ctx *c, int64_t lin)
   c->returned = false;
   c->steps = 0;
   c->ub_seq = 0;
+  c->step_limit = L->max_steps > 0 ? L->max_steps : INT64_MAX;
   c->st.programs++;
   return run_region(c, &fn->body, &term);
 }
@@ -2798,45 +2972,14 @@ static void stats_add(interp_stats *d, const interp_stats *s)
   d->programs += s->programs;
 }
 
-ttref_status interp_run(interp_launch *L, ttref_error *err)
+/* Runs every program of the launch on nthreads threads (programs beyond the
+ * lowest faulting one are skipped). With *conflict set by race detection, the
+ * results are incomplete and the caller re-runs. */
+static ttref_status run_programs(interp_launch *L, const plan *P, const fn_plan *fp, int nthreads, bool track,
+                                 int *conflict, int *snap_failed, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
-  ttref_loc none = {0};
-  plan P = {0};
-  const fn_plan *fp;
-  memset(&L->stats, 0, sizeof L->stats);
-  for (int d = 0; d < 3; d++)
-    if (L->grid[d] < 0 || L->grid[d] > INT32_MAX) FAIL(IR_ERR(err, TTREF_E_INPUT, none, "grid dimension %d out of range: %" PRId64, d, L->grid[d]));
-  if (L->grid[0] == 0 || L->grid[1] == 0 || L->grid[2] == 0) return TTREF_OK; /* an empty grid runs nothing */
-  /* each dim < 2^31, so the product of two fits; the third is checked against the limit first */
-  if (L->grid[0] * L->grid[1] > INTERP_MAX_PROGRAMS / L->grid[2])
-    FAIL(IR_ERR(err, TTREF_E_LIMIT, none,
-                "grid %" PRId64 "x%" PRId64 "x%" PRId64 " has more than %" PRId64 " programs, the most ttref runs in one launch",
-                L->grid[0], L->grid[1], L->grid[2], (int64_t)INTERP_MAX_PROGRAMS));
   const int64_t total = L->grid[0] * L->grid[1] * L->grid[2];
-  TRY(plan_build(&P, L->mod, err));
-  fp = plan_of(&P, L->fn);
-  if (!fp) FAIL(IR_ERR(err, TTREF_E_INTERNAL, none, "internal: kernel not in module"));
-  int nthreads = 1;
-#ifdef _OPENMP
-  nthreads = L->threads > 0 ? L->threads : omp_get_max_threads();
-#endif
-  if (P.sequential || total < 2 || L->check_races || L->debug_ops || total > (int64_t)UINT32_MAX - 1) nthreads = 1; /* owners are 32-bit */
-  const bool track = nthreads > 1 || L->check_races;
-  if (track) /* element owners for deterministic write-write conflicts and race checks */
-    for (int k = 0; k < L->mem->n; k++) {
-      interp_alloc *a = &L->mem->allocs[k];
-      if (a->owner) memset(a->owner, 0, sizeof(uint32_t) * (size_t)a->owner_n);
-      else {
-        a->owner_n = (int64_t)(a->nbytes / (size_t)ir_scalar_bytes(a->elem)) + 1;
-        a->owner = ir_calloc((size_t)a->owner_n, sizeof(uint32_t));
-        if (!a->owner) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory for race tracking"));
-      }
-    }
-  if (total > UINT32_MAX - 1 && track) FAIL(IR_ERR(err, TTREF_E_LIMIT, none, "grid too large for race tracking"));
-  if (nthreads > total) nthreads = (int)total;
-  if (nthreads < 1) nthreads = 1;
-
   /* Each thread has its own frame; a fault is reported for the lowest program id
    * that faults, so the message does not depend on the thread count. */
   int64_t fault_lin = INT64_MAX;
@@ -2853,13 +2996,15 @@ ttref_status interp_run(interp_launch *L, ttref_error *err)
     ttref_error lerr;
     memset(&lerr, 0, sizeof lerr);
     c.L = L;
-    c.P = &P;
+    c.P = P;
     c.err = &lerr;
     c.fr = frame_new(fp, L->precise);
     c.precise = L->precise;
     c.track = track;
     c.parallel = nthreads > 1;
     c.hook = L->debug_ops && L->debug;
+    c.conflict = c.parallel ? conflict : NULL;
+    c.snap_failed = snap_failed;
     if (!c.fr) {
 #ifdef _OPENMP
 #pragma omp atomic write
@@ -2875,7 +3020,8 @@ ttref_status interp_run(interp_launch *L, ttref_error *err)
 #pragma omp atomic read
 #endif
       fl = fault_lin;
-      if (!c.fr || lin > fl) continue;
+      if (!c.fr || lin > fl || (c.conflict && __atomic_load_n(c.conflict, __ATOMIC_RELAXED))) continue;
+      c.track = track;
       ttref_status s = run_program(&c, lin);
       if (s != TTREF_OK) {
 #ifdef _OPENMP
@@ -2896,12 +3042,97 @@ ttref_status interp_run(interp_launch *L, ttref_error *err)
     stats_add(&L->stats, &c.st);
     ctx_release(&c);
   }
-  if (setup_failed) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory creating execution frames"));
+  if (setup_failed) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory creating execution frames"));
   if (fault_st != TTREF_OK) {
     if (err) *err = fault_err;
     FAIL(fault_st);
   }
 fail:
+  return st;
+}
+
+/* Drop the pristine copies; with restore, first put them back. */
+static void snapshots_end(interp_mem *m, bool restore)
+{
+  for (int k = 0; k < m->n; k++) {
+    interp_alloc *a = &m->allocs[k];
+    if (restore && a->snap_state == 2) {
+      if (a->snap) memcpy(a->data, a->snap, a->nbytes);
+      if (a->snap_pv) memcpy(a->pv, a->snap_pv, sizeof(double) * (size_t)a->pn);
+      if (a->snap_pb) memcpy(a->pb, a->snap_pb, sizeof(double) * (size_t)a->pn);
+    }
+    ir_free(a->snap, a->nbytes);
+    ir_free(a->snap_pv, sizeof(double) * (size_t)a->pn);
+    ir_free(a->snap_pb, sizeof(double) * (size_t)a->pn);
+    a->snap = NULL;
+    a->snap_pv = a->snap_pb = NULL;
+    a->snap_state = 0;
+  }
+}
+
+ttref_status interp_run(interp_launch *L, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  ttref_loc none = {0};
+  plan P = {0};
+  const fn_plan *fp;
+  int conflict = 0, snap_failed = 0;
+  memset(&L->stats, 0, sizeof L->stats);
+  for (int d = 0; d < 3; d++)
+    if (L->grid[d] < 0 || L->grid[d] > INT32_MAX) FAIL(IR_ERR(err, TTREF_E_INPUT, none, "grid dimension %d out of range: %" PRId64, d, L->grid[d]));
+  if (L->grid[0] == 0 || L->grid[1] == 0 || L->grid[2] == 0) return TTREF_OK; /* an empty grid runs nothing */
+  /* each dim < 2^31, so the product of two fits; the third is checked against the limit first */
+  if (L->grid[0] * L->grid[1] > INTERP_MAX_PROGRAMS / L->grid[2])
+    FAIL(IR_ERR(err, TTREF_E_LIMIT, none,
+                "grid %" PRId64 "x%" PRId64 "x%" PRId64 " has more than %" PRId64 " programs, the most ttref runs in one launch",
+                L->grid[0], L->grid[1], L->grid[2], (int64_t)INTERP_MAX_PROGRAMS));
+  const int64_t total = L->grid[0] * L->grid[1] * L->grid[2];
+  if (L->threads < 0 || L->threads > INTERP_MAX_THREADS)
+    FAIL(IR_ERR(err, TTREF_E_USAGE, none, "thread count %d out of range (1..%d)", L->threads, INTERP_MAX_THREADS));
+  TRY(plan_build(&P, L->mod, err));
+  fp = plan_of(&P, L->fn);
+  if (!fp) FAIL(IR_ERR(err, TTREF_E_INTERNAL, none, "internal: kernel not in module"));
+  int nthreads = 1;
+#ifdef _OPENMP
+  nthreads = L->threads > 0 ? L->threads : omp_get_max_threads();
+  if (nthreads > INTERP_MAX_THREADS) nthreads = INTERP_MAX_THREADS;
+#endif
+  /* owners hold pid + 1 below ACC_MULTI (parallel) or in 32 bits (--check-races) */
+  if (P.sequential || total < 2 || L->check_races || L->debug_ops || total >= (int64_t)ACC_MULTI) nthreads = 1;
+  if (total > (int64_t)UINT32_MAX - 1 && L->check_races) FAIL(IR_ERR(err, TTREF_E_LIMIT, none, "grid too large for race tracking"));
+  const bool track = nthreads > 1 || L->check_races;
+  const uint64_t stored = track ? stored_args(L->fn) : 0;
+  for (int k = 0; k < L->mem->n; k++) L->mem->allocs[k].track_reads = (stored & STORED_ALL) != 0;
+  for (int i = 0; i < L->fn->nargs && i < 63; i++) {
+    uint64_t ak = (uint64_t)L->args[i].i >> INTERP_ADDR_SHIFT;
+    if (((stored >> i) & 1) && L->fn->args[i].type->kind == IR_T_PTR && ak >= 1 && ak <= (uint64_t)L->mem->n)
+      L->mem->allocs[ak - 1].track_reads = true;
+  }
+  if (track) /* element owners for race detection and --check-races */
+    for (int k = 0; k < L->mem->n; k++) {
+      interp_alloc *a = &L->mem->allocs[k];
+      if (a->owner) memset(a->owner, 0, sizeof(uint32_t) * (size_t)a->owner_n);
+      else {
+        a->owner_n = (int64_t)(a->nbytes / (size_t)ir_scalar_bytes(a->elem)) + 1;
+        a->owner = ir_calloc((size_t)a->owner_n, sizeof(uint32_t));
+        if (!a->owner) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory for race tracking"));
+      }
+    }
+  if (nthreads > total) nthreads = (int)total;
+  if (nthreads < 1) nthreads = 1;
+  st = run_programs(L, &P, fp, nthreads, track, &conflict, &snap_failed, err);
+  /* Programs conflict, or one faulted (later programs may have run already): run them again
+   * from the pristine buffers, in program order, so memory ends as with one thread. */
+  if (conflict || (st != TTREF_OK && nthreads > 1)) {
+    const bool raced = conflict != 0;
+    snapshots_end(L->mem, true);
+    if (snap_failed) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory copying buffers to re-run racing programs in order"));
+    memset(&L->stats, 0, sizeof L->stats);
+    st = run_programs(L, &P, fp, 1, false, &conflict, &snap_failed, err);
+    if (raced) L->stats.races = 1;
+  }
+fail:
+  snapshots_end(L->mem, false);
   plan_free(&P);
   return st;
 }

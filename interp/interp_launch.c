@@ -388,13 +388,7 @@ static int parse_bool(const char *s)
 
 static bool parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
 {
-  if (!s || !*s) return false;
-  char *end;
-  errno = 0;
-  long long v = strtoll(s, &end, 10);
-  if (*end || errno || v < lo || v > hi) return false;
-  *out = v;
-  return true;
+  return ir_parse_int("", s, lo, hi, out, NULL) == TTREF_OK; /* the caller words the located error */
 }
 
 /* A kernel value naming a file (kernel.ttir, dir/k.mlir) rather than a function (corpus case.json). */
@@ -510,7 +504,19 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
     FAIL(ir_error_set(err, TTREF_E_INPUT, l, "bad YAML: %s", parser.problem ? parser.problem : "parse error"));
   }
   doc_ok = true;
+  { /* one document: a second one would otherwise be ignored silently */
+    yaml_document_t doc2;
+    if (!yaml_parser_load(&parser, &doc2)) {
+      ttref_loc l = {path, (int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1};
+      FAIL(ir_error_set(err, TTREF_E_INPUT, l, "bad YAML: %s", parser.problem ? parser.problem : "parse error"));
+    }
+    ttref_loc l2 = {path, (int)doc2.start_mark.line + 1, (int)doc2.start_mark.column + 1};
+    bool more = yaml_document_get_root_node(&doc2) != NULL;
+    yaml_document_delete(&doc2);
+    if (more) FAIL(ir_error_set(err, TTREF_E_INPUT, l2, "a launch file holds one YAML document; a second one starts here"));
+  }
   yaml_node_t *root = yaml_document_get_root_node(&doc);
+  unsigned seen = 0;
   if (!root || root->type != YAML_MAPPING_NODE) FAIL(yerr(err, path, root, "a launch file is a mapping (kernel:, grid:, args:, ...)", NULL));
   for (yaml_node_pair_t *pr = root->data.mapping.pairs.start; pr < root->data.mapping.pairs.top; pr++) {
     yaml_node_t *k = yaml_document_get_node(&doc, pr->key), *v = yaml_document_get_node(&doc, pr->value);
@@ -518,6 +524,8 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
     int key = LK_COUNT;
     for (int i = 0; ks && i < LK_COUNT; i++)
       if (!strcmp(ks, launch_key_names[i])) key = i;
+    if (key < LK_COUNT && (seen & (1u << key))) FAIL(yerr(err, path, k, "duplicate key", ks));
+    if (key < LK_COUNT) seen |= 1u << key;
     const char *vs = scalar_of(v);
     switch (key) {
     case LK_KERNEL:
@@ -540,7 +548,7 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
       break;
     case LK_THREADS: {
       int64_t t;
-      if (!parse_i64(vs, 1, 4096, &t)) FAIL(yerr(err, path, v, "threads must be an integer in [1, 4096]", NULL));
+      if (!parse_i64(vs, 1, INTERP_MAX_THREADS, &t)) FAIL(yerr(err, path, v, "threads must be an integer in [1, 256]", NULL));
       lf->threads = (int)t;
       break;
     }
@@ -578,6 +586,7 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
       }
       if (v->type != YAML_MAPPING_NODE) FAIL(yerr(err, path, v, "args must be a mapping NAME: VALUE or a list of {name:, ...}", NULL));
       int n = (int)(v->data.mapping.pairs.top - v->data.mapping.pairs.start);
+      if (n > 4096) FAIL(yerr(err, path, v, "more than 4096 arguments", NULL));
       lf->specs = ir_calloc((size_t)n + 1, sizeof(char *));
       if (!lf->specs) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
       lf->specs_cap = n;
@@ -585,6 +594,10 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
         yaml_node_t *an = yaml_document_get_node(&doc, ap->key), *av = yaml_document_get_node(&doc, ap->value);
         const char *name = scalar_of(an), *val = scalar_of(av);
         if (!name || !val) FAIL(yerr(err, path, av, "each argument is NAME: VALUE (pointers: \"@FILE.npy\")", NULL));
+        for (yaml_node_pair_t *bp = v->data.mapping.pairs.start; bp < ap; bp++) { /* n <= 4096: pairwise is cheap */
+          const char *other = scalar_of(yaml_document_get_node(&doc, bp->key));
+          if (other && !strcmp(other, name)) FAIL(yerr(err, path, an, "duplicate argument", name));
+        }
         char *file = NULL;
         if (val[0] == '@' && strncmp(val, "@new:", 5) != 0 && !(file = resolve(path, val + 1))) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
         size_t len = strlen(name) + 2 + strlen(file ? file : val) + 1;

@@ -60,10 +60,12 @@ static const char *const usage_run =
     "        are launch files too; --launch DIR reads DIR/case.yaml or DIR/case.json.\n"
     "  --out DIR writes every pointer argument's buffer after the launch to DIR/NAME.npy\n"
     "        (a symbolic link at DIR/NAME.npy is an error, never followed).\n"
-    "  --threads N runs programs on N threads (outputs are identical for any N).\n"
+    "  --threads N runs programs on N threads, 1..256 (outputs are identical for any N: racing\n"
+    "        programs are detected and re-run in program order, with a warning).\n"
     "  --ftz flushes float subnormal results, and loaded float subnormals, to zero (to compare with FTZ\n"
     "        hardware); a load feeding a bitcast keeps its bits, as on the GPU.\n"
-    "  --max-steps N   stop a program after N ops (a kernel that never terminates): exit 1, naming the op\n"
+    "  --max-steps N   stop a program after N ops, terminators and loop iterations included (a kernel\n"
+    "        that never terminates): exit 1, naming the op\n"
     "  --inject-fault OP  (testing aid) makes every float result of op OP 2^-6 too large, e.g. math.exp\n"
     "  --mutant NAME   (testing aid) runs a mutant backend: the kernel rewritten like a backend bug\n"
     "        (`ttref conform --list-mutants`; docs/compliance.md, Mutation score)\n"
@@ -74,7 +76,7 @@ static const char *const usage_run =
     "        bound: the same computation on |operands|, e.g. sum |a_i*b_i| for a dot).\n"
     "  --check-races faults (exit 1) at the first element one program writes and another\n"
     "        reads or writes without atomics (programs then run in order). Without it, such\n"
-    "        write-write conflicts end as in program order (the highest program id wins).\n"
+    "        conflicts end as in program order (docs/semantics.md).\n"
     "  --stats prints counts of undefined-behaviour cases met (x/0, shifts >= width, ...).\n"
     "  Debugging (docs/debugging.md):\n"
     "  --dump NAME[@PID][[LANES]]  print a value in tt.print format: NAME is a TTIR name (%x_7)\n"
@@ -209,20 +211,27 @@ static int cmd_fmt(int argc, char **argv)
   return exit_of(st);
 }
 
-static int parse_grid(const char *s, int64_t g[3])
+/* --grid X[,Y[,Z]]: each dimension a strict integer in [0, 2^31) */
+static ttref_status parse_grid(const char *s, int64_t g[3], ttref_error *err)
 {
+  const ttref_loc none = {0};
   g[0] = g[1] = g[2] = 1;
-  for (int k = 0; k < 3; k++) {
-    char *end;
-    long long v = strtoll(s, &end, 10);
-    if (end == s || v < 0 || v > 2147483647LL) return -1;
-    g[k] = v;
-    if (*end == 0) return 0;
-    if (*end != ',') return -1;
-    s = end + 1;
+  for (int k = 0;; k++) {
+    const char *comma = strchr(s, ',');
+    size_t len = comma ? (size_t)(comma - s) : strlen(s);
+    char buf[32];
+    if (k == 3) return ir_error_set(err, TTREF_E_USAGE, none, "--grid: more than 3 dimensions");
+    if (len >= sizeof buf) return ir_error_set(err, TTREF_E_USAGE, none, "--grid: '%.40s...' is not an integer in 0..2147483647", s);
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    ttref_status st = ir_parse_int("--grid", buf, 0, INT32_MAX, &g[k], err);
+    if (st != TTREF_OK || !comma) return st;
+    s = comma + 1;
   }
-  return -1;
 }
+
+/* --max-steps upper bound: far beyond any run, and step counters cannot overflow */
+#define RUN_MAX_STEPS ((int64_t)1 << 62)
 
 static int cmd_run(int argc, char **argv)
 {
@@ -233,7 +242,7 @@ static int cmd_run(int argc, char **argv)
   int grid_given = 0, have_lf = 0;
   interp_launch_file lf;
   memset(&lf, 0, sizeof lf);
-  long long max_steps = 0;
+  int64_t max_steps = 0;
   int inject_op = 0, threads = 0, stats = 0, ftz = 0, contract = 0, precise = 0, check_races = 0, rc = EXIT_BAD, fxr = 0;
   interp_fx_opts fxo = {0}; /* traced kernels (.fx): --sym, --dtype, --oob */
   const char **dumps = calloc((size_t)argc + 1, sizeof *dumps), **trace_pids = calloc((size_t)argc + 1, sizeof *trace_pids);
@@ -260,8 +269,8 @@ static int cmd_run(int argc, char **argv)
       if (fxr < 0) goto done;
     } else if (strcmp(a, "--grid") == 0 && has) {
       grid_given = 1;
-      if (parse_grid(argv[++i], grid) != 0) {
-        fprintf(stderr, "error: bad --grid '%s' (want X[,Y[,Z]] with 0 <= X, Y, Z < 2^31)\n", argv[i]);
+      if (parse_grid(argv[++i], grid, &err) != TTREF_OK) {
+        report(&err);
         goto done;
       }
     } else if (strcmp(a, "--arg") == 0 && has) {
@@ -291,11 +300,12 @@ static int cmd_run(int argc, char **argv)
     } else if (strcmp(a, "--kernel") == 0 && has) {
       fname = argv[++i];
     } else if (strcmp(a, "--threads") == 0 && has) {
-      threads = atoi(argv[++i]);
-      if (threads < 1) {
-        fprintf(stderr, "error: --threads needs a positive count\n");
+      int64_t t;
+      if (ir_parse_int("--threads", argv[++i], 1, INTERP_MAX_THREADS, &t, &err) != TTREF_OK) {
+        report(&err);
         goto done;
       }
+      threads = (int)t;
     } else if (strcmp(a, "--ftz") == 0) {
       ftz = 1;
     } else if (strcmp(a, "--contract") == 0) {
@@ -303,10 +313,8 @@ static int cmd_run(int argc, char **argv)
     } else if (strcmp(a, "--precise") == 0) {
       precise = 1;
     } else if (strcmp(a, "--max-steps") == 0 && has) {
-      char *end;
-      max_steps = strtoll(argv[++i], &end, 10);
-      if (*end || max_steps < 1) {
-        fprintf(stderr, "error: --max-steps needs a positive count\n");
+      if (ir_parse_int("--max-steps", argv[++i], 1, RUN_MAX_STEPS, &max_steps, &err) != TTREF_OK) {
+        report(&err);
         goto done;
       }
     } else if (strcmp(a, "--inject-fault") == 0 && has) {
@@ -467,6 +475,9 @@ static int cmd_run(int argc, char **argv)
   fflush(stdout);
   interp_debug_finish(dbg);
   if (st != TTREF_OK) report(&err);
+  else if (b.L.stats.races && !check_races)
+    fprintf(stderr, "warning: programs of this launch race (one reads or writes an element another writes, without "
+                    "atomics); ttref ran them in program order, as with --threads 1 (--check-races names them)\n");
   rc = exit_of(st);
   /* Outputs are written even after a fault: they show memory as the fault left it. */
   if (outdir) {

@@ -144,6 +144,7 @@ static ttref_status parse_string(lexer *lx, char out[STR_CAP])
   size_t start = ++lx->i, len;
   while (lx->i < lx->n && lx->s[lx->i] != q) {
     if (lx->s[lx->i] == '\\' || lx->s[lx->i] == '\n') return malformed(lx, "unsupported character in string");
+    if ((unsigned char)lx->s[lx->i] < 0x20) return malformed(lx, "control character (e.g. NUL) in string");
     lx->i++;
   }
   if (lx->i >= lx->n) return malformed(lx, "unterminated string");

@@ -5,6 +5,10 @@
 #include "config.h"
 #include "ir_base.h"
 
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,4 +169,64 @@ void ir_error_note(ttref_error *e, const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(e->note + len, sizeof e->note - len, fmt, ap);
   va_end(ap);
+}
+
+/* ---- strict numbers (command-line options) ---- */
+ttref_status ir_parse_int(const char *what, const char *s, int64_t lo, int64_t hi, int64_t *out,
+                          ttref_error *e)
+{
+  ttref_loc none = {0};
+  const char *p = s;
+  bool neg = false;
+  uint64_t v = 0, lim;
+  if (!s || !*s) return ir_error_set(e, TTREF_E_USAGE, none, "%s: needs an integer, got an empty string", what);
+  if (*p == '+' || *p == '-') neg = *p++ == '-';
+  if (!*p) return ir_error_set(e, TTREF_E_USAGE, none, "%s: '%.40s' is not an integer", what, s);
+  lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+  bool big = false;
+  for (; *p; p++) {
+    if (*p < '0' || *p > '9') return ir_error_set(e, TTREF_E_USAGE, none, "%s: '%.40s' is not an integer", what, s);
+    unsigned d = (unsigned)(*p - '0');
+    if (v > (lim - d) / 10) big = true;
+    else v = v * 10 + d;
+  }
+  if (big)
+    return ir_error_set(e, TTREF_E_USAGE, none, "%s: %.40s%s does not fit in 64 bits (allowed: %" PRId64 "..%" PRId64 ")",
+                        what, s, strlen(s) > 40 ? "..." : "", lo, hi);
+  int64_t x = neg ? (v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v) : (int64_t)v;
+  if (x < lo || x > hi)
+    return ir_error_set(e, TTREF_E_USAGE, none, "%s: %" PRId64 " is out of range (allowed: %" PRId64 "..%" PRId64 ")",
+                        what, x, lo, hi);
+  *out = x;
+  return TTREF_OK;
+}
+
+ttref_status ir_parse_real(const char *what, const char *s, double lo, double hi, double *out,
+                           ttref_error *e)
+{
+  ttref_loc none = {0};
+  const char *p = s;
+  int ndig = 0;
+  if (!s || !*s) return ir_error_set(e, TTREF_E_USAGE, none, "%s: needs a number, got an empty string", what);
+  /* the grammar first, so strtod never sees inf, nan, hex floats or spaces */
+  if (*p == '+' || *p == '-') p++;
+  for (; *p >= '0' && *p <= '9'; p++) ndig++;
+  if (*p == '.')
+    for (p++; *p >= '0' && *p <= '9'; p++) ndig++;
+  if (ndig && (*p == 'e' || *p == 'E')) {
+    int edig = 0;
+    p++;
+    if (*p == '+' || *p == '-') p++;
+    for (; *p >= '0' && *p <= '9'; p++) edig++;
+    if (!edig) ndig = 0;
+  }
+  if (!ndig || *p) return ir_error_set(e, TTREF_E_USAGE, none, "%s: '%.40s' is not a finite decimal number", what, s);
+  errno = 0;
+  double v = strtod(s, NULL);
+  if (!isfinite(v) || (errno == ERANGE && fabs(v) > 1))
+    return ir_error_set(e, TTREF_E_USAGE, none, "%s: %.40s overflows a double", what, s);
+  if (!(v >= lo && v <= hi))
+    return ir_error_set(e, TTREF_E_USAGE, none, "%s: %.40s is out of range (allowed: %g..%g)", what, s, lo, hi);
+  *out = v;
+  return TTREF_OK;
 }

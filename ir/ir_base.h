@@ -59,6 +59,20 @@ ttref_status ir_error_set(ttref_error *e, ttref_status code, ttref_loc loc,
 void ir_error_note(ttref_error *e, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/*
+ * Strict number parsing for command-line options and config values: the whole
+ * string must be the number. ir_parse_int takes [+|-]digits (decimal only: no
+ * spaces, hex, suffix or exponent) within [lo, hi]; ir_parse_real takes a
+ * finite decimal [+|-]digits[.digits][(e|E)[+|-]digits] within [lo, hi]
+ * (never inf, nan or a value that overflows a double). On failure returns
+ * TTREF_E_USAGE with e->msg = "error: WHAT: ..." (WHAT names the option, e.g.
+ * "--threads"); *out is only written on success. e may be NULL.
+ */
+ttref_status ir_parse_int(const char *what, const char *s, int64_t lo, int64_t hi, int64_t *out,
+                          ttref_error *e);
+ttref_status ir_parse_real(const char *what, const char *s, double lo, double hi, double *out,
+                           ttref_error *e);
+
 #define IR_ERR(e, code, loc, ...) ir_error_set((e), (code), (loc), __VA_ARGS__)
 
 #endif

@@ -3,8 +3,9 @@
 # SECONDS (default 60), seeded from tests/data: tests/fuzz/fuzz_parse.c (TTIR
 # parser/verifier/printer), tests/fuzz/fuzz_run.c (parse, verify and execute
 # the kernel on small buffers), tests/fuzz/fuzz_fx.c (TK fx traces: parse,
-# lower, and the lowering must verify) and tests/fuzz/fuzz_reply.c (batch-adapter
-# reply lines, conformance/conform_reply.c). Exits non-zero on any crash, leak, timeout or
+# lower, and the lowering must verify), tests/fuzz/fuzz_reply.c (batch-adapter
+# reply lines, conformance/conform_reply.c) and tests/fuzz/fuzz_suite.c (the YAML
+# suite loader, seeded from the shipped suites). FUZZ_TARGETS picks some. Exits non-zero on any crash, leak, timeout or
 # OOM and prints the reproducer. Usage: scripts/fuzz.sh [SECONDS]
 # Env: FUZZ_WORK (work dir, kept; default a fresh /var/tmp dir, removed on
 # success), FUZZ_JOBS (>1: libFuzzer -fork=N), FUZZ_ARGS (extra flags).
@@ -30,23 +31,37 @@ fi
 rm -rf "$work/artifacts"
 mkdir -p "$work/cfg" "$work/corpus" "$work/artifacts"
 echo '#define PACKAGE_VERSION "0.1.0"' > "$work/cfg/config.h"
+targets=${FUZZ_TARGETS:-fuzz_parse fuzz_run fuzz_fx fuzz_reply fuzz_suite}
+want() { case " $targets " in *" $1 "*) return 0 ;; esac; return 1; }
 CFL="-std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 # shellcheck disable=SC2086
-clang $CFL -I"$work/cfg" -I"$top/ir" "$top"/ir/*.c "$top/tests/fuzz/fuzz_parse.c" -o "$work/fuzz_parse" -lm
+want fuzz_parse && clang $CFL -I"$work/cfg" -I"$top/ir" "$top"/ir/*.c "$top/tests/fuzz/fuzz_parse.c" -o "$work/fuzz_parse" -lm
 # shellcheck disable=SC2086
-clang $CFL -I"$work/cfg" -I"$top/ir" "$top"/ir/*.c "$top/tests/fuzz/fuzz_fx.c" -o "$work/fuzz_fx" -lm
+want fuzz_fx && clang $CFL -I"$work/cfg" -I"$top/ir" "$top"/ir/*.c "$top/tests/fuzz/fuzz_fx.c" -o "$work/fuzz_fx" -lm
 run_srcs=$(ls "$top"/interp/*.c | grep -v '/main\.c$')
 # libquadmath is GCC's: give clang its header (alone, not GCC's whole include dir) and library
 mkdir -p "$work/qinc"
 for h in quadmath.h quadmath_weak.h; do ln -sf "$(gcc -print-file-name=include)/$h" "$work/qinc/$h"; done
 qlib=$(dirname "$(gcc -print-file-name=libquadmath.so)")
 # shellcheck disable=SC2086
-clang $CFL -I"$work/cfg" -I"$work/qinc" -I"$top/ir" -I"$top/interp" "$top"/ir/*.c $run_srcs "$top/tests/fuzz/fuzz_run.c" \
+want fuzz_run && clang $CFL -I"$work/cfg" -I"$work/qinc" -I"$top/ir" -I"$top/interp" "$top"/ir/*.c $run_srcs "$top/tests/fuzz/fuzz_run.c" \
   -o "$work/fuzz_run" -L"$qlib" -lyaml -lquadmath -lm
 # the batch-adapter reply classifier (pure C, no libraries)
 # shellcheck disable=SC2086
-clang $CFL -I"$work/cfg" -I"$top/conformance" "$top/conformance/conform_reply.c" "$top/tests/fuzz/fuzz_reply.c" \
+want fuzz_reply && clang $CFL -I"$work/cfg" -I"$top/conformance" "$top/conformance/conform_reply.c" "$top/tests/fuzz/fuzz_reply.c" \
   -o "$work/fuzz_reply"
+conf_srcs=$(ls "$top"/conformance/*.c)
+# shellcheck disable=SC2086
+want fuzz_suite && clang $CFL -I"$work/cfg" -I"$work/qinc" -I"$top/ir" -I"$top/interp" -I"$top/conformance" \
+  -DFUZZ_SUITE_DIR="\"$top/conformance/suite/core\"" "$top"/ir/*.c $run_srcs $conf_srcs \
+  "$top/tests/fuzz/fuzz_suite.c" -o "$work/fuzz_suite" -L"$qlib" -lyaml -lgsl -lgslcblas -lquadmath -lm
+# suite seeds and a dictionary of every case-file key
+mkdir -p "$work/corpus_fuzz_suite"
+for f in "$top"/conformance/suite/*/*.yaml "$top"/tests/data/suite*/*.yaml; do
+  [ -f "$f" ] && cp "$f" "$work/corpus_fuzz_suite/seed_$(basename "$(dirname "$f")")_$(basename "$f")"
+done
+sed -n 's/^X([A-Z_0-9]*, *\("[^"]*"\)).*/\1/p' "$top/conformance/conform_key_list.h" > "$work/suite.dict"
+printf '"---"\n"{"\n"["\n": "\n"- "\n"&a"\n"*a"\n"!!str"\n"0x"\n".inf"\n' >> "$work/suite.dict"
 # seeds: every .ttir under tests/data/ttir and the Triton corpus kernels
 for f in "$top"/tests/data/ttir/*.ttir "$top"/tests/data/ttir/*/*.ttir \
          "$top"/tests/data/corpus/*/*/kernel.ttir; do
@@ -68,11 +83,13 @@ for w in ok unsupported error okay; do # reply seeds: "DIR\nLINE"
   printf '/r/work/a/v\n%s /r/work/a/v why' "$w" >"$work/corpus_fuzz_reply/seed_$w"
 done
 printf '/r/work/a/v\nok /r/work/b/v' >"$work/corpus_fuzz_reply/seed_other"
-for target in fuzz_parse fuzz_run fuzz_fx fuzz_reply; do
+for target in $targets; do
   mkdir -p "$work/corpus_$target"
-  dict=$top/tests/fuzz/ttir.dict
-  if [ "$target" = fuzz_fx ]; then dict=$top/tests/fuzz/fx.dict
-  elif [ "$target" != fuzz_reply ]; then cp "$work"/corpus/* "$work/corpus_$target/" 2>/dev/null || true; fi
+  dict="$top/tests/fuzz/ttir.dict"
+  if [ "$target" = fuzz_suite ]; then dict="$work/suite.dict"
+  elif [ "$target" = fuzz_fx ]; then dict="$top/tests/fuzz/fx.dict"
+  elif [ "$target" != fuzz_reply ]; then cp "$work"/corpus/* "$work/corpus_$target/" 2>/dev/null || true
+  fi
   rc=0
   # shellcheck disable=SC2086
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \

@@ -27,7 +27,7 @@ print(",".join(map(str, c["grid"])))
 PYA
 }
 printf "%-22s %10s %10s %8s\n" kernel "1 thread" "all" speedup
-for k in softmax_f32 matmul_f32_ieee matmul_f16 attn_f16_causal1 layernorm_f16 vadd_f32; do
+for k in ${KERNELS:-softmax_f32 matmul_f32_ieee matmul_f16 attn_f16_causal1 layernorm_f16 vadd_f32}; do
   set -- $(args "$C/$k")
   grid=$(eval echo \${$#}); a=$(echo "$@" | sed "s/ $grid\$//")
   t1=$(best "$T" run "$C/$k/kernel.ttir" --grid "$grid" $a --threads 1)

@@ -35,8 +35,8 @@ expect 2 "more than 1099511627776 programs" "a grid of 8e27 programs is refused,
 W=${TTREF_TEST_DATA:-tests/data}/ttir/infinite_while.ttir
 expect 1 "infinite_while.ttir:5:7: error: the program executed more than 5000 ops (--max-steps)" "--max-steps stops a kernel that never terminates, naming the op" -- "$T" run "$W" --grid 2 --arg "o=@$D/x_ptr.in.npy" --arg s=5 --max-steps 5000
 expect 0 "" "--max-steps does not disturb a kernel that ends in time" -- "$T" run "$W" --grid 2 --arg "o=@$D/x_ptr.in.npy" --arg s=0 --max-steps 5000
-expect 2 "error: --max-steps needs a positive count" "--max-steps with garbage is a usage error" -- "$T" run "$W" --grid 2 --arg "o=@$D/x_ptr.in.npy" --arg s=5 --max-steps 12abc
-expect 2 "error: --max-steps needs a positive count" "--max-steps 0 is a usage error" -- "$T" run "$W" --grid 2 --arg "o=@$D/x_ptr.in.npy" --arg s=5 --max-steps 0
+expect 2 "error: --max-steps: '12abc' is not an integer" "--max-steps with garbage is a usage error" -- "$T" run "$W" --grid 2 --arg "o=@$D/x_ptr.in.npy" --arg s=5 --max-steps 12abc
+expect 2 "error: --max-steps: 0 is out of range" "--max-steps 0 is a usage error" -- "$T" run "$W" --grid 2 --arg "o=@$D/x_ptr.in.npy" --arg s=5 --max-steps 0
 expect 2 "error: --inject-fault: unknown op 'math.nope'" "--inject-fault with an unknown op is a usage error" -- "$T" run "$W" --grid 2 --arg "o=@$D/x_ptr.in.npy" --arg s=5 --inject-fault math.nope
 expect 2 "binary_garbage.ttir:2:1: error:" "fmt --probes on binary garbage is a located error" -- "$T" fmt "${TTREF_TEST_DATA:-tests/data}/ttir/bad/binary_garbage.ttir" --probes
 expect 2 "missing kernel argument 'n'" "missing argument" -- "$T" run "$K" --grid 98 --arg "$X" --arg "$Y" --arg "$O"
@@ -45,7 +45,7 @@ expect 2 "unknown kernel argument 'zz'" "unknown argument" -- "$T" run "$K" --gr
 expect 2 "bound twice" "duplicated argument" -- "$T" run "$K" --grid 98 --arg "$X" --arg "$Y" --arg "$O" --arg n=1 --arg n=2
 expect 2 "bad literal" "bad integer literal" -- "$T" run "$K" --grid 98 --arg "$X" --arg "$Y" --arg "$O" --arg n=12abc
 expect 2 "bad literal" "out-of-range literal" -- "$T" run "$K" --grid 98 --arg "$X" --arg "$Y" --arg "$O" --arg n=4294967296
-expect 2 "bad --grid" "bad grid" -- "$T" run "$K" --grid 9x --arg "$X" --arg "$Y" --arg "$O" --arg n=1
+expect 2 "error: --grid: '9x' is not an integer" "bad grid" -- "$T" run "$K" --grid 9x --arg "$X" --arg "$Y" --arg "$O" --arg n=1
 PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
 "$PY" - "$tmp" <<'PY'
 import numpy as np, sys, os

@@ -710,6 +710,98 @@ static void test_racing_stores_end_in_program_order(void **state)
   }
 }
 
+
+/* a read-modify-write race: each program does o[0] = f(o[0], pid); the result is the
+ * program-order one for any thread count, and a parallel run reports the race */
+static const char *racy_rmw =
+    "module {\n"
+    "  tt.func public @k(%o: !tt.ptr<i32>) {\n"
+    "    %pid = tt.get_program_id x : i32\n"
+    "    %v = tt.load %o : !tt.ptr<i32>\n"
+    "    %c3 = arith.constant 3 : i32\n"
+    "    %m = arith.muli %v, %c3 : i32\n"
+    "    %s = arith.addi %m, %pid : i32\n"
+    "    tt.store %o, %s : !tt.ptr<i32>\n"
+    "    tt.return\n"
+    "  }\n"
+    "}\n";
+
+static void test_racing_rmw_same_for_any_thread_count(void **state)
+{
+  (void)state;
+  uint32_t want = 0; /* the sequential recurrence, in 32-bit wrapping arithmetic */
+  for (uint32_t p = 0; p < 500; p++) want = want * 3u + p;
+  for (int t = 1; t <= 4; t++)
+    for (int rep = 0; rep < 3; rep++) {
+      int32_t o[1] = {0};
+      buf b[1] = {{o, sizeof o, IR_S_I32}};
+      ttref_error e;
+      memset(&e, 0, sizeof e);
+      interp_stats s;
+      assert_int_equal(run_kernel(racy_rmw, 500, 1, 1, b, 1, NULL, t, &e, &s), TTREF_OK);
+      assert_int_equal((uint32_t)o[0], want);
+#ifdef _OPENMP
+      if (t > 1) assert_int_equal(s.races, 1); /* found whatever the interleaving */
+#endif
+      if (t == 1) assert_int_equal(s.races, 0);
+    }
+}
+
+/* loops of terminators only are stopped by max_steps */
+static void test_max_steps_counts_terminators(void **state)
+{
+  (void)state;
+  static const char *const loops[] = {
+      "module {\n  tt.func public @k(%o: !tt.ptr<i32>) {\n    cf.br ^bb1\n  ^bb1:\n    cf.br ^bb1\n  }\n}\n",
+      "module {\n  tt.func public @k(%o: !tt.ptr<i32>) {\n    %t = arith.constant true\n"
+      "    scf.while : () -> () {\n      scf.condition(%t)\n    } do {\n      scf.yield\n    }\n    tt.return\n  }\n}\n",
+  };
+  for (int k = 0; k < 2; k++) {
+    ir_module *m = parse_ok(loops[k]);
+    interp_mem *mem = interp_mem_new();
+    interp_elem args[1];
+    ttref_error e;
+    memset(&e, 0, sizeof e);
+    assert_int_equal(interp_mem_add_take(mem, "o", ir_calloc(1, 4), 4, IR_S_I32, &args[0].i, &e), TTREF_OK);
+    interp_launch L;
+    memset(&L, 0, sizeof L);
+    L.mod = m;
+    L.fn = ir_module_entry(m);
+    L.grid[0] = L.grid[1] = L.grid[2] = 1;
+    L.args = args;
+    L.mem = mem;
+    L.threads = 1;
+    L.max_steps = 1000;
+    assert_int_equal(interp_run(&L, &e), TTREF_E_FAULT);
+    assert_non_null(strstr(e.msg, "executed more than 1000 ops"));
+    interp_mem_free(mem);
+    ir_module_free(m);
+  }
+}
+
+/* address arithmetic that overflows 64 bits faults instead of wrapping */
+static void test_addptr_overflow_faults(void **state)
+{
+  (void)state;
+  const char *k =
+      "module {\n"
+      "  tt.func public @k(%o: !tt.ptr<i32>, %off: i64) {\n"
+      "    %p = tt.addptr %o, %off : !tt.ptr<i32>, i64\n"
+      "    %c = arith.constant 7 : i32\n"
+      "    tt.store %p, %c : !tt.ptr<i32>\n"
+      "    tt.return\n"
+      "  }\n"
+      "}\n";
+  int32_t o[2] = {0, 0};
+  buf b[1] = {{o, sizeof o, IR_S_I32}};
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  const int64_t off[1] = {INT64_MIN}; /* -2^63 * 4 wraps to +0 in 64 bits */
+  assert_int_equal(run_kernel(k, 1, 1, 1, b, 1, off, 1, &e, NULL), TTREF_E_FAULT);
+  assert_non_null(strstr(e.msg, "the address overflowed 64 bits"));
+  assert_int_equal(o[0], 0);
+}
+
 /* ---- calls and branches ---- */
 static void test_call_and_cond_br(void **state)
 {
@@ -840,6 +932,9 @@ int main(void)
       cmocka_unit_test(test_dot_scaled_e2m1_bf16),
       cmocka_unit_test(test_descriptor_gather_scatter_rows),
       cmocka_unit_test(test_racing_stores_end_in_program_order),
+      cmocka_unit_test(test_racing_rmw_same_for_any_thread_count),
+      cmocka_unit_test(test_max_steps_counts_terminators),
+      cmocka_unit_test(test_addptr_overflow_faults),
       cmocka_unit_test(test_call_and_cond_br),
       cmocka_unit_test(test_bitcast_keeps_signaling_nan),
       cmocka_unit_test(test_histogram_drops_out_of_range),

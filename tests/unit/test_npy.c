@@ -812,6 +812,31 @@ static void test_npy_unsupported_descr(void **state)
                     TTREF_E_INPUT, "unsupported descr", "structured");
 }
 
+/* a NUL (or any control character) inside a header string is refused, not a string end */
+static void test_npy_control_char_in_string(void **state)
+{
+  (void)state;
+  static const unsigned char data[64];
+  static const char *const headers[] = {
+      "{'descr': '<f4#', 'fortran_order': False, 'shape': (1,)}",
+      "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'x#': 1}",
+  };
+  for (int h = 0; h < 2; h++)
+    for (int ch = 0; ch < 0x20; ch += 0x1f) { /* NUL and 0x1f */
+      unsigned char buf[1024];
+      size_t n = build_npy(buf, sizeof buf, 1, 0, headers[h], -1, data, sizeof data);
+      unsigned char *hash = memchr(buf, '#', n);
+      assert_non_null(hash);
+      *hash = (unsigned char)ch;
+      npy_array a;
+      ttref_error e;
+      memset(&e, 0, sizeof e);
+      assert_int_equal(npy_read_mem("x.npy", buf, n, &a, &e), TTREF_E_INPUT);
+      assert_msg_has(&e, "x.npy: ", "control character", (const char *)NULL);
+      assert_zeroed(&a);
+    }
+}
+
 static void test_npy_negative_dim(void **state)
 {
   (void)state;
@@ -1225,6 +1250,7 @@ int main(void)
       T(test_npy_header_too_long),
       T(test_npy_malformed_dict),
       T(test_npy_unsupported_descr),
+      T(test_npy_control_char_in_string),
       T(test_npy_negative_dim),
       T(test_npy_non_integer_dim),
       T(test_npy_rank_over_8),
