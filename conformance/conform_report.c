@@ -234,6 +234,17 @@ static ttref_status write_md(const char *dir, const conform_record_list *l, cons
   if (e->mixed[0]) fprintf(f, "**Mixed run** (`report merge --allow-mixed`): %s\n\n", e->mixed);
   fprintf(f, "**%d items, %d unexpected.** Pass rate %.1f%% (%.1f%% counting expected failures), over %d run items.\n\n",
           t->total, t->unexpected, pct(t->passed, t->run), pct(t->passed + t->xfail, t->run), t->run);
+  if (t->unexpected) { /* the findings first: what is wrong, before the tables */
+    fprintf(f, "## Findings\n\n");
+    for (int i = 0; i < l->n; i++) {
+      const conform_record *r = &l->v[i];
+      if (!conform_verdict_unexpected(r->verdict)) continue;
+      fprintf(f, "- **%s** %s: %s", conform_verdict_name(r->verdict), r->id, r->reason);
+      if (r->localized_op[0]) fprintf(f, " — first divergent op %s at %s", r->localized_op, r->localized_at);
+      fprintf(f, "\n");
+    }
+    fprintf(f, "\n");
+  }
   fprintf(f, "| verdict | count |\n|---|---|\n");
   for (int v = 0; v < CONFORM_VERDICT_COUNT; v++)
     if (t->n[v]) fprintf(f, "| %s | %d |\n", conform_verdict_name((conform_verdict)v), t->n[v]);

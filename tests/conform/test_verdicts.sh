@@ -167,6 +167,8 @@ fl=$(grep -n '<h2 id="findings">' "$H" | cut -d: -f1)
 el=$(grep -n '<h2>Environment' "$H" | cut -d: -f1)
 check "report.html opens with the findings: the FAIL with its localisation, before every other section" \
   "[ -n '$fl' ] && [ -n '$el' ] && [ '$fl' -lt '$el' ] && sed -n '$fl,${el}p' '$H' | grep -q '<td>softmax_f32\\[default\\]</td><td>FAIL</td>.*math.exp at kernels/softmax_f32.ttir:32:5' && ! sed -n '$fl,${el}p' '$H' | grep -q 'vadd_f32'"
+check "report.md lists the findings before its tables" \
+  "grep -q '^- \\*\\*FAIL\\*\\* softmax_f32\\[default\\]: .* first divergent op math.exp at kernels/softmax_f32.ttir:32:5' '$T/h/report.md' && [ \$(grep -n '^## Findings' '$T/h/report.md' | cut -d: -f1) -lt \$(grep -n '^| verdict | count |' '$T/h/report.md' | cut -d: -f1) ]"
 check "the reason column has a readable width (td.reason min-width, the wide table scrolls)" \
   "grep -q 'td.reason{min-width:32em' '$H' && grep -q '<div class=\"wide\"><table id=\"results\">' '$H' && grep -q '<td class=\"reason\">o_ptr: ulp f32' '$H'"
 check "localisations name kernels relative to the suite, not by this machine's path" \

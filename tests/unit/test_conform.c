@@ -941,6 +941,38 @@ static void test_judge_ftz_reference_applies(void **state)
   npy_free(&b);
 }
 
+static void test_sys_relpath_names_paths_from_the_report_dir(void **state)
+{
+  (void)state;
+  char base[] = "/tmp/ttref_relpath_XXXXXX", rep[200], sub[200], sib[200], abs[4096], out[4096];
+  assert_non_null(mkdtemp(base));
+  snprintf(rep, sizeof rep, "%s/a/rep", base);
+  snprintf(sub, sizeof sub, "%s/a/rep/work", base);
+  snprintf(sib, sizeof sib, "%s/b", base);
+  char a[200];
+  snprintf(a, sizeof a, "%s/a", base);
+  assert_int_equal(mkdir(a, 0755), 0);
+  assert_int_equal(mkdir(rep, 0755), 0);
+  assert_int_equal(mkdir(sub, 0755), 0);
+  assert_int_equal(mkdir(sib, 0755), 0);
+  assert_non_null(realpath(rep, abs));
+  conform_sys_relpath(abs, sib, out, sizeof out);
+  assert_string_equal(out, "../../b");       /* a sibling tree */
+  conform_sys_relpath(abs, sub, out, sizeof out);
+  assert_string_equal(out, "work");          /* below */
+  conform_sys_relpath(abs, rep, out, sizeof out);
+  assert_string_equal(out, ".");             /* itself */
+  conform_sys_relpath(abs, a, out, sizeof out);
+  assert_string_equal(out, "..");            /* above */
+  conform_sys_relpath(abs, "fault:flip-lsb", out, sizeof out);
+  assert_string_equal(out, "fault:flip-lsb"); /* not a path: unchanged */
+  rmdir(sub);
+  rmdir(rep);
+  rmdir(a);
+  rmdir(sib);
+  rmdir(base);
+}
+
 static void test_pattern_glob_ids_and_regex(void **state)
 {
   (void)state;
@@ -1113,6 +1145,7 @@ int main(void)
       cmocka_unit_test(test_judge_exact_worst_is_the_farthest),
       cmocka_unit_test(test_judge_ftz_reference_applies),
       cmocka_unit_test(test_pattern_glob_ids_and_regex),
+      cmocka_unit_test(test_sys_relpath_names_paths_from_the_report_dir),
       cmocka_unit_test(test_mutants_apply_to_shipped_kernels_and_verify),
       cmocka_unit_test(test_mutant_list_parsing),
   };
