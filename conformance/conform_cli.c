@@ -230,7 +230,10 @@ int conform_cmd_golden(int argc, char **argv)
     else printf("goldens in %s match\n", verify);
     return ldrift ? EXIT_FAIL : EXIT_OK;
   }
-  if (!suite || (!out == !verify)) return fputs(usage_golden, stderr), EXIT_BAD;
+  if (!suite || (!out == !verify)) {
+    fprintf(stderr, "error: %s\n", !suite ? "missing the SUITE directory" : out ? "give --out DIR or --verify DIR, not both" : "missing --out DIR or --verify DIR");
+    return fputs(usage_golden, stderr), EXIT_BAD;
+  }
   if (out) {
     ttref_status st = conform_golden_write(suite, flags, out, filter, &err);
     if (st != TTREF_OK) report_err(&err);
@@ -268,6 +271,7 @@ int conform_cmd_report(int argc, char **argv)
     } else dirs[ndirs++] = argv[i];
   }
   if (!out || ndirs == 0) {
+    fprintf(stderr, "error: %s\n", !out ? "missing --out DIR" : "missing the shard report directories to merge");
     fputs(usage_report, stderr);
     goto done;
   }

@@ -69,6 +69,12 @@ check "--filter matching nothing exits 2 with a clear error" \
 "$BIN" conform "$SUITE" --report-dir "$T/e2" >/dev/null 2>"$T/e2.err"
 rc=$?
 check "leaving out --backend says so (exit 2)" "[ $rc -eq 2 ] && head -1 '$T/e2.err' | grep -q '^error: missing --backend'" "$(head -2 "$T/e2.err")"
+"$BIN" golden "$SUITE" >/dev/null 2>"$T/e3.err"
+rc=$?
+"$BIN" report merge "$T/e1" >/dev/null 2>"$T/e4.err"
+rc2=$?
+check "golden without --out/--verify and report merge without --out say what is missing (exit 2)" \
+  "[ $rc -eq 2 ] && [ $rc2 -eq 2 ] && head -1 '$T/e3.err' | grep -q '^error: missing --out DIR or --verify DIR' && head -1 '$T/e4.err' | grep -q '^error: missing --out DIR'"
 "$BIN" golden "$SUITE" --out "$T/g0" --filter 'nothing*' >/dev/null 2>"$T/g0.err"
 check "golden --filter matching nothing exits 2 too" "[ \$? -eq 2 ] && grep -q 'matches no item' '$T/g0.err'"
 
