@@ -94,6 +94,25 @@ static void strip_dir(char *s, size_t n, const char *dir)
   replace_all(tmp, dir, ".", s, n);
 }
 
+/*
+ * Python source locations carried by a kernel's loc(...) info name the
+ * machine that compiled it ("/home/me/proj/gen.py:633:31"): reports show the
+ * file name only ("gen.py:633:31"), never that machine's directories.
+ */
+static void strip_py_dirs(char *s)
+{
+  for (char *p = strstr(s, ".py:"); p; p = strstr(p + 4, ".py:")) {
+    char *start = p;
+    while (start > s && start[-1] != ' ' && start[-1] != '(' && start[-1] != '"' && start[-1] != '\'') start--;
+    if (*start != '/') continue;
+    char *last = start;
+    for (char *q = start; q < p; q++)
+      if (*q == '/') last = q;
+    memmove(start, last + 1, strlen(last + 1) + 1);
+    p = start;
+  }
+}
+
 static void nd_index(const npy_array *a, int64_t i, char *buf, size_t n)
 {
   size_t pos = (size_t)snprintf(buf, n, "[");
@@ -439,6 +458,9 @@ decide:;
     strip_dir(r->localized, sizeof r->localized, x->suite->dir);
     strip_dir(r->localized_at, sizeof r->localized_at, x->suite->dir);
   }
+  strip_py_dirs(r->reason);
+  strip_py_dirs(r->localized);
+  strip_py_dirs(r->localized_at);
   const conform_expect *xf = conform_config_match(x->cfg->xfail, x->cfg->nxfail, r->id, r->case_name);
   r->raw = raw;
   r->verdict = conform_verdict_decide(raw, xf != NULL, xf ? xf->verdict : -1);

@@ -179,6 +179,11 @@ check "the reason column has a readable width (td.reason min-width, the wide tab
   "grep -q 'td.reason{min-width:32em' '$H' && grep -q '<div class=\"wide\"><table id=\"results\">' '$H' && grep -q '<td class=\"reason\">o_ptr: ulp f32' '$H'"
 check "localisations name kernels relative to the suite, not by this machine's path" \
   "! grep -q -E '(^|[^.])$SRC' '$T/h/report.md' '$T/h/results.json' '$H'"
+# the shipped kernels carry the compiling machine's Python paths in loc(...): reports show the file name
+"$BIN" conform "$SRC/conformance/suite/kernels" --backend fault:perturb:math.exp --localize --filter 'fused_softmax[cols100]' \
+  --report-dir "$T/py" -j 2 --no-progress >/dev/null 2>&1
+check "Python source locations in localisations carry no directory of the compiling machine" \
+  "grep -q '(gen_corpus.py:[0-9]*:[0-9]* (num))' '$T/py/report.md' && ! grep -q '/[a-z]*/[a-z/]*gen_corpus.py' '$T/py/report.md' '$T/py/report.html' '$T/py/results.json'"
 if command -v "${CHROMIUM:-chromium}" >/dev/null 2>&1; then
   sh "$SRC/tests/conform/render_report.sh" "$T/h" "$T/h.png" >/dev/null 2>"$T/render.err"
   check "report.html renders in headless Chromium" "[ \$? -eq 0 ]" "$(cat "$T/render.err")"
