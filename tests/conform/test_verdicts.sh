@@ -49,6 +49,8 @@ CFG
 rc=$?
 check "a report id 'float_add[f32]' in expected_failures matches that item (XFAIL, exit 0)" \
   "[ $rc -eq 0 ] && [ \"\$(verdict '$T/x1' 'float_add[f32]')\" = XFAIL ] && [ \$(wc -l <'$T/x1/journal.jsonl') -eq 1 ]"
+check "an exact-mode FAIL records a finite measure (max_ratio 1: the flipped bit is 1 ulp), not nan/null" \
+  "grep -q '1 ulp apart' '$T/x1/journal.jsonl' && grep -q '\"max_ratio\": 1[,}]' '$T/x1/journal.jsonl'"
 printf 'backend: typo\nexpected_failures:\n  - {case: "float_add[f32]", reason: r}\n  - {case: "flaot_add*", reason: r}\n' >"$T/typo.yaml"
 "$BIN" conform "$SUITE" --backend reference --config "$T/typo.yaml" --filter 'float_add[f32]' --report-dir "$T/x2" --no-progress >/dev/null 2>"$T/x2.err"
 rc=$?
