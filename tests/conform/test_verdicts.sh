@@ -106,6 +106,9 @@ printf 'backend: other\n' >"$T/other.yaml"
 "$BIN" conform "$SUITE" --backend reference --config "$T/other.yaml" --filter "$MSEL" --shard 2/3 --report-dir "$T/sc" -j 2 --no-progress >/dev/null 2>&1
 "$BIN" report merge "$T/s0" "$T/s1" "$T/sc" --out "$T/m5" >/dev/null 2>"$T/m5.err"
 check "shards of different configs are refused" "[ \$? -eq 2 ] && grep -q 'config differs' '$T/m5.err'" "$(cat "$T/m5.err")"
+"$BIN" conform "$SRC/conformance/suite/ops" --backend reference --filter 'int_add_i32*' --shard 2/3 --report-dir "$T/so" -j 2 --no-progress >/dev/null 2>&1
+"$BIN" report merge "$T/s0" "$T/s1" "$T/so" --out "$T/m7" >/dev/null 2>"$T/m7.err"
+check "shards of different suites are refused" "[ \$? -eq 2 ] && grep -q \"suite differs: 'core'.*'ops'\" '$T/m7.err'" "$(cat "$T/m7.err")"
 "$BIN" report merge "$T/s0" "$T/s1" "$T/sf" --out "$T/m6" --allow-mixed >/dev/null 2>"$T/m6.err"
 check "--allow-mixed merges and labels the mix in run.json, report.md and report.html" \
   "grep -q '\"mixed\": \"backend differs' '$T/m6/run.json' && grep -q '^\*\*Mixed run\*\*' '$T/m6/report.md' && grep -q '<th>mixed run</th>' '$T/m6/report.html'"
