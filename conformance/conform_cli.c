@@ -32,6 +32,7 @@ static const char *const usage_conform =
     "  Runs every case x specialization of SUITE (a directory of *.yaml cases, docs/suite-format.md)\n"
     "  on a backend and judges each output against ttref's reference with its compliance mode.\n"
     "  --backend     reference, fault:KIND, an adapter PATH, batch:PATH or plugin:PATH.so (docs/adapter-protocol.md)\n"
+    "  --ops PLUGIN.so  vendor ops the suite's kernels use (repeatable; docs/api.md, Vendor ops)\n"
     "  --config      capabilities, expected failures and skips of the backend\n"
     "  --report-dir  journal.jsonl, results.json, junit.xml, results.tap, report.md, report.html\n"
     "                (default conform-report); case directories of failures stay in DIR/work\n"
@@ -71,6 +72,7 @@ static const char *const usage_golden =
     "  goldens by dispatch key for wrapper tests (docs/golden.md): every variant of the library's\n"
     "  dispatch schema to DIR/KERNEL/VARIANT_KEY/{inputs,outputs}/*.npy and DIR/index.json.\n"
     "  --allow-outside-suite lets kernel:, file: and case files resolve outside the suite directory.\n"
+    "  --ops PLUGIN.so  vendor ops the suite's kernels use (repeatable; docs/api.md, Vendor ops).\n"
     "  Exit: 0 ok, 1 drift or a failed reference run, 2 bad input.\n";
 
 static const char *const usage_report =

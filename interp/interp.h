@@ -14,10 +14,7 @@
 
 /* One runtime element: ints sign-extended to 64 bits (i1 as 0/1), floats as
  * the exact double value of their format, pointers as 64-bit addresses. */
-typedef union interp_elem {
-  int64_t i;
-  double f;
-} interp_elem;
+typedef ttref_value interp_elem; /* the public type, so vendor-op callbacks see slots as they are */
 
 /* ---- memory: every pointer argument's buffer is a registered allocation ---- */
 #define INTERP_ADDR_SHIFT 40 /* allocation k lives at [(k+1) << 40, +nbytes) */

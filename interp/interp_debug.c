@@ -406,7 +406,7 @@ static void op_where(const interp_launch *L, const ir_op *op, char *buf, size_t 
   ir_srcloc sl = ir_op_srcloc(op);
   char sb[200];
   int has = ir_srcloc_str(&sl, sb, sizeof sb) > 0;
-  snprintf(buf, n, "'%s' at %s:%d:%d%s%s", ir_op_name(op->code), tl.file ? tl.file : "?", tl.line, tl.col,
+  snprintf(buf, n, "'%s' at %s:%d:%d%s%s", ir_op_label(op), tl.file ? tl.file : "?", tl.line, tl.col,
            has ? ", kernel source " : "", has ? sb : "");
 }
 
@@ -622,7 +622,7 @@ static void do_trace(interp_debug *d, const interp_dbg_site *s, const ir_op *op)
     char ty[128];
     ir_type_str(v->type, ty, sizeof ty);
     fprintf(d->out, "trace pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s:%d:%d %s %%%s%s%s : %s", s->pid[0], s->pid[1], s->pid[2],
-            tl.file ? tl.file : "?", tl.line, tl.col, ir_op_name(op->code), v->name ? v->name : "?", has ? " at " : "",
+            tl.file ? tl.file : "?", tl.line, tl.col, ir_op_label(op), v->name ? v->name : "?", has ? " at " : "",
             has ? sb : "", ty);
     const ir_scalar sc = scalar_of(v);
     const ir_type *et = ir_type_elem(v->type);

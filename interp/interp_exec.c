@@ -9,6 +9,7 @@
 #include "fp.h"
 #include "fp_math.h"
 #include "interp_debug.h"
+#include "ir_vendor.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -466,7 +467,7 @@ static ttref_status fault_at(ctx *c, const ir_op *op, const ir_type *lane_t, int
   char lb[128];
   lane_index_str(lane_t, lane, lb, sizeof lb);
   return fault(c, op, TTREF_E_FAULT, "%s in '%s': pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s",
-               what, ir_op_name(op->code), c->pid[0], c->pid[1], c->pid[2], lb);
+               what, ir_op_label(op), c->pid[0], c->pid[1], c->pid[2], lb);
 }
 
 /* ---- debug hooks (interp_debug.c) ---- */
@@ -2576,6 +2577,77 @@ static ttref_status op_extern(ctx *c, const ir_op *op)
   return TTREF_OK;
 }
 
+/* A registered vendor op: its callback per lane or on whole tensors, then each result element
+ * rounded once to the result type (floats; not in precise mode) or wrapped to its width (ints). */
+static void vendor_type(const ir_type *t, ttref_type_info *o)
+{
+  memset(o, 0, sizeof *o);
+  o->dtype = ir_scalar_name(ir_type_elem(t)->scalar);
+  o->rank = t->kind == IR_T_TENSOR ? t->rank : 0;
+  for (int d = 0; d < o->rank; d++) o->shape[d] = t->shape[d];
+}
+
+static ttref_status op_vendor(ctx *c, const ir_op *op)
+{
+  ttref_status st = TTREF_OK;
+  const ttref_op_def *d = op->vdef;
+  const ttref_op_attrs *attrs = (const ttref_op_attrs *)op;
+  const int k = op->nopnds;
+  slot *r = SL(&op->res[0]);
+  const ir_type *rt = op->res[0].type;
+  const int64_t n = rt->kind == IR_T_TENSOR ? rt->numel : 1;
+  ttref_value *scratch[IR_VENDOR_MAX_OPNDS] = {0};
+  char msg[200] = "";
+  r->n = n;
+  if (d->elementwise) {
+    ttref_value in[IR_VENDOR_MAX_OPNDS];
+    for (int64_t i = 0; i < n; i++) {
+      for (int j = 0; j < k; j++) {
+        const slot *a = SL(op->opnds[j]);
+        in[j] = a->d[a->n > 1 ? i : 0];
+      }
+      if (d->elementwise(d->ud, attrs, k, in, &r->d[i]) != 0) FAIL(fault_at(c, op, rt, i, "vendor op failed"));
+    }
+  } else {
+    ttref_tensor tin[IR_VENDOR_MAX_OPNDS], tout;
+    for (int j = 0; j < k; j++) {
+      const slot *a = SL(op->opnds[j]);
+      const ir_type *t = op->opnds[j]->type;
+      const int64_t m = t->kind == IR_T_TENSOR ? t->numel : 1;
+      vendor_type(t, &tin[j].type);
+      tin[j].numel = m;
+      tin[j].data = a->d;
+      if (a->n < m) { /* a splat held as one element: the callback sees the whole tensor */
+        scratch[j] = ir_alloc((size_t)m * sizeof *scratch[j]);
+        if (!scratch[j]) FAIL(fault(c, op, TTREF_E_NOMEM, "out of memory for an operand of '%s'", ir_op_label(op)));
+        for (int64_t i = 0; i < m; i++) scratch[j][i] = a->d[0];
+        tin[j].data = scratch[j];
+      }
+    }
+    vendor_type(rt, &tout.type);
+    tout.numel = n;
+    tout.data = r->d;
+    memset(r->d, 0, (size_t)n * sizeof *r->d);
+    if (d->tensor(d->ud, attrs, k, tin, &tout, msg, sizeof msg) != 0) {
+      msg[sizeof msg - 1] = 0;
+      FAIL(fault(c, op, TTREF_E_FAULT, "vendor op '%s' failed: %s: pid (%" PRId64 ", %" PRId64 ", %" PRId64 ")", ir_op_label(op),
+                 msg[0] ? msg : "its callback returned an error", c->pid[0], c->pid[1], c->pid[2]));
+    }
+  }
+  const ir_scalar rs = ir_type_elem(rt)->scalar;
+  if (ir_scalar_is_float(rs)) {
+    const int f = fmt_of(rs);
+    for (int64_t i = 0; i < n; i++) r->d[i].f = rnd(c, f, r->d[i].f);
+  } else {
+    const int bits = ir_scalar_bits(rs);
+    for (int64_t i = 0; i < n; i++) r->d[i].i = wrap_int(bits, r->d[i].i);
+  }
+fail:
+  for (int j = 0; j < k; j++)
+    if (scratch[j]) ir_free(scratch[j], (size_t)(op->opnds[j]->type->kind == IR_T_TENSOR ? op->opnds[j]->type->numel : 1) * sizeof *scratch[j]);
+  return st;
+}
+
 static ttref_status op_poison(ctx *c, const ir_op *op)
 {
   slot *r = SL(&op->res[0]);
@@ -2639,6 +2711,7 @@ static ttref_status exec_op_value(ctx *c, const ir_op *op)
   OP_CASE(SCAN) return op_scan(c, op);
   OP_CASE(MAP_ELEMENTWISE) return op_map_elementwise(c, op);
   OP_CASE(EXTERN_ELEMENTWISE) return op_extern(c, op);
+  OP_CASE(VENDOR) return op_vendor(c, op);
   OP_CASE(CLAMPF) return op_clampf(c, op);
   OP_CASE(PRECISE_SQRT) return op_float_unary(c, op);
   OP_CASE(PRECISE_DIVF) return op_float_binary(c, op);

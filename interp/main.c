@@ -8,6 +8,7 @@
 #include "ir_parse.h"
 #include "ir_print.h"
 #include "ir_verify.h"
+#include "ir_vendor.h"
 #include "interp.h"
 #include "interp_launch.h"
 #include "interp_debug.h"
@@ -97,6 +98,7 @@ static const char *const usage_run =
     "  --sym NAME=INT  binds a shape symbol (default: from the .npy shapes of the buffers that name it)\n"
     "  --dtype BUF=DT  element type of a buffer (default: the trace's .of(DT), else f32)\n"
     "  --oob error|zero  out-of-bounds loads/stores fault (default) or read 0 / are skipped (older TK)\n"
+    "  Vendor ops: --ops PLUGIN.so (any command, repeatable; docs/api.md, Vendor ops).\n"
     "  Exit: 0 ran, 1 the kernel faulted (out-of-bounds access, failed assert), 2 bad input.\n";
 
 static const char *const usage_check =
@@ -104,7 +106,8 @@ static const char *const usage_check =
     "       ttref check FILE.fx [--sym NAME=INT ...] [--dtype BUF=DT ...]\n"
     "  Parses and verifies FILE; prints nothing and exits 0 when it is valid,\n"
     "  otherwise prints FILE:LINE:COL: error: ... and exits 2. A traced kernel (.fx) is\n"
-    "  parsed and name-checked; with --sym it is also lowered and verified.\n";
+    "  parsed and name-checked; with --sym it is also lowered and verified.\n"
+    "  --ops PLUGIN.so  accept the vendor ops the plugin registers (repeatable).\n";
 
 static const char *const usage_fmt =
     "usage: ttref fmt FILE.ttir [-o OUT] [--probes]\n"
@@ -112,7 +115,8 @@ static const char *const usage_fmt =
     "  Prints FILE as canonical TTIR (idempotent; re-parses to the same IR; accepted by Triton);\n"
     "  a traced kernel (.fx) is printed as its lowering, every op located at its fx node.\n"
     "  --probes  also store every value `ttref conform --localize` probes to a new trailing pointer\n"
-    "            argument %ttref_probe_K (numel x programs elements; docs/compliance.md, Localisation)\n";
+    "            argument %ttref_probe_K (numel x programs elements; docs/compliance.md, Localisation)\n"
+    "  --ops PLUGIN.so  accept the vendor ops the plugin registers (repeatable).\n";
 
 static void usage(FILE *f)
 {
@@ -535,7 +539,85 @@ done:
   return rc;
 }
 
+/* Load one ops plugin into @p reg unless its absolute path is already in @p *list ("a:b"). */
+static ttref_status add_ops(ttref_registry *reg, const char *path, char **list, size_t *len, ttref_error *err)
+{
+  char abs[4096];
+  const char *ap = realpath(path, abs) ? abs : path;
+  const size_t n = strlen(ap);
+  for (const char *q = *list; q && *q; q = strchr(q, ':') ? strchr(q, ':') + 1 : q + strlen(q))
+    if (strncmp(q, ap, n) == 0 && (q[n] == ':' || q[n] == 0)) return TTREF_OK; /* loaded already */
+  ttref_status st = ttref_registry_load(reg, path, err);
+  if (st != TTREF_OK) return st;
+  char *nl = realloc(*list, *len + n + 2);
+  if (!nl) return ir_error_set(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory");
+  *list = nl;
+  *len += (size_t)sprintf(nl + *len, "%s%s", *len ? ":" : "", ap);
+  return TTREF_OK;
+}
+
+/* Vendor ops for every command: TTREF_OPS (':'-separated plugin paths), then each
+ * `--ops PLUGIN.so` (removed from argv) into the program's registry; TTREF_OPS is then set to
+ * all of them as absolute paths, so `ttref run` children of conform and golden load them too. */
+static int load_ops(int *argc, char **argv, ttref_registry **out)
+{
+  int rc = EXIT_OK, w = 2;
+  ttref_error err = {0};
+  char *list = NULL, *envcopy = NULL, *save = NULL;
+  size_t len = 0;
+  ttref_registry *reg = NULL;
+  const char *env = getenv("TTREF_OPS");
+  bool any = env && env[0];
+  for (int i = 2; i < *argc && !any; i++) any = strcmp(argv[i], "--ops") == 0 || strncmp(argv[i], "--ops=", 6) == 0;
+  if (!any) goto done;
+  if (!(reg = ttref_registry_new(&err))) goto bad;
+  if (env && env[0] && !(envcopy = strdup(env))) goto bad;
+  for (char *path = envcopy ? strtok_r(envcopy, ":", &save) : NULL; path; path = strtok_r(NULL, ":", &save))
+    if (add_ops(reg, path, &list, &len, &err) != TTREF_OK) goto bad;
+  for (int i = 2; i < *argc;) {
+    if (strcmp(argv[i], "--ops") != 0 && strncmp(argv[i], "--ops=", 6) != 0) {
+      argv[w++] = argv[i++];
+      continue;
+    }
+    const char *path = argv[i][5] == '=' ? argv[i] + 6 : i + 1 < *argc ? argv[i + 1] : NULL;
+    if (!path || !path[0]) {
+      fprintf(stderr, "error: --ops needs a PLUGIN.so path\n");
+      rc = EXIT_BAD;
+      goto done;
+    }
+    i += argv[i][5] == '=' ? 1 : 2;
+    if (add_ops(reg, path, &list, &len, &err) != TTREF_OK) goto bad;
+  }
+  *argc = w;
+  argv[w] = NULL;
+  if (list) setenv("TTREF_OPS", list, 1);
+  ir_vendor_set_process(reg);
+  *out = reg;
+  reg = NULL;
+  goto done;
+bad:
+  fprintf(stderr, "%s\n", err.msg[0] ? err.msg : "error: out of memory");
+  rc = EXIT_BAD;
+done:
+  ttref_registry_free(reg);
+  free(list);
+  free(envcopy);
+  return rc;
+}
+
+static int dispatch(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+  ttref_registry *ops = NULL;
+  if (argc >= 2 && load_ops(&argc, argv, &ops) != EXIT_OK) return EXIT_BAD;
+  int rc = dispatch(argc, argv);
+  ir_vendor_set_process(NULL);
+  ttref_registry_free(ops);
+  return rc;
+}
+
+static int dispatch(int argc, char **argv)
 {
   gsl_set_error_handler_off();
   signal(SIGXFSZ, SIG_IGN); /* past a file-size limit (ulimit -f) writes fail with EFBIG: an error message, not a kill */

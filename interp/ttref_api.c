@@ -7,6 +7,7 @@
 #include "ttref.h"
 #include "interp.h"
 #include "interp_launch.h"
+#include "interp_fx.h"
 #include "ir_parse.h"
 #include "ir_verify.h"
 #include "npy_io.h"
@@ -95,20 +96,63 @@ fail:
   return NULL;
 }
 
+ttref_kernel *ttref_kernel_load_fx(const char *path, const ttref_fx_options *opts, ttref_error *err)
+{
+  ir_module *m = NULL;
+  interp_fx_opts o;
+  memset(&o, 0, sizeof o);
+  if (!path) return null_arg(err, "ttref_kernel_load_fx", "path"), NULL;
+  if (opts && (opts->nsyms < 0 || opts->ndtypes < 0 || (opts->nsyms && !opts->syms) || (opts->ndtypes && !opts->dtypes)))
+    return ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_kernel_load_fx: bad syms/dtypes arrays"), NULL;
+  for (int i = 0; opts && i < opts->nsyms; i++)
+    if (!opts->syms[i]) return null_arg(err, "ttref_kernel_load_fx", "a sym"), NULL;
+  for (int i = 0; opts && i < opts->ndtypes; i++)
+    if (!opts->dtypes[i]) return null_arg(err, "ttref_kernel_load_fx", "a dtype"), NULL;
+  if (!interp_fx_is(path))
+    return ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_kernel_load_fx: %.300s is not a traced kernel (.fx)", path), NULL;
+  if (opts) { /* borrowed for the call: interp_fx_load only reads them */
+    o.syms = (const char **)(uintptr_t)opts->syms;
+    o.nsyms = opts->nsyms;
+    o.dtypes = (const char **)(uintptr_t)opts->dtypes;
+    o.ndtypes = opts->ndtypes;
+    o.oob = opts->oob_zero ? IR_FX_OOB_ZERO : IR_FX_OOB_ERROR;
+    o.any = true;
+  }
+  if (interp_fx_load(path, &o, NULL, 0, &m, NULL, NULL, err) != TTREF_OK) return NULL;
+  return make_kernel(m, NULL, err);
+}
+
 ttref_kernel *ttref_kernel_load(const char *path, const char *function, ttref_error *err)
 {
   ir_module *m = NULL;
   if (!path) return null_arg(err, "ttref_kernel_load", "path"), NULL;
-  if (ir_parse_file(path, &m, err) != TTREF_OK) return NULL;
+  if (interp_fx_is(path)) return ttref_kernel_load_fx(path, NULL, err); /* a trace has one kernel */
+  if (ir_parse_file_ex(path, NULL, &m, err) != TTREF_OK) return NULL;
   return make_kernel(m, function, err);
 }
 
 ttref_kernel *ttref_kernel_parse(const char *text, size_t len, const char *name, const char *function,
                                  ttref_error *err)
 {
+  return ttref_kernel_parse_ex(text, len, name, function, NULL, err);
+}
+
+ttref_kernel *ttref_kernel_load_ex(const char *path, const char *function, const ttref_registry *reg,
+                                   ttref_error *err)
+{
+  ir_module *m = NULL;
+  if (!path) return null_arg(err, "ttref_kernel_load_ex", "path"), NULL;
+  if (interp_fx_is(path)) return ttref_kernel_load_fx(path, NULL, err); /* traces have no vendor ops */
+  if (ir_parse_file_ex(path, reg, &m, err) != TTREF_OK) return NULL;
+  return make_kernel(m, function, err);
+}
+
+ttref_kernel *ttref_kernel_parse_ex(const char *text, size_t len, const char *name, const char *function,
+                                    const ttref_registry *reg, ttref_error *err)
+{
   ir_module *m = NULL;
   if (!text) return null_arg(err, "ttref_kernel_parse", "text"), NULL;
-  if (ir_parse_string(name ? name : "<string>", text, len, &m, err) != TTREF_OK) return NULL;
+  if (ir_parse_string_ex(name ? name : "<string>", text, len, reg, &m, err) != TTREF_OK) return NULL;
   return make_kernel(m, function, err);
 }
 

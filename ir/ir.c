@@ -352,3 +352,8 @@ ttref_loc ir_op_ttir_loc(const ir_module *m, const ir_op *op)
 }
 
 ir_srcloc ir_op_srcloc(const ir_op *op) { return ir_loc_resolve(op ? op->loc : NULL); }
+
+const char *ir_op_label(const ir_op *op)
+{
+  return op->code == IR_OP_VENDOR && op->vdef ? op->vdef->name : ir_op_name(op->code);
+}

@@ -21,6 +21,7 @@ enum {
   IR_F_TERMINATOR = 1u << 4,  /* ends a block */
   IR_F_SIDE_EFFECT = 1u << 5, /* print/assert/call/barrier */
   IR_F_UNSUPPORTED = 1u << 6, /* parsed, but cannot be interpreted */
+  IR_F_VENDOR = 1u << 7,      /* a vendor op: name, rule and semantics from op->vdef */
 };
 
 typedef enum ir_opcode {
@@ -201,6 +202,7 @@ struct ir_op {
   ir_block *parent;
   const char *callee;     /* tt.call: callee symbol */
   ir_func *callee_fn;     /* tt.call: resolved after parsing */
+  const ttref_op_def *vdef; /* IR_OP_VENDOR: the registered op (borrowed from its ttref_registry) */
 };
 
 struct ir_block {
@@ -261,6 +263,9 @@ void ir_module_free(ir_module *m);
 ir_func *ir_module_find_func(const ir_module *m, const char *name);
 /* The kernel to launch: the first public function (or the only function). */
 ir_func *ir_module_entry(const ir_module *m);
+
+/* The op's name for messages: the mnemonic, or a vendor op's registered name. */
+const char *ir_op_label(const ir_op *op);
 
 /* Attribute lookup on an op by name; NULL when absent. */
 const ir_attr *ir_op_attr(const ir_op *op, const char *name);

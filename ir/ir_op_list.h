@@ -61,6 +61,7 @@ X(MAP_ELEM_RETURN,    "tt.map_elementwise.return", -1, 0, IR_F_TERMINATOR)      
 /* ---- external code ------------------------------------------------------- */
 X(EXTERN_ELEMENTWISE, "tt.extern_elementwise",-1,  1, IR_F_PURE | IR_F_ELEMENTWISE)  /* libdevice/ocml call by symbol name */
 X(INLINE_ASM,         "tt.elementwise_inline_asm", -1, -1, IR_F_UNSUPPORTED)         /* inline PTX/GCN: refused */
+X(VENDOR,             "<vendor op>",         -1,  1, IR_F_PURE | IR_F_VENDOR)      /* a registered vendor op (ttref_registry): its C callbacks */
 /* ---- float helpers ------------------------------------------------------- */
 X(CLAMPF,             "tt.clampf",             3,  1, IR_F_PURE | IR_F_ELEMENTWISE)  /* min(max(x, lo), hi), NaN policy attr */
 X(PRECISE_SQRT,       "tt.precise_sqrt",       1,  1, IR_F_PURE | IR_F_ELEMENTWISE)  /* correctly rounded sqrt */

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "ir_parse.h"
+#include "ir_vendor.h"
 #include "ir_lex.h"
 
 #include <ctype.h>
@@ -135,6 +136,7 @@ typedef struct P {
   vec calls;  /* ir_op* */
   /* mnemonic table */
   short mn[512];
+  const ttref_registry *reg; /* vendor ops (NULL: none) */
   const ir_type *t_i1, *t_i32, *t_i64;
 } P;
 
@@ -2639,13 +2641,17 @@ static ttref_status parse_op(P *p, ir_op **out)
     TRY(expect(p, IR_TK_EQUAL, "'='"));
   }
   if (is(p, IR_TK_STRING)) {
-    if (!lookup_op(p, p->tok.p + 1, p->tok.n - 2, &op->code))
-      FAIL(TERR("unknown op %.*s", (int)(p->tok.n > 60 ? 60 : p->tok.n), p->tok.p));
+    if (!lookup_op(p, p->tok.p + 1, p->tok.n - 2, &op->code) &&
+        !(op->vdef = ir_vendor_find(p->reg, p->tok.p + 1, p->tok.n - 2)))
+      FAIL(TERR("unknown op %.*s%s", (int)(p->tok.n > 60 ? 60 : p->tok.n), p->tok.p,
+                memchr(p->tok.p, '.', p->tok.n) ? " (not a built-in op; a vendor op needs its registry or plugin: --ops PLUGIN.so)" : ""));
+    if (op->vdef) op->code = IR_OP_VENDOR;
     TRY(next(p));
     TRY(parse_generic(p, &b));
   } else if (is(p, IR_TK_IDENT)) {
     if (!lookup_op(p, p->tok.p, p->tok.n, &op->code))
-      FAIL(TERR("unknown op '%.*s'", (int)(p->tok.n > 60 ? 60 : p->tok.n), p->tok.p));
+      FAIL(TERR("unknown op '%.*s'%s", (int)(p->tok.n > 60 ? 60 : p->tok.n), p->tok.p,
+                ir_vendor_find(p->reg, p->tok.p, p->tok.n) ? ": write vendor ops in generic form \"name\"(...)" : ""));
     TRY(next(p));
     TRY(parse_custom(p, &b));
   } else {
@@ -3194,6 +3200,12 @@ fail:
 
 ttref_status ir_parse_string(const char *name, const char *text, size_t len, ir_module **out, ttref_error *err)
 {
+  return ir_parse_string_ex(name, text, len, ir_vendor_process(), out, err);
+}
+
+ttref_status ir_parse_string_ex(const char *name, const char *text, size_t len, const ttref_registry *reg,
+                                ir_module **out, ttref_error *err)
+{
   ttref_status st = TTREF_OK;
   P *p = NULL;
   *out = NULL;
@@ -3209,6 +3221,7 @@ ttref_status ir_parse_string(const char *name, const char *text, size_t len, ir_
   }
   ir_lex_init(&p->lx, name, text, len);
   p->err = err;
+  p->reg = reg;
   p->m = ir_module_new(name);
   if (!p->m) FAIL(nomem(p));
   p->a = p->m->arena;
@@ -3218,6 +3231,7 @@ ttref_status ir_parse_string(const char *name, const char *text, size_t len, ir_
   if (!p->t_i1 || !p->t_i32 || !p->t_i64) FAIL(nomem(p));
   for (int i = 0; i < 512; i++) p->mn[i] = -1;
   for (int i = 0; i < IR_OP_COUNT; i++) {
+    if (ir_op_flags((ir_opcode)i) & IR_F_VENDOR) continue; /* named by the registry, not the list */
     const char *s = ir_op_name((ir_opcode)i);
     int k = mn_slot(s, strlen(s));
     while (p->mn[k] >= 0) k = (k + 1) & 511;
@@ -3258,6 +3272,11 @@ fail:
 
 ttref_status ir_parse_file(const char *path, ir_module **out, ttref_error *err)
 {
+  return ir_parse_file_ex(path, ir_vendor_process(), out, err);
+}
+
+ttref_status ir_parse_file_ex(const char *path, const ttref_registry *reg, ir_module **out, ttref_error *err)
+{
   ttref_status st = TTREF_OK;
   FILE *f = NULL;
   char *buf = NULL;
@@ -3281,7 +3300,7 @@ ttref_status ir_parse_file(const char *path, ir_module **out, ttref_error *err)
   }
   if (ferror(f)) FAIL(ir_error_set(err, TTREF_E_IO, l, "%s: read error", path));
   if (len > IR_PARSE_MAX_BYTES) FAIL(ir_error_set(err, TTREF_E_LIMIT, l, "%s: input larger than 1 GiB", path));
-  TRY(ir_parse_string(path, buf, len, out, err));
+  TRY(ir_parse_string_ex(path, buf, len, reg, out, err));
 fail:
   if (f) fclose(f);
   ir_free(buf, cap);

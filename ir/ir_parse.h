@@ -35,4 +35,11 @@ ttref_status ir_parse_file(const char *path, ir_module **out, ttref_error *err);
 ttref_status ir_parse_string(const char *name, const char *text, size_t len, ir_module **out,
                              ttref_error *err);
 
+/* ir_parse_file/_string read ops of the ttref program's registry (ir_vendor_process()); the
+ * _ex forms take the registry of vendor ops to accept (NULL: built-in ops only). The module's
+ * vendor ops borrow their definitions from @p reg. */
+ttref_status ir_parse_file_ex(const char *path, const ttref_registry *reg, ir_module **out, ttref_error *err);
+ttref_status ir_parse_string_ex(const char *name, const char *text, size_t len, const ttref_registry *reg,
+                                ir_module **out, ttref_error *err);
+
 #endif

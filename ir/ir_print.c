@@ -1019,7 +1019,7 @@ static bool is_prop(ir_opcode c, const char *name)
 static void wgeneric(W *w, const ir_op *op, int ind)
 {
   wc(w, '"');
-  ws(w, ir_op_name(op->code));
+  ws(w, ir_op_label(op));
   ws(w, "\"(");
   wvals(w, op->opnds, op->nopnds);
   wc(w, ')');
@@ -1077,7 +1077,8 @@ static void wop(W *w, const ir_op *op, int ind)
     }
     ws(w, " = ");
   }
-  if (op->code == IR_OP_REDUCE || op->code == IR_OP_SCAN || op->code == IR_OP_MAP_ELEMENTWISE) wgeneric(w, op, ind);
+  if (op->code == IR_OP_REDUCE || op->code == IR_OP_SCAN || op->code == IR_OP_MAP_ELEMENTWISE || op->code == IR_OP_VENDOR)
+    wgeneric(w, op, ind);
   else wcustom(w, op, ind);
   wloc(w, op->loc);
   wc(w, '\n');

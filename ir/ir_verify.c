@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "ir_verify.h"
+#include "ir_vendor.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +57,7 @@ static ttref_status bad(vctx *c, const ir_op *op, const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(body, sizeof body, fmt, ap);
   va_end(ap);
-  ir_error_set(c->err, TTREF_E_VERIFY, ir_op_ttir_loc(c->m, op), "'%s' op %s", ir_op_name(op->code), body);
+  ir_error_set(c->err, TTREF_E_VERIFY, ir_op_ttir_loc(c->m, op), "'%s' op %s", ir_op_label(op), body);
   ir_srcloc s = ir_op_srcloc(op);
   note_src(c, &s);
   return TTREF_E_VERIFY;
@@ -1216,6 +1217,64 @@ fail:
   return st;
 }
 
+/* A vendor op: int/float operands and result, its arity, elementwise shapes, then its own rule
+ * (default: one type for all), whose result type must be the declared one. */
+static void type_info(const ir_type *t, ttref_type_info *o)
+{
+  memset(o, 0, sizeof *o);
+  o->dtype = ir_scalar_name(ir_type_elem(t)->scalar);
+  o->rank = t->kind == IR_T_TENSOR ? t->rank : 0;
+  for (int d = 0; d < o->rank; d++) o->shape[d] = t->shape[d];
+}
+
+static ttref_status check_vendor(vctx *c, const ir_op *op)
+{
+  ttref_status st = TTREF_OK;
+  const ttref_op_def *d = op->vdef;
+  ttref_type_info in[IR_VENDOR_MAX_OPNDS], out;
+  char msg[200] = "";
+  if (!d) FAIL(internal(c, op, "vendor op without a definition"));
+  if (d->nopnds >= 0 && op->nopnds != d->nopnds)
+    FAIL(bad(c, op, "expected %d operand%s, but found %d", d->nopnds, d->nopnds == 1 ? "" : "s", op->nopnds));
+  if (op->nopnds < (d->nopnds < 0) || op->nopnds > IR_VENDOR_MAX_OPNDS)
+    FAIL(bad(c, op, "expected 1 to %d operands, but found %d", IR_VENDOR_MAX_OPNDS, op->nopnds));
+  for (int i = 0; i <= op->nopnds; i++) {
+    const ir_type *t = i < op->nopnds ? otype(op, i) : rtype(op, 0);
+    const ir_type *e = ir_type_elem(t);
+    if ((t->kind != IR_T_SCALAR && t->kind != IR_T_TENSOR) || e->kind != IR_T_SCALAR ||
+        !(ir_scalar_is_int(e->scalar) || ir_scalar_is_float(e->scalar)))
+      FAIL(bad(c, op, "vendor ops take and give ints, floats and tensors of them, but %s #%d is '%s'",
+               i < op->nopnds ? "operand" : "result", i < op->nopnds ? i : 0, tstr(c, t)));
+  }
+  if (d->elementwise) TRY(check_same_shape_all(c, op));
+  if (!d->verify) {
+    for (int i = 0; i < op->nopnds; i++)
+      if (otype(op, i) != rtype(op, 0))
+        FAIL(bad(c, op, "requires the same type for all operands and results (operand #%d is '%s', result is '%s')", i,
+                 tstr(c, otype(op, i)), tstr(c, rtype(op, 0))));
+    goto fail;
+  }
+  for (int i = 0; i < op->nopnds; i++) type_info(otype(op, i), &in[i]);
+  memset(&out, 0, sizeof out);
+  if (d->verify(d->ud, (const ttref_op_attrs *)op, op->nopnds, in, &out, msg, sizeof msg) != 0) {
+    msg[sizeof msg - 1] = 0;
+    FAIL(bad(c, op, "%s", msg[0] ? msg : "rejected by its verifier"));
+  }
+  ttref_type_info want;
+  type_info(rtype(op, 0), &want);
+  bool same = out.dtype && strcmp(out.dtype, want.dtype) == 0 && out.rank == want.rank;
+  for (int k = 0; same && k < want.rank; k++) same = out.shape[k] == want.shape[k];
+  if (!same) {
+    char ob[160];
+    int n = snprintf(ob, sizeof ob, "%s", out.rank > 0 ? "tensor<" : "");
+    for (int k = 0; k < out.rank && k < 8 && n < 100; k++) n += snprintf(ob + n, sizeof ob - (size_t)n, "%lldx", (long long)out.shape[k]);
+    snprintf(ob + n, sizeof ob - (size_t)n, "%.20s%s", out.dtype ? out.dtype : "?", out.rank > 0 ? ">" : "");
+    FAIL(bad(c, op, "result type '%s' does not match the type its operands give, '%s'", tstr(c, rtype(op, 0)), ob));
+  }
+fail:
+  return st;
+}
+
 static ttref_status check_assert(vctx *c, const ir_op *op)
 {
   return elem_is(otype(op, 0), IR_S_I1)
@@ -1357,6 +1416,9 @@ static ttref_status check_op(vctx *c, const ir_op *op)
     OP_BREAK;
   OP_CASE(EXTERN_ELEMENTWISE)
     st = check_extern(c, op);
+    OP_BREAK;
+  OP_CASE(VENDOR)
+    st = check_vendor(c, op);
     OP_BREAK;
   OP_CASE(CLAMPF)
   OP_CASE(PRECISE_SQRT)

@@ -87,6 +87,24 @@ ttref_kernel *ttref_kernel_load(const char *path, const char *function, ttref_er
 ttref_kernel *ttref_kernel_parse(const char *text, size_t len, const char *name, const char *function,
                                  ttref_error *err);
 
+/** Bindings of a traced kernel (TK fx trace, docs/traced.md), as `ttref run --sym/--dtype/--oob`. */
+typedef struct ttref_fx_options {
+  const char *const *syms;   /**< nsyms "NAME=INT" shape-symbol bindings */
+  int nsyms;
+  const char *const *dtypes; /**< ndtypes "BUFFER=DTYPE" element types (default: the trace's, else f32) */
+  int ndtypes;
+  int oob_zero;              /**< 1: out-of-bounds loads read 0 and stores are skipped (older TK) */
+} ttref_fx_options;
+
+/**
+ * Load a traced kernel (.fx): parse, bind @p opts (NULL: none), lower to TTIR and verify.
+ * Every shape symbol must be bound (the API has no .npy files to take shapes from).
+ * ttref_kernel_load also takes .fx paths, with no bindings.
+ * @return the kernel, or NULL with err set (E_IO, E_SYNTAX, E_VERIFY, E_INPUT for an unbound or
+ *         malformed symbol or dtype, E_USAGE for a NULL path or negative counts)
+ */
+ttref_kernel *ttref_kernel_load_fx(const char *path, const ttref_fx_options *opts, ttref_error *err);
+
 /** Release @p k (NULL: no-op). Launches of @p k must be freed first. */
 void ttref_kernel_free(ttref_kernel *k);
 
@@ -257,6 +275,111 @@ typedef struct ttref_verdict {
 ttref_status ttref_compare(const char *mode, const char *dtype, const void *got, const void *ref, size_t numel,
                            const double *precise, const double *bound, const char *options, ttref_verdict *out,
                            ttref_error *err);
+
+/* ---- vendor ops (docs/api.md "Vendor ops") ------------------------------------------------- */
+
+/**
+ * A set of vendor ops. Kernels loaded with ttref_kernel_load_ex/_parse_ex against a registry
+ * may use its ops; such a kernel borrows the registry's op definitions, so free the kernels
+ * (and their launches) before the registry. There is no process-wide registry in the API: a
+ * kernel loaded without one knows only the built-in ops. A registry is read-only once kernels
+ * use it; its callbacks run on the launch's threads at the same time and must be pure.
+ */
+typedef struct ttref_registry ttref_registry;
+
+/** The attributes of one vendor op in a kernel, borrowed for the duration of a callback. */
+typedef struct ttref_op_attrs ttref_op_attrs;
+
+/** One element: integers sign-extended to int64 (i1: 0 or 1), floats as binary64. */
+typedef union ttref_value {
+  int64_t i;
+  double f;
+} ttref_value;
+
+/** The type of an operand or result: element type and shape (rank 0: a scalar). */
+typedef struct ttref_type_info {
+  const char *dtype;  /**< "f32", "f16", "bf16", "f64", "f8E4M3FN", "i1", "i8", ... "i64" */
+  int rank;           /**< 0..8 */
+  int64_t shape[8];
+} ttref_type_info;
+
+/** A whole operand or result of a tensor callback: numel elements in row-major order. */
+typedef struct ttref_tensor {
+  ttref_type_info type;
+  int64_t numel;
+  ttref_value *data;  /**< operands: read only; result: written by the callback */
+} ttref_tensor;
+
+/**
+ * Verifier rule: the result type from the @p n operand types @p in, written to @p out.
+ * @return 0 when the operands are acceptable; otherwise non-zero with a one-line reason in
+ *         @p msg (the verifier reports it at the op's position)
+ */
+typedef int (*ttref_op_verify_fn)(void *ud, const ttref_op_attrs *attrs, int n, const ttref_type_info *in,
+                                  ttref_type_info *out, char *msg, size_t msgn);
+/** Elementwise semantics: one lane of the result from the same lane of the @p n operands.
+ *  Float results are rounded once to the result type by ttref. Non-zero: a kernel fault. */
+typedef int (*ttref_op_elementwise_fn)(void *ud, const ttref_op_attrs *attrs, int n, const ttref_value *in,
+                                       ttref_value *out);
+/** Whole-tensor semantics: fill out->data (out->numel elements) from the @p n operands.
+ *  Non-zero: a kernel fault with the reason in @p msg. */
+typedef int (*ttref_op_tensor_fn)(void *ud, const ttref_op_attrs *attrs, int n, const ttref_tensor *in,
+                                  ttref_tensor *out, char *msg, size_t msgn);
+
+/** A vendor op: written in generic form `%r = "acme.op"(%a, %b) {attrs} : (ta, tb) -> tr`. */
+typedef struct ttref_op_def {
+  const char *name;                    /**< "dialect.op" (copied); not a built-in op */
+  int nopnds;                          /**< exact operand count (0..16), -1: 1 to 16 */
+  ttref_op_verify_fn verify;           /**< NULL: every operand and the result have one type */
+  ttref_op_elementwise_fn elementwise; /**< exactly one of elementwise and tensor; elementwise */
+  ttref_op_tensor_fn tensor;           /**<  ops also need operands and result of one shape */
+  void *ud;                            /**< passed to every callback (borrowed) */
+} ttref_op_def;
+
+/** A new empty registry; NULL with err set (E_NOMEM). */
+ttref_registry *ttref_registry_new(ttref_error *err);
+/** Release @p reg and close its plugins (NULL: no-op). Kernels using it must be freed first. */
+void ttref_registry_free(ttref_registry *reg);
+/**
+ * Add the op @p def (copied) to @p reg.
+ * @return TTREF_OK; TTREF_E_INPUT (bad or duplicate name, a built-in op's name, bad nopnds,
+ *         not exactly one of elementwise/tensor); TTREF_E_USAGE; TTREF_E_NOMEM
+ */
+ttref_status ttref_registry_add(ttref_registry *reg, const ttref_op_def *def, ttref_error *err);
+/** @return 1 and *out when the op has integer (int, bool, enum) attribute @p name, else 0. */
+int ttref_op_attr_int(const ttref_op_attrs *attrs, const char *name, int64_t *out);
+/** @return 1 and *out when the op has numeric attribute @p name (float or int), else 0. */
+int ttref_op_attr_float(const ttref_op_attrs *attrs, const char *name, double *out);
+
+/** Version of the plugin ABI below. */
+#define TTREF_OPS_ABI 1
+/** What a plugin gets from the loader (it links against nothing of ttref). */
+typedef struct ttref_ops_api {
+  int abi; /**< TTREF_OPS_ABI */
+  ttref_status (*registry_add)(ttref_registry *reg, const ttref_op_def *def, ttref_error *err);
+  int (*attr_int)(const ttref_op_attrs *attrs, const char *name, int64_t *out);
+  int (*attr_float)(const ttref_op_attrs *attrs, const char *name, double *out);
+} ttref_ops_api;
+/** The entry symbol of an ops plugin, `ttref_ops_init`: register ops with api->registry_add. */
+typedef ttref_status (*ttref_ops_init_fn)(const ttref_ops_api *api, ttref_registry *reg, ttref_error *err);
+#define TTREF_OPS_INIT_SYMBOL "ttref_ops_init"
+
+/**
+ * dlopen the shared object @p path (without '/': in the current directory, never searched in the
+ * library path) and call its `ttref_ops_init` on @p reg (the object stays loaded until the registry
+ * is freed; when the entry fails, the ops it added are removed and the object is closed).
+ * @return TTREF_OK; TTREF_E_IO (cannot load), TTREF_E_INPUT (no entry symbol, or the entry
+ *         failed: its message, prefixed with the path); TTREF_E_USAGE
+ */
+ttref_status ttref_registry_load(ttref_registry *reg, const char *path, ttref_error *err);
+
+/** ttref_kernel_load with the vendor ops of @p reg (NULL: built-in ops only; a .fx trace loads
+ *  as with ttref_kernel_load). */
+ttref_kernel *ttref_kernel_load_ex(const char *path, const char *function, const ttref_registry *reg,
+                                   ttref_error *err);
+/** ttref_kernel_parse with the vendor ops of @p reg (NULL: built-in ops only). */
+ttref_kernel *ttref_kernel_parse_ex(const char *text, size_t len, const char *name, const char *function,
+                                    const ttref_registry *reg, ttref_error *err);
 
 #ifdef __cplusplus
 }

@@ -126,6 +126,12 @@ for _name, _res, _args in [
     ("ttref_launch_stats", _I, [_P, ctypes.POINTER(_Stats), _E]),
     ("ttref_launch_free", None, [_P]),
     ("ttref_compare", _I, [_S, _S, _P, _P, _Z, _P, _P, _S, ctypes.POINTER(_Verdict), _E]),
+    ("ttref_kernel_load_fx", _P, [_S, _P, _E]),
+    ("ttref_kernel_load_ex", _P, [_S, _S, _P, _E]),
+    ("ttref_kernel_parse_ex", _P, [_S, _Z, _S, _S, _P, _E]),
+    ("ttref_registry_new", _P, [_E]),
+    ("ttref_registry_load", _I, [_P, _S, _E]),
+    ("ttref_registry_free", None, [_P]),
 ]:
     _f = getattr(_lib, _name)
     _f.restype = _res
@@ -243,23 +249,57 @@ class Arg:
         return "Arg(%r, %r, %r)" % (self.name, self.kind, self.dtype)
 
 
+class _FxOptions(ctypes.Structure):
+    _fields_ = [("syms", ctypes.POINTER(_S)), ("nsyms", _I), ("dtypes", ctypes.POINTER(_S)), ("ndtypes", _I),
+                ("oob_zero", _I)]
+
+
+def _strings(pairs):
+    items = [("%s=%s" % (k, v)).encode() for k, v in (pairs or {}).items()]
+    return (_S * max(len(items), 1))(*items), len(items)
+
+
 class Kernel:
     """A loaded, verified kernel, for repeated launches.
 
-    `kernel` is a .ttir path or TTIR text; `function` the tt.func to launch (default: the first
-    public one)."""
+    `kernel` is a .ttir path, TTIR text or a traced kernel (.fx path); `function` the tt.func to
+    launch (default: the first public one). Traced kernels take `syms` ({"M": 64}: every shape
+    symbol), `dtypes` ({"x": "f16"}: buffer element types) and `oob` ("error" or "zero"), as
+    `ttref run --sym/--dtype/--oob`. `ops` is a list of vendor-ops plugins (.so; docs/api.md)."""
 
-    def __init__(self, kernel, function=None):
-        self._k = None
+    def __init__(self, kernel, function=None, *, syms=None, dtypes=None, oob=None, ops=None):
+        self._k = self._reg = None
         err = _Err()
         fn = function.encode() if function else None
         text = kernel.decode() if isinstance(kernel, bytes) else str(kernel)
-        if "tt.func" in text and not os.path.exists(text):
+        if ops:
+            self._reg = _lib.ttref_registry_new(ctypes.byref(err))
+            if not self._reg:
+                _raise(err)
+            for path in [ops] if isinstance(ops, (str, bytes, os.PathLike)) else ops:
+                st = _lib.ttref_registry_load(self._reg, os.fsencode(path), ctypes.byref(err))
+                if st != 0:
+                    self.close()
+                    _raise(err, st)
+        traced = syms is not None or dtypes is not None or oob is not None or text.endswith(".fx")
+        if oob not in (None, "error", "zero"):
+            self.close()
+            raise BadInput("error: oob must be 'error' or 'zero', not %r" % (oob,))
+        if traced:
+            if ops:
+                self.close()
+                raise BadInput("error: vendor ops are for TTIR kernels, not traced ones")
+            sa, ns = _strings(syms)
+            da, nd = _strings(dtypes)
+            opts = _FxOptions(sa, ns, da, nd, 1 if oob == "zero" else 0)
+            self._k = _lib.ttref_kernel_load_fx(os.fsencode(text), ctypes.byref(opts), ctypes.byref(err))
+        elif "tt.func" in text and not os.path.exists(text):
             raw = text.encode()
-            self._k = _lib.ttref_kernel_parse(raw, len(raw), b"<string>", fn, ctypes.byref(err))
+            self._k = _lib.ttref_kernel_parse_ex(raw, len(raw), b"<string>", fn, self._reg, ctypes.byref(err))
         else:
-            self._k = _lib.ttref_kernel_load(os.fsencode(text), fn, ctypes.byref(err))
+            self._k = _lib.ttref_kernel_load_ex(os.fsencode(text), fn, self._reg, ctypes.byref(err))
         if not self._k:
+            self.close()
             _raise(err)
         kinds = {0: "scalar", 1: "pointer", 2: "other"}
         self.name = _lib.ttref_kernel_name(self._k).decode()
@@ -271,9 +311,12 @@ class Kernel:
                                  t.decode() if t else None, _lib.ttref_kernel_arg_elem_bytes(self._k, i)))
 
     def close(self):
-        if self._k:
+        if getattr(self, "_k", None):
             _lib.ttref_kernel_free(self._k)
             self._k = None
+        if getattr(self, "_reg", None):  # after the kernel, which borrows its op definitions
+            _lib.ttref_registry_free(self._reg)
+            self._reg = None
 
     def __del__(self):
         self.close()
@@ -348,9 +391,10 @@ class Kernel:
             _lib.ttref_launch_free(launch)
 
 
-def run(kernel, grid, args, *, function=None, threads=None, precise=False, **options):
-    """Load `kernel` (path or TTIR text) and run one launch; see Kernel.run."""
-    with Kernel(kernel, function) as k:
+def run(kernel, grid, args, *, function=None, threads=None, precise=False, syms=None, dtypes=None, oob=None,
+        ops=None, **options):
+    """Load `kernel` (path, TTIR text or .fx trace; see Kernel) and run one launch; see Kernel.run."""
+    with Kernel(kernel, function, syms=syms, dtypes=dtypes, oob=oob, ops=ops) as k:
         return k.run(grid, args, threads=threads, precise=precise, **options)
 
 

@@ -23,7 +23,9 @@ san_env=
 if nm -D "$B/.libs/libttref.so" 2>/dev/null | grep -q ' __asan_init'; then
   san_env="LD_PRELOAD=$(${CC:-cc} -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0"
 fi
-env $san_env TTREF_LIB=$lib PYTHONPATH=$S/python "$PY" "$S/tests/python/test_ttref.py" >"$tmp/out" 2>"$tmp/err"; rc=$?
+# the vendor-ops plugin of tests/vendor (test_vendor_ops_plugin)
+${CC:-cc} -shared -fPIC -I"$S/ir" -o "$tmp/ops_acme.so" "$S/tests/vendor/ops_acme.c" 2>"$tmp/err" || no "the ops plugin builds"
+env $san_env TTREF_LIB=$lib TTREF_TEST_OPS="$tmp/ops_acme.so" PYTHONPATH=$S/python "$PY" "$S/tests/python/test_ttref.py" >"$tmp/out" 2>"$tmp/err"; rc=$?
 grep '^ok ' "$tmp/out" | sed 's/^ok [0-9]* - //' >"$tmp/oks"
 while IFS= read -r l; do ok "built tree: $l"; done <"$tmp/oks"
 grep '^not ok ' "$tmp/out" | sed 's/^not ok [0-9]* - //' >"$tmp/nos"

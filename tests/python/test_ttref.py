@@ -158,6 +158,65 @@ def test_module_runs_cli():
     assert r.returncode == 0, r.stderr
 
 
+SOFTMAX = os.path.join(DATA, "fx", "softmax.fx")
+
+
+def softmax_tk(x):
+    """softmax as TK defines it (max and sum start from 0), in float64"""
+    x = x.astype(np.float64)
+    e = np.exp2(x - np.maximum(x.max(1, keepdims=True), 0))
+    return e / e.sum(1, keepdims=True)
+
+
+def test_traced_kernel_syms_dtypes():
+    x = np.random.default_rng(3).uniform(-6, 6, (5, 32)).astype(np.float32)
+    out = ttref.run(SOFTMAX, 5, {"input": x, "output": np.zeros_like(x)}, syms={"M": 5, "K": 32})
+    assert out["output"].shape == (5, 32) and np.abs(out["output"] - softmax_tk(x)).max() < 1e-6
+    with ttref.Kernel(SOFTMAX, syms={"M": 5, "K": 32}, dtypes={"input": "f16", "output": "f16"}) as k:
+        assert [(a.name, a.dtype) for a in k.args] == [("input", "f16"), ("output", "f16")], k.args
+        x16 = x.astype(np.float16)
+        o16 = k.run(5, {"input": x16, "output": np.zeros_like(x16)}, threads=2)["output"]
+        assert o16.dtype == np.float16 and np.abs(o16.astype(np.float64) - softmax_tk(x16)).max() < 2e-3
+    raises(ttref.BadInput, lambda: ttref.Kernel(SOFTMAX, syms={"K": 32}), "symbol 'M' is not bound")
+    raises(ttref.BadInput, lambda: ttref.Kernel(SOFTMAX), "symbol")  # a .fx path without syms
+    raises(ttref.BadInput, lambda: ttref.Kernel(SOFTMAX, syms={"M": 5, "K": 32}, oob="maybe"), "oob must be")
+    raises(ttref.BadInput, lambda: ttref.Kernel(VADD, syms={"M": 5}), "not a traced kernel")
+
+
+def test_launch_options_max_steps_and_races():
+    w = os.path.join(DATA, "ttir", "infinite_while.ttir")
+    raises(ttref.KernelFault, lambda: ttref.run(w, 2, {"o": np.zeros(64, np.int32), "s": 5}, max_steps=5000),
+           "more than 5000 ops")
+    out = ttref.run(w, 2, {"o": np.zeros(64, np.int32), "s": 0}, max_steps=5000, threads=1)
+    assert out["o"].dtype == np.int32
+    # both programs store to o[0]: check_races makes that a fault naming the op and the programs
+    raises(ttref.KernelFault, lambda: ttref.run(w, 2, {"o": np.zeros(64, np.int32), "s": 0}, check_races=True),
+           "data race in 'tt.store': pid (1, 0, 0)")
+    raises(ttref.BadInput, lambda: ttref.run(w, 2, {"o": np.zeros(64, np.int32), "s": 0}, max_steps=-1))
+
+
+def test_vendor_ops_plugin():
+    plugin = os.environ.get("TTREF_TEST_OPS")
+    assert plugin, "TTREF_TEST_OPS (the ops plugin test_python.sh builds) is not set"
+    acme = os.path.join(DATA, "vendor", "suite", "kernels", "acme.ttir")
+    rng = np.random.default_rng(5)
+    x, y = (rng.uniform(-4, 4, 64).astype(np.float32) for _ in range(2))
+    k = rng.integers(1, 1 << 30, 64).astype(np.int32)
+    args = {"x_ptr": x, "y_ptr": y, "o_ptr": np.zeros(64, np.float32), "m_ptr": np.zeros(64, np.int8),
+            "r_ptr": np.zeros(64, np.float32), "k_ptr": k, "l_ptr": np.zeros(64, np.int32)}
+    raises(ttref.BadInput, lambda: ttref.run(acme, 4, args), 'unknown op "acme.scaled_add"')
+    out = ttref.run(acme, 4, args, ops=[plugin])
+    assert np.array_equal(out["o_ptr"], x + np.float32(0.5) * y)
+    assert np.array_equal(out["m_ptr"], (x > y).astype(np.int8))
+    assert np.array_equal(out["r_ptr"], x.reshape(4, 16)[:, ::-1].reshape(64))
+    assert np.array_equal(out["l_ptr"], np.array([int(v).bit_length() - 1 for v in k], np.int32))
+    k0 = k.copy()
+    k0[3] = -1
+    raises(ttref.KernelFault, lambda: ttref.run(acme, 4, dict(args, k_ptr=k0), ops=plugin),
+           "vendor op failed in 'acme.ilog2': pid (0, 0, 0) lane 3")
+    raises(ttref.BadInput, lambda: ttref.run(acme, 4, args, ops=["/nonexistent/ops.so"]), "cannot load ops plugin")
+
+
 if __name__ == "__main__":
     only = sys.argv[1:]
     n = 0

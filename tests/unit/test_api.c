@@ -21,7 +21,7 @@
 
 #define N 4096 /* 4 programs of the vadd kernel's BLOCK 1024 */
 
-static char vadd_path[4096], loop_path[4096];
+static char vadd_path[4096], loop_path[4096], softmax_path[4096];
 
 /* ---- counting allocator (lua_Alloc style): live bytes and OOM injection; atomic counters,
  * since launches allocate on OpenMP and test threads ---- */
@@ -51,6 +51,7 @@ static int group_setup(void **state)
   (void)state;
   const char *d = getenv("TTREF_TEST_DATA");
   snprintf(vadd_path, sizeof vadd_path, "%s/ttir/vadd_f32.ttir", d ? d : "tests/data");
+  snprintf(softmax_path, sizeof softmax_path, "%s/fx/softmax.fx", d ? d : "tests/data");
   snprintf(loop_path, sizeof loop_path, "%s/ttir/infinite_while.ttir", d ? d : "tests/data");
   return 0;
 }
@@ -550,6 +551,242 @@ static void test_api_two_threads(void **state)
   ttref_kernel_free(k);
 }
 
+/* the rest of the public functions with NULL handles and bad arguments */
+static void test_api_null_handles_rest(void **state)
+{
+  (void)state;
+  ttref_error e;
+  float f = 0;
+  const double *pv, *pb;
+  size_t n;
+  ttref_array a;
+  assert_null(ttref_kernel_arg_name(NULL, 0));
+  assert_null(ttref_kernel_arg_type(NULL, 0));
+  assert_int_equal(ttref_kernel_arg_elem_bytes(NULL, 0), 0);
+  assert_int_equal(ttref_launch_buffer_at(NULL, "x_ptr", &f, 4, 0, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_npy_load(NULL, &a, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_npy_load("x.npy", NULL, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_npy_save(NULL, &a, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_npy_save("x.npy", NULL, &e), TTREF_E_USAGE);
+  ttref_array_free(NULL);
+  assert_string_equal(ttref_status_str((ttref_status)-1), "<invalid>");
+  assert_string_equal(ttref_status_str(TTREF_STATUS_COUNT), "<invalid>");
+  assert_null(ttref_kernel_load_ex(NULL, NULL, NULL, &e));
+  assert_int_equal(e.code, TTREF_E_USAGE);
+  assert_null(ttref_kernel_parse_ex(NULL, 0, NULL, NULL, NULL, &e));
+  assert_int_equal(e.code, TTREF_E_USAGE);
+  ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
+  assert_non_null(k);
+  assert_null(ttref_kernel_arg_name(k, -1));
+  assert_null(ttref_kernel_arg_name(k, 99));
+  assert_null(ttref_kernel_arg_type(k, 99));
+  assert_int_equal(ttref_kernel_arg_elem_bytes(k, -1), 0);
+  assert_int_equal(ttref_kernel_arg_index(k, NULL), -1);
+  ttref_kernel_signature(k, NULL, 10); /* no buffer: nothing written, no crash */
+  ttref_launch *l = ttref_launch_new(k, &e);
+  assert_non_null(l);
+  assert_int_equal(ttref_launch_buffer_at(l, NULL, &f, 4, 0, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_buffer_at(l, "x_ptr", NULL, 4, 0, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_buffer_at(l, "nope", &f, 4, 0, &e), TTREF_E_INPUT);
+  assert_int_equal(ttref_launch_scalar(l, NULL, "1", &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_set(l, (ttref_option)-1, 1, &e), TTREF_E_INPUT);
+  assert_int_equal(ttref_launch_set(l, TTREF_OPTION_COUNT, 1, &e), TTREF_E_INPUT);
+  assert_int_equal(ttref_launch_stats(l, NULL, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_precise(l, NULL, &pv, &pb, &n, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_precise(l, "o_ptr", NULL, &pb, &n, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_precise(l, "n", &pv, &pb, &n, &e), TTREF_E_INPUT); /* a scalar */
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+}
+
+/* traced kernels: bindings, their errors, and a launch whose rows sum to 1 */
+static void test_api_traced_kernel(void **state)
+{
+  (void)state;
+  ttref_error e;
+  const char *syms[] = {"M=3", "K=16"}, *dts[] = {"input=f64", "output=f64"}, *bad[] = {"M"}, *nul[] = {NULL};
+  ttref_fx_options o = {syms, 2, NULL, 0, 0};
+  assert_null(ttref_kernel_load_fx(NULL, &o, &e));
+  assert_int_equal(e.code, TTREF_E_USAGE);
+  ttref_fx_options neg = {syms, -1, NULL, 0, 0};
+  assert_null(ttref_kernel_load_fx(softmax_path, &neg, &e));
+  assert_int_equal(e.code, TTREF_E_USAGE);
+  ttref_fx_options nosyms = {NULL, 2, NULL, 0, 0};
+  assert_null(ttref_kernel_load_fx(softmax_path, &nosyms, &e));
+  assert_int_equal(e.code, TTREF_E_USAGE);
+  ttref_fx_options nulsym = {nul, 1, NULL, 0, 0};
+  assert_null(ttref_kernel_load_fx(softmax_path, &nulsym, &e));
+  assert_int_equal(e.code, TTREF_E_USAGE);
+  assert_null(ttref_kernel_load_fx(vadd_path, &o, &e));
+  assert_has(&e, "is not a traced kernel");
+  assert_null(ttref_kernel_load_fx(softmax_path, NULL, &e)); /* M and K unbound */
+  assert_has(&e, "symbol 'M' is not bound");
+  assert_null(ttref_kernel_load(softmax_path, NULL, &e)); /* the plain call takes .fx, without bindings */
+  assert_has(&e, "is not bound");
+  ttref_fx_options badsym = {bad, 1, NULL, 0, 0};
+  assert_null(ttref_kernel_load_fx(softmax_path, &badsym, &e));
+  assert_int_equal(e.code, TTREF_E_INPUT);
+  ttref_fx_options full = {syms, 2, dts, 2, 1};
+  ttref_kernel *k = ttref_kernel_load_fx(softmax_path, &full, &e);
+  if (!k) fail_msg("%s", e.msg);
+  assert_string_equal(ttref_kernel_arg_type(k, 0), "f64");
+  double x[48], y[48] = {0};
+  for (int i = 0; i < 48; i++) x[i] = (double)(i % 7) - 2.5;
+  ttref_launch *l = ttref_launch_new(k, &e);
+  assert_int_equal(ttref_launch_buffer(l, "input", x, sizeof x, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_buffer(l, "output", y, sizeof y, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_run(l, 3, 1, 1, &e), TTREF_OK);
+  for (int r = 0; r < 3; r++) {
+    double sum = 0;
+    for (int c = 0; c < 16; c++) sum += y[r * 16 + c];
+    assert_true(sum > 1 - 1e-12 && sum < 1 + 1e-12);
+  }
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+}
+
+/* ---- vendor ops through the API ---- */
+
+static int axpb(void *ud, const ttref_op_attrs *attrs, int n, const ttref_value *in, ttref_value *out)
+{
+  double a = 0;
+  (void)n;
+  if (!ttref_op_attr_float(attrs, "a", &a)) return 1;
+  out->f = a * in[0].f + *(const double *)ud + in[1].f;
+  return 0;
+}
+static int boom(void *ud, const ttref_op_attrs *attrs, int n, const ttref_tensor *in, ttref_tensor *out, char *msg,
+                size_t msgn)
+{
+  (void)ud, (void)attrs, (void)n, (void)out;
+  snprintf(msg, msgn, "boom on %lld %s elements", (long long)in[0].numel, in[0].type.dtype);
+  return 1;
+}
+
+#define VTEXT(EXTRA)                                                                                                   \
+  "module {\n  tt.func public @v(%x_ptr: !tt.ptr<f32>, %o_ptr: !tt.ptr<f32>) {\n"                                    \
+  "    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>\n"                                        \
+  "    %xp = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>\n"                                              \
+  "    %xa = tt.addptr %xp, %r : tensor<16x!tt.ptr<f32>>, tensor<16xi32>\n"                                             \
+  "    %x = tt.load %xa : tensor<16x!tt.ptr<f32>>\n"                                                                     \
+  "    %y = \"acme.axpb\"(%x, %x) {a = 2.5 : f32} : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>\n" EXTRA           \
+  "    %op = tt.splat %o_ptr : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>\n"                                              \
+  "    %oa = tt.addptr %op, %r : tensor<16x!tt.ptr<f32>>, tensor<16xi32>\n"                                             \
+  "    tt.store %oa, %y : tensor<16x!tt.ptr<f32>>\n    tt.return\n  }\n}\n"
+
+static void test_api_vendor_registry(void **state)
+{
+  (void)state;
+  ttref_error e;
+  static const double b = 0.125;
+  ttref_registry *reg = ttref_registry_new(&e);
+  assert_non_null(reg);
+  ttref_op_def d = {"acme.axpb", 2, NULL, axpb, NULL, (void *)&b};
+  assert_int_equal(ttref_registry_add(NULL, &d, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_registry_add(reg, NULL, &e), TTREF_E_USAGE);
+  ttref_op_def bad = d;
+  bad.name = NULL;
+  assert_int_equal(ttref_registry_add(reg, &bad, &e), TTREF_E_INPUT);
+  bad.name = "nodialect";
+  assert_int_equal(ttref_registry_add(reg, &bad, &e), TTREF_E_INPUT);
+  assert_has(&e, "bad op name 'nodialect'");
+  bad.name = "acme.";
+  assert_int_equal(ttref_registry_add(reg, &bad, &e), TTREF_E_INPUT);
+  bad.name = "acme.a b";
+  assert_int_equal(ttref_registry_add(reg, &bad, &e), TTREF_E_INPUT);
+  bad.name = "tt.load";
+  assert_int_equal(ttref_registry_add(reg, &bad, &e), TTREF_E_INPUT);
+  assert_has(&e, "'tt.load' is a built-in op");
+  bad.name = "<vendor op>";
+  assert_int_equal(ttref_registry_add(reg, &bad, &e), TTREF_E_INPUT);
+  bad = d;
+  bad.nopnds = 17;
+  assert_int_equal(ttref_registry_add(reg, &bad, &e), TTREF_E_INPUT);
+  bad.nopnds = -2;
+  assert_int_equal(ttref_registry_add(reg, &bad, &e), TTREF_E_INPUT);
+  bad = d;
+  bad.elementwise = NULL;
+  assert_int_equal(ttref_registry_add(reg, &bad, &e), TTREF_E_INPUT);
+  assert_has(&e, "exactly one of elementwise and tensor");
+  bad.elementwise = axpb;
+  bad.tensor = boom;
+  assert_int_equal(ttref_registry_add(reg, &bad, &e), TTREF_E_INPUT);
+  assert_int_equal(ttref_registry_add(reg, &d, &e), TTREF_OK);
+  assert_int_equal(ttref_registry_add(reg, &d, &e), TTREF_E_INPUT);
+  assert_has(&e, "'acme.axpb' is already registered");
+  ttref_op_def bd = {"acme.boom", 1, NULL, NULL, boom, NULL};
+  assert_int_equal(ttref_registry_add(reg, &bd, &e), TTREF_OK);
+  assert_int_equal(ttref_registry_load(NULL, "x.so", &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_registry_load(reg, NULL, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_registry_load(reg, "/nonexistent/ops.so", &e), TTREF_E_IO);
+  assert_has(&e, "cannot load ops plugin /nonexistent/ops.so");
+  assert_int_equal(ttref_op_attr_int(NULL, "a", NULL), 0);
+  assert_int_equal(ttref_op_attr_float(NULL, "a", NULL), 0);
+  ttref_registry_free(NULL);
+
+  static const char good[] = VTEXT("");
+  assert_null(ttref_kernel_parse_ex(good, strlen(good), "v.ttir", NULL, NULL, &e)); /* no registry: unknown */
+  assert_int_equal(e.code, TTREF_E_SYNTAX);
+  assert_has(&e, "v.ttir:7:10: error: unknown op \"acme.axpb\"");
+  assert_null(ttref_kernel_parse(good, strlen(good), "v.ttir", NULL, &e)); /* the plain call: built-ins only */
+  ttref_kernel *k = ttref_kernel_parse_ex(good, strlen(good), "v.ttir", NULL, reg, &e);
+  assert_non_null(k);
+  float x[16], o[16];
+  for (int i = 0; i < 16; i++) x[i] = (float)i * 0.7f - 3.0f, o[i] = 0;
+  ttref_launch *l = ttref_launch_new(k, &e);
+  assert_int_equal(ttref_launch_buffer(l, "x_ptr", x, sizeof x, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_buffer(l, "o_ptr", o, sizeof o, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_run(l, 1, 1, 1, &e), TTREF_OK);
+  for (int i = 0; i < 16; i++) assert_true(o[i] == (float)(2.5 * (double)x[i] + b + (double)x[i]));
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+
+  static const char bad_arity[] =
+      "module {\n  tt.func public @v(%x: f32) {\n    %0 = \"acme.axpb\"(%x) {a = 1.0 : f32} : (f32) -> f32\n    tt.return\n  }\n}\n";
+  assert_null(ttref_kernel_parse_ex(bad_arity, strlen(bad_arity), "a.ttir", NULL, reg, &e));
+  assert_int_equal(e.code, TTREF_E_VERIFY);
+  assert_has(&e, "a.ttir:3:5: error: 'acme.axpb' op expected 2 operands, but found 1");
+
+  static const char faulty[] = VTEXT("    %z = \"acme.boom\"(%y) : (tensor<16xf32>) -> tensor<16xf32>\n");
+  k = ttref_kernel_parse_ex(faulty, strlen(faulty), "f.ttir", NULL, reg, &e);
+  assert_non_null(k);
+  l = ttref_launch_new(k, &e);
+  assert_int_equal(ttref_launch_buffer(l, "x_ptr", x, sizeof x, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_buffer(l, "o_ptr", o, sizeof o, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_run(l, 1, 1, 1, &e), TTREF_E_FAULT);
+  assert_has(&e, "f.ttir:8:5: error: vendor op 'acme.boom' failed: boom on 16 f32 elements: pid (0, 0, 0)");
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+  ttref_registry_free(reg);
+}
+
+/* every failing allocation while registering and loading with vendor ops is a status, no leak */
+static void test_api_vendor_nomem(void **state)
+{
+  (void)state;
+  static const double b = 0;
+  static const char good[] = VTEXT("");
+  int saw_ok = 0;
+  for (long n = 1; n < 100000 && !saw_ok; n++) {
+    ttref_error e;
+    ttref_status st = TTREF_E_NOMEM;
+    ttref_kernel *k = NULL;
+    ttref_op_def d = {"acme.axpb", 2, NULL, axpb, NULL, (void *)&b};
+    requests = 0;
+    fail_at = n;
+    ttref_registry *reg = ttref_registry_new(&e);
+    if (reg) st = ttref_registry_add(reg, &d, &e);
+    if (st == TTREF_OK && !(k = ttref_kernel_parse_ex(good, strlen(good), "v.ttir", NULL, reg, &e))) st = e.code;
+    fail_at = 0;
+    if (st == TTREF_OK) saw_ok = 1;
+    else if (e.code != TTREF_E_NOMEM) fail_msg("allocation %ld failing gave %s: %s", n, ttref_status_str(e.code), e.msg);
+    ttref_kernel_free(k);
+    ttref_registry_free(reg);
+    if (live != 0) fail_msg("allocation %ld failing (%s) leaked %zu bytes", n, e.msg, (size_t)live);
+  }
+  assert_true(saw_ok);
+}
+
 /* ---- out of memory: every failing allocation is a status, and nothing leaks ---- */
 
 static void test_api_nomem(void **state)
@@ -600,6 +837,10 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_api_npy_roundtrip, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_two_threads, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_nomem, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_null_handles_rest, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_vendor_registry, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_vendor_nomem, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_traced_kernel, test_setup, test_teardown),
   };
   return cmocka_run_group_tests_name("api", tests, group_setup, NULL);
 }
