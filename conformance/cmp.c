@@ -115,6 +115,7 @@ typedef struct jctx {
   double dp_abs; /* DOT_PRODUCT: limit on |err_i| */
   double dp_var; /* DOT_PRODUCT: limit on mean(err_i^2) */
   double gk;     /* REDUCE: (1 + u)^k - 1 */
+  int bits;      /* width of a pattern (after pattern_shift) */
 } jctx;
 
 /* one element's inputs: values and patterns of got, ref (and the FTZ ref) */
@@ -173,7 +174,19 @@ static verdict fail_special(verdict v, const char *why)
   return v;
 }
 
-/* EXACT and FP_SPECIAL: patterns equal, or both NaN under the policy */
+/* Distance of two patterns in ulps: both mapped onto the ordered integer line
+   (negative patterns below positive ones, -0 next to +0); finite for NaN and inf too. */
+static double pattern_distance(int bits, uint64_t a, uint64_t b)
+{
+  const uint64_t sign = (uint64_t)1 << (bits - 1);
+  int64_t x = (a & sign) ? -(int64_t)(a & (sign - 1)) - 1 : (int64_t)(a & (sign - 1));
+  int64_t y = (b & sign) ? -(int64_t)(b & (sign - 1)) - 1 : (int64_t)(b & (sign - 1));
+  return x > y ? (double)((uint64_t)x - (uint64_t)y) : (double)((uint64_t)y - (uint64_t)x);
+}
+
+/* EXACT and FP_SPECIAL: patterns equal, or both NaN under the policy. A failing
+   element's ratio is its pattern distance in ulps (allowed: 0), so the worst
+   element is the farthest one, not the first */
 static verdict judge_bits(const jctx *c, double got, uint64_t gb, double refv, uint64_t rb)
 {
   verdict v = {.pass = true, .ulp = cmp_ulp_error(c->fmt, got, refv)};
@@ -186,6 +199,7 @@ static verdict judge_bits(const jctx *c, double got, uint64_t gb, double refv, u
       v.err = isinf(refv) ? D_INF : fabs(gv - refv);
     }
   }
+  if (!v.pass && c->bits > 0) v.ratio = pattern_distance(c->bits, gb, rb);
   return v;
 }
 
@@ -490,6 +504,8 @@ static void describe_fail(cmp_result *out, const jctx *c, const npy_array *ref, 
   }
   snprintf(rs, sizeof rs, "%.*g", dig, out->worst.ref);
   detail[0] = 0;
+  if (!is_int && (c->mode == CMP_EXACT || c->mode == CMP_FP_SPECIAL) && isfinite(v->ratio))
+    snprintf(detail, sizeof detail, " (%.17g ulp apart)", v->ratio);
   if (v->why && strcmp(v->why, "error exceeds the bound") == 0) {
     if (c->mode == CMP_ULP)
       snprintf(detail, sizeof detail, " (%.4g ulp > %.4g ulp)", fabs(v->ulp), c->o->ulp);
@@ -530,6 +546,7 @@ ttref_status cmp_check(cmp_mode mode, fp_format fmt, const npy_array *got, const
   bool is_int = ref->kind == 'i' || ref->kind == 'b' || !FMT_OK(fmt);
   TRY(check_args(mode, fmt, got, ref, precise, bound, ftz_ref, o, is_int, err));
   init_ctx(&c, mode, fmt, o);
+  if (!is_int) c.bits = fp_bits(fmt);
   gsl_rstat_reset(&rs); /* also resets med */
   gsl_rstat_quantile_reset(&q99);
 
@@ -547,7 +564,7 @@ ttref_status cmp_check(cmp_mode mode, fp_format fmt, const npy_array *got, const
       v = (verdict){.pass = e.gb == e.rb, .ulp = D_NAN};
       if (!v.pass) {
         v.err = fabs(e.got - e.r);
-        v.ratio = D_INF;
+        v.ratio = v.err; /* the absolute difference (allowed: 0): the worst element is the farthest */
         v.why = "integers differ";
       }
     } else {

@@ -24,7 +24,7 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_BAD = 2, EXIT_SCORE = 4 };
 
 static const char *const usage_conform =
     "usage: ttref conform SUITE --backend NAME|ADAPTER [--config BACKEND.yaml] [--report-dir DIR]\n"
-    "                     [--golden DIR] [-j N] [--shard I/N] [--filter REGEX] [--resume]\n"
+    "                     [--golden DIR] [-j N] [--shard I/N] [--filter PAT] [--resume|--force]\n"
     "                     [--timeout SECONDS] [--keep-work] [--localize] [--progress|--no-progress]\n"
     "                     [--allow-outside-suite]\n"
     "       ttref conform SUITE --mutants [LIST] [--min-score S] [options]\n"
@@ -39,8 +39,12 @@ static const char *const usage_conform =
     "  --golden      judge against stored goldens (`ttref golden --out`) instead of running the reference\n"
     "  -j N          parallel workers, 1..256 (default: the number of CPUs)\n"
     "  --shard I/N   run only items with index % N == I (0 <= I < N); combine with `ttref report merge`\n"
-    "  --filter RE   run only items whose id \"case[variant]\" matches the POSIX extended regex\n"
-    "  --resume      keep DIR/journal.jsonl and run only the items it lacks\n"
+    "  --filter PAT  run only the items PAT matches: a POSIX extended regex when it starts with ^, else a\n"
+    "                glob (* and ?) over the whole id \"case[variant]\" or case name (docs/suite-format.md);\n"
+    "                a pattern matching no item is an error (exit 2)\n"
+    "  --resume      keep DIR/journal.jsonl and run only the items it lacks (refused when the journal is of\n"
+    "                another backend, config, suite or shard)\n"
+    "  --force       replace a journal already in DIR (without it such a run is refused)\n"
     "  --timeout S   time limit of one backend run, 0.001..86400 (default 60; the case and the config\n"
     "                may override)\n"
     "  --localize    for each FAIL, probe every value the kernel computes on the backend and the reference\n"
@@ -56,11 +60,13 @@ static const char *const usage_conform =
     "        4 mutation score below --min-score.\n";
 
 static const char *const usage_golden =
-    "usage: ttref golden SUITE --out DIR [--filter REGEX] [--allow-outside-suite]\n"
-    "       ttref golden SUITE --verify DIR [--filter REGEX] [--allow-outside-suite]\n"
+    "usage: ttref golden SUITE --out DIR [--filter PAT] [--allow-outside-suite]\n"
+    "       ttref golden SUITE --verify DIR [--filter PAT] [--allow-outside-suite]\n"
     "  --out writes the reference's outputs of every case x specialization (with .precise/.bound\n"
-    "  tensors where a compliance mode needs them) to DIR/CASE/VARIANT/ and DIR/MANIFEST (sha256 of\n"
-    "  each file and generated input, ttref version, semantics version).\n"
+    "  tensors where a compliance mode needs them) and its launch (case.yaml) to DIR/CASE/VARIANT/,\n"
+    "  the kernels and generated inputs once each to DIR/blobs/SHA256.{ttir,npy}, and DIR/MANIFEST\n"
+    "  (sha256 of every file, input and kernel, ttref version, semantics version): an item replays\n"
+    "  with `ttref run --launch DIR/CASE/VARIANT/case.yaml`.\n"
     "  --verify recomputes and names every file that drifted.\n"
     "       ttref golden --library MANIFEST.yaml --out DIR | --verify DIR\n"
     "  goldens by dispatch key for wrapper tests (docs/golden.md): every variant of the library's\n"
@@ -70,8 +76,11 @@ static const char *const usage_golden =
     "  Exit: 0 ok, 1 drift or a failed reference run, 2 bad input.\n";
 
 static const char *const usage_report =
-    "usage: ttref report merge DIR... --out DIR\n"
+    "usage: ttref report merge DIR... --out DIR [--allow-mixed]\n"
     "  Combines the journals of shard report directories and writes every report into --out;\n"
+    "  the directories must be shards 0..N-1 of one `--shard I/N` split, each once, of one backend,\n"
+    "  config, suite and ttref version, with no item twice (else exit 2 naming the problem).\n"
+    "  --allow-mixed merges them anyway and labels run.json and the reports with what differs.\n"
     "  shards of a --mutants run also get mutants.json/mutants.md and the suite's mutation score.\n"
     "  Exit: 0 no unexpected verdict, 1 some, 2 bad input.\n";
 
@@ -157,6 +166,7 @@ int conform_cmd_conform(int argc, char **argv)
     else if (strcmp(a, "--golden") == 0 && has) o.golden_dir = argv[++i];
     else if (strcmp(a, "--filter") == 0 && has) o.filter = argv[++i];
     else if (strcmp(a, "--resume") == 0) o.resume = true;
+    else if (strcmp(a, "--force") == 0) o.force = true;
     else if (strcmp(a, "--keep-work") == 0) o.keep_work = true;
     else if (strcmp(a, "--localize") == 0) o.localize = true;
     else if (strcmp(a, "--allow-outside-suite") == 0) o.allow_outside_suite = true;
@@ -180,7 +190,10 @@ int conform_cmd_conform(int argc, char **argv)
   }
   if (o.mutants && !o.backend) o.backend = "reference";
   if (min_score >= 0 && !o.mutants) return fprintf(stderr, "error: --min-score needs --mutants\n"), EXIT_BAD;
-  if (!o.suite || !o.backend) return fputs(usage_conform, stderr), EXIT_BAD;
+  if (!o.suite || !o.backend) {
+    fprintf(stderr, "error: %s\n", !o.suite ? "missing the SUITE directory" : "missing --backend NAME (ttref conform --list-backends lists them)");
+    return fputs(usage_conform, stderr), EXIT_BAD;
+  }
   o.out_mutation_score = &score;
   int unexpected = 0;
   ttref_status st = conform_run(&o, &unexpected, &err);
@@ -219,7 +232,10 @@ int conform_cmd_golden(int argc, char **argv)
     else printf("goldens in %s match\n", verify);
     return ldrift ? EXIT_FAIL : EXIT_OK;
   }
-  if (!suite || (!out == !verify)) return fputs(usage_golden, stderr), EXIT_BAD;
+  if (!suite || (!out == !verify)) {
+    fprintf(stderr, "error: %s\n", !suite ? "missing the SUITE directory" : out ? "give --out DIR or --verify DIR, not both" : "missing --out DIR or --verify DIR");
+    return fputs(usage_golden, stderr), EXIT_BAD;
+  }
   if (out) {
     ttref_status st = conform_golden_write(suite, flags, out, filter, &err);
     if (st != TTREF_OK) report_err(&err);
@@ -242,6 +258,7 @@ int conform_cmd_report(int argc, char **argv)
   const char *out = NULL;
   const char **dirs = NULL;
   int ndirs = 0, rc = EXIT_BAD;
+  bool allow_mixed = false;
   ttref_error err = {0};
   if (wants_help(argc, argv)) return fputs(usage_report, stdout), EXIT_OK;
   if (argc < 2 || strcmp(argv[1], "merge") != 0) return fputs(usage_report, stderr), EXIT_BAD;
@@ -249,17 +266,19 @@ int conform_cmd_report(int argc, char **argv)
   if (!dirs) return EXIT_BAD;
   for (int i = 2; i < argc; i++) {
     if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) out = argv[++i];
+    else if (strcmp(argv[i], "--allow-mixed") == 0) allow_mixed = true;
     else if (argv[i][0] == '-') {
       fprintf(stderr, "error: unknown or incomplete option '%s'\n", argv[i]);
       goto done;
     } else dirs[ndirs++] = argv[i];
   }
   if (!out || ndirs == 0) {
+    fprintf(stderr, "error: %s\n", !out ? "missing --out DIR" : "missing the shard report directories to merge");
     fputs(usage_report, stderr);
     goto done;
   }
   int unexpected = 0;
-  if (conform_report_merge(dirs, ndirs, out, &unexpected, &err) != TTREF_OK) {
+  if (conform_report_merge(dirs, ndirs, out, allow_mixed, &unexpected, &err) != TTREF_OK) {
     report_err(&err);
     goto done;
   }

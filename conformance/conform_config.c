@@ -2,13 +2,11 @@
  * conform_config.c: reads backend config files with conform_yaml and answers
  * the runner's questions: may this case run, is its failure expected.
  */
-#define _GNU_SOURCE /* fnmatch under -std=c11 */
 #include "config.h"
 #include "conform_config.h"
 #include "conform_verdict.h"
 #include "conform_yaml.h"
 
-#include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,6 +34,8 @@ fail:
 void conform_config_free(conform_config *c)
 {
   if (!c) return;
+  for (int i = 0; i < c->nxfail; i++) conform_pattern_free(&c->xfail[i].pat);
+  for (int i = 0; i < c->nskip; i++) conform_pattern_free(&c->skip[i].pat);
   ir_arena_free(c->arena);
   ir_free(c, sizeof *c);
 }
@@ -48,12 +48,13 @@ static ttref_status parse_list(conform_yaml *y, yaml_node_t *n, const char *what
   TRY(conform_yaml_seq(y, n, what, &it, &ni));
   *out = ir_arena_alloc(y->arena, sizeof **out * (size_t)(ni + 1));
   if (!*out) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, n), "out of memory"));
-  *nout = ni;
+  memset(*out, 0, sizeof **out * (size_t)(ni + 1));
   for (int i = 0; i < ni; i++) {
     conform_yaml_pair *pr;
     int np;
     conform_expect *e = &(*out)[i];
     e->verdict = -1;
+    e->loc = conform_yaml_loc(y, it[i]);
     TRY(conform_yaml_map(y, it[i], what, K(CASE) | K(REASON) | K(VERDICT), &pr, &np));
     for (int k = 0; k < np; k++) {
       if (pr[k].key == CONFORM_KEY_CASE) TRY(conform_yaml_str(y, pr[k].value, "case", &e->pattern));
@@ -70,7 +71,13 @@ static ttref_status parse_list(conform_yaml *y, yaml_node_t *n, const char *what
     }
     if (!e->pattern) FAIL(conform_yaml_fail(y, it[i], "an entry of %s needs a 'case'", what));
     if (!e->reason || !*e->reason) FAIL(conform_yaml_fail(y, it[i], "an entry of %s needs a 'reason' (an issue URL)", what));
+    if (e->pattern[0] == '^' && regcomp(&e->pat.re, e->pattern, REG_EXTENDED | REG_NOSUB) != 0)
+      FAIL(conform_yaml_fail(y, it[i], "bad regex '%s' in %s", e->pattern, what));
+    e->pat.text = e->pattern;
+    e->pat.is_re = e->pattern[0] == '^';
+    *nout = i + 1; /* the compiled entries, for conform_config_free */
   }
+  *nout = ni;
 fail:
   return st;
 }
@@ -168,11 +175,82 @@ fail:
   return st;
 }
 
+/* Glob with '*' and '?' only; linear backtracking over the last '*'. */
+static bool glob(const char *p, const char *s)
+{
+  const char *star = NULL, *resume = NULL;
+  while (*s) {
+    if (*p == '*') {
+      star = p++;
+      resume = s;
+    } else if (*p && (*p == '?' || *p == *s)) {
+      p++;
+      s++;
+    } else if (star) {
+      p = star + 1;
+      s = ++resume;
+    } else return false;
+  }
+  while (*p == '*') p++;
+  return !*p;
+}
+
+ttref_status conform_pattern_compile(const char *text, const char *what, conform_pattern *p, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  memset(p, 0, sizeof *p);
+  p->text = text;
+  if (text[0] == '^') {
+    if (regcomp(&p->re, text, REG_EXTENDED | REG_NOSUB) != 0)
+      FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "bad %s regex '%s'", what, text));
+    p->is_re = true;
+  }
+fail:
+  return st;
+}
+
+void conform_pattern_free(conform_pattern *p)
+{
+  if (p && p->is_re) regfree(&p->re);
+  if (p) p->is_re = false;
+}
+
+bool conform_pattern_match(const conform_pattern *p, const char *id, const char *case_name)
+{
+  if (p->is_re) return regexec(&p->re, id, 0, NULL, 0) == 0 || regexec(&p->re, case_name, 0, NULL, 0) == 0;
+  return glob(p->text, id) || glob(p->text, case_name);
+}
+
 const conform_expect *conform_config_match(const conform_expect *list, int n, const char *id, const char *case_name)
 {
   for (int i = 0; i < n; i++)
-    if (fnmatch(list[i].pattern, id, 0) == 0 || fnmatch(list[i].pattern, case_name, 0) == 0) return &list[i];
+    if (conform_pattern_match(&list[i].pat, id, case_name)) return &list[i];
   return NULL;
+}
+
+static ttref_status check_list(conform_expect *list, int nl, const char *what, const char *const *ids,
+                               const char *const *cases, int n, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  for (int i = 0; i < nl; i++) {
+    for (int k = 0; k < n && !list[i].used; k++) list[i].used = conform_pattern_match(&list[i].pat, ids[k], cases[k]);
+    if (!list[i].used)
+      FAIL(ir_error_set(err, TTREF_E_INPUT, list[i].loc,
+                        "%s entry '%s' matches no item of the suite (patterns: docs/suite-format.md, Item patterns)",
+                        what, list[i].pattern));
+  }
+fail:
+  return st;
+}
+
+ttref_status conform_config_check_used(conform_config *cfg, const char *const *ids, const char *const *cases, int n,
+                                       ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  TRY(check_list(cfg->xfail, cfg->nxfail, "expected_failures", ids, cases, n, err));
+  TRY(check_list(cfg->skip, cfg->nskip, "skip", ids, cases, n, err));
+fail:
+  return st;
 }
 
 bool conform_config_supports(const conform_config *cfg, const conform_case *c, char *why, size_t n)

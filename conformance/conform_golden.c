@@ -12,6 +12,7 @@
 #include "conform_stage.h"
 #include "conform_suite.h"
 #include "conform_sys.h"
+#include "conform_config.h"
 
 #include <errno.h>
 #include <regex.h>
@@ -63,28 +64,104 @@ fail:
   return st;
 }
 
+/* Store @p src content-addressed as OUT/blobs/SHA.EXT (once: identical content is kept once) and
+   give its sha256 in @p hex; a new blob gets a "blob" MANIFEST line. */
+static ttref_status blob_add(lines *l, const char *out, const char *src, const char *ext, char hex[65], ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  char rel[200], dst[4400];
+  TRY(conform_sha256_file(src, hex, err));
+  snprintf(rel, sizeof rel, "blobs/%s%s", hex, ext);
+  snprintf(dst, sizeof dst, "%s/%s", out, rel);
+  if (conform_sys_exists(dst)) goto fail;
+  TRY(conform_sys_copy_file_in(src, out, rel, err));
+  TRY(manifest_add(l, "blob", dst, rel, err));
+fail:
+  return st;
+}
+
+/*
+ * The item's launch as CASE/VARIANT/case.yaml: the staged case.yaml with the
+ * kernel and inputs pointing into blobs/ and the outputs at the golden files,
+ * so `ttref run --launch CASE/VARIANT/case.yaml` replays it from the golden
+ * directory alone. Its MANIFEST lines: launch, kernel (and traced) and input.
+ */
+static ttref_status write_launch(lines *man, const char *out, const conform_case *c, const conform_spec *sp, const char *dir,
+                                 ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  char src[9000], rel[4400], hex[65], khex[65], fhex[65] = "", line[9300], *text = NULL;
+  size_t len = 0, cap = 0, used = 0;
+  char *buf = NULL;
+  snprintf(src, sizeof src, "%s/kernel.ttir", dir);
+  TRY(blob_add(man, out, src, ".ttir", khex, err));
+  snprintf(rel, sizeof rel, "%s/%s/kernel.ttir", c->name, sp->variant_key);
+  snprintf(line, sizeof line, "kernel %s  %s", khex, rel);
+  TRY(lines_add(man, line, err));
+  snprintf(src, sizeof src, "%s/kernel.fx", dir);
+  if (sp->lowered && conform_sys_exists(src)) {
+    TRY(blob_add(man, out, src, ".fx", fhex, err));
+    snprintf(rel, sizeof rel, "%s/%s/kernel.fx", c->name, sp->variant_key);
+    snprintf(line, sizeof line, "kernel %s  %s", fhex, rel);
+    TRY(lines_add(man, line, err));
+  }
+  snprintf(src, sizeof src, "%s/case.yaml", dir);
+  TRY(conform_sys_read_regular(src, &text, &len, err));
+  cap = len * 2 + 4096;
+  buf = ir_alloc(cap);
+  if (!buf) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
+  used = (size_t)snprintf(buf, cap, "# golden launch: `ttref run --launch %s/%s/case.yaml --out DIR` recomputes the outputs;\n"
+                                    "# the kernel and inputs are content-addressed under ../../blobs (MANIFEST)\n",
+                          c->name, sp->variant_key);
+  for (char *p = text, *nl; p < text + len; p = nl + 1) {
+    nl = strchr(p, '\n');
+    if (!nl) nl = text + len;
+    *nl = 0;
+    const char *name;
+    if (strcmp(p, "kernel: kernel.ttir") == 0) snprintf(line, sizeof line, "kernel: ../../blobs/%s.ttir", khex);
+    else if (strcmp(p, "traced: kernel.fx") == 0 && fhex[0]) snprintf(line, sizeof line, "traced: ../../blobs/%s.fx", fhex);
+    else if (strncmp(p, "    file: inputs/", 17) == 0) {
+      name = p + 17;
+      snprintf(src, sizeof src, "%s/inputs/%s", dir, name);
+      TRY(blob_add(man, out, src, ".npy", hex, err));
+      snprintf(line, sizeof line, "    file: ../../blobs/%s.npy", hex);
+    } else if (strncmp(p, "    file: outputs/", 18) == 0) snprintf(line, sizeof line, "    file: %s", p + 18);
+    else snprintf(line, sizeof line, "%s", p);
+    size_t l = strlen(line);
+    if (used + l + 2 > cap) FAIL(IR_ERR(err, TTREF_E_INTERNAL, (ttref_loc){0}, "case.yaml of %s grew too long", c->name));
+    memcpy(buf + used, line, l);
+    used += l;
+    buf[used++] = '\n';
+  }
+  snprintf(rel, sizeof rel, "%s/%s/case.yaml", c->name, sp->variant_key);
+  TRY(conform_sys_write_file_in(out, rel, buf, used, err));
+  snprintf(src, sizeof src, "%s/%s", out, rel);
+  TRY(manifest_add(man, "launch", src, rel, err));
+fail:
+  if (text) ir_free(text, len + 1);
+  if (buf) ir_free(buf, cap);
+  return st;
+}
+
 /* Generate into @p out; count reference failures in *nfail. */
 static ttref_status generate(const char *suite_path, unsigned flags, const char *out, const char *filter, int *nfail,
                              ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   conform_suite *s = NULL;
-  regex_t re;
-  bool have_re = false;
+  conform_pattern re = {0};
   lines man = {0};
   char stage[4200], dst[9000], src[9000], rel[9000], line[512];
   FILE *f = NULL;
+  int nmatched = 0;
   *nfail = 0;
   TRY(conform_suite_load_flags(suite_path, flags, &s, err));
-  if (filter) {
-    if (regcomp(&re, filter, REG_EXTENDED | REG_NOSUB) != 0)
-      FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "bad --filter regex '%s'", filter));
-    have_re = true;
-  }
+  if (filter) TRY(conform_pattern_compile(filter, "--filter", &re, err));
   /* OUT is the user's; everything below it is walked without following a link */
   TRY(conform_sys_mkdirs(out, err));
   snprintf(stage, sizeof stage, "%s/.stage", out);
   TRY(conform_sys_rmtree_in(out, ".stage", err));
+  TRY(conform_sys_mkdirs_in(out, "blobs", err));
   for (int i = 0; i < s->ncases; i++) {
     const conform_case *c = &s->cases[i];
     for (int k = 0; k < c->nspecs; k++) {
@@ -92,7 +169,8 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
       char id[300], dir[4300], refdir[4400];
       conform_exit ex;
       conform_case_id(c, sp, id, sizeof id);
-      if (have_re && regexec(&re, id, 0, NULL, 0) != 0) continue;
+      if (filter && !conform_pattern_match(&re, id, c->name)) continue;
+      nmatched++;
       snprintf(dir, sizeof dir, "%s/%s/%s", stage, c->name, sp->variant_key);
       snprintf(refdir, sizeof refdir, "%s/ref", dir);
       snprintf(rel, sizeof rel, ".stage/%s/%s", c->name, sp->variant_key);
@@ -123,8 +201,9 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
         if (!sp->args[a].is_ptr) continue;
         snprintf(src, sizeof src, "%s/inputs/%s.npy", dir, sp->args[a].name);
         snprintf(rel, sizeof rel, "%s/%s/inputs/%s.npy", c->name, sp->variant_key, sp->args[a].name);
-        TRY(manifest_add(&man, "input", src, rel, err));
+        TRY(manifest_add(&man, "input", src, rel, err)); /* stored at blobs/SHA.npy (write_launch) */
       }
+      TRY(write_launch(&man, out, c, sp, dir, err));
       for (int o = 0; o < c->noutputs; o++) {
         static const char *const sfx[] = {"", ".precise", ".bound"};
         for (int q = 0; q < (precise ? 3 : 1); q++) {
@@ -142,12 +221,17 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
     }
   }
   TRY(conform_sys_rmtree_in(out, ".stage", err));
+  if (filter && nmatched == 0)
+    FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "--filter '%s' matches no item of %s (patterns: docs/suite-format.md, Item patterns)",
+                filter, suite_path));
   qsort(man.v, (size_t)man.n, sizeof *man.v, cmp_line);
   snprintf(dst, sizeof dst, "%s/MANIFEST", out);
   TRY(conform_sys_fopen_in(out, "MANIFEST", "w", &f, err));
   fprintf(f, "# ttref golden manifest: sha256 of every golden file and generated input.\n"
-             "# Regenerate with `ttref golden SUITE --out DIR`; check with `ttref golden SUITE --verify DIR`.\n");
-  fprintf(f, "ttref-version %s\nsemantics-version %d\n", ttref_version(), CONFORM_SEMANTICS_VERSION);
+             "# file/launch/blob: files of this directory; input/kernel: an item's input or kernel, stored\n"
+             "# at blobs/SHA.npy / blobs/SHA.ttir (docs/golden.md). Regenerate with `ttref golden SUITE --out DIR`;\n"
+             "# check with `ttref golden SUITE --verify DIR`.\n");
+  fprintf(f, "ttref-version %s\nsemantics-version %d\ngolden-format 2\n", ttref_version(), CONFORM_SEMANTICS_VERSION);
   snprintf(line, sizeof line, "suite %s", s->name);
   fprintf(f, "%s\n", line);
   for (int i = 0; i < man.n; i++) fprintf(f, "%s\n", man.v[i]);
@@ -158,7 +242,7 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
   f = NULL;
 fail:
   if (f) fclose(f);
-  if (have_re) regfree(&re);
+  conform_pattern_free(&re);
   lines_free(&man);
   conform_suite_free(s);
   return st;
@@ -220,6 +304,22 @@ fail:
   return st;
 }
 
+/* The length of "KIND " of a MANIFEST line naming a file stored in the directory (file, launch, blob), else 0. */
+static int stored_kind(const char *line)
+{
+  static const char *const kinds[] = {"file ", "launch ", "blob "};
+  for (int k = 0; k < 3; k++)
+    if (strncmp(line, kinds[k], strlen(kinds[k])) == 0) return (int)strlen(kinds[k]);
+  return 0;
+}
+
+/* Lines of golden format 2 (self-contained goldens) that a format-1 directory lacks. */
+static bool format2_only(const char *line)
+{
+  return strncmp(line, "launch ", 7) == 0 || strncmp(line, "blob ", 5) == 0 || strncmp(line, "kernel ", 7) == 0 ||
+         strcmp(line, "golden-format 2") == 0;
+}
+
 static const char *find_rel(const lines *l, const char *rel)
 {
   for (int i = 0; i < l->n; i++) {
@@ -242,12 +342,13 @@ ttref_status conform_golden_check(const char *dir, ttref_error *err)
   TRY(read_manifest(path, &l, err));
   for (int i = 0; i < l.n; i++) {
     if (sscanf(l.v[i], "semantics-version %d", &sem) == 1) continue;
-    if (strncmp(l.v[i], "file ", 5) != 0) continue;
+    const int kl = stored_kind(l.v[i]);
+    if (!kl) continue;
     const char *sep = strstr(l.v[i], "  ");
     char want[65], got[65];
     ttref_error e = {0};
-    if (!sep || sep - (l.v[i] + 5) != 64) FAIL(IR_ERR(err, TTREF_E_INPUT, none, "%s: malformed line '%.200s'", path, l.v[i]));
-    memcpy(want, l.v[i] + 5, 64);
+    if (!sep || sep - (l.v[i] + kl) != 64) FAIL(IR_ERR(err, TTREF_E_INPUT, none, "%s: malformed line '%.200s'", path, l.v[i]));
+    memcpy(want, l.v[i] + kl, 64);
     want[64] = 0;
     snprintf(path, sizeof path, "%s/%s", dir, sep + 2);
     if (conform_sha256_file(path, got, &e) != TTREF_OK || strcmp(got, want) != 0) {
@@ -287,8 +388,12 @@ ttref_status conform_golden_verify(const char *suite, unsigned flags, const char
   *out_drift += nfail;
   snprintf(path, sizeof path, "%s/MANIFEST", scratch);
   TRY(read_manifest(path, &now, err));
+  bool v2 = false; /* a format-1 directory (outputs only) is verified on what it holds */
+  for (int k = 0; k < old.n; k++) v2 |= strcmp(old.v[k], "golden-format 2") == 0;
+  if (!v2) fprintf(stderr, "note: %s holds format-1 goldens (no inputs, launch or kernel): regenerate them to make them self-contained\n", dir);
   for (int i = 0; i < now.n; i++) {
     const char *sep = strstr(now.v[i], "  ");
+    if (!v2 && format2_only(now.v[i])) continue;
     if (!sep) { /* header: versions and suite */
       bool same = false;
       for (int k = 0; k < old.n; k++) same |= strcmp(old.v[k], now.v[i]) == 0;
@@ -312,7 +417,8 @@ ttref_status conform_golden_verify(const char *suite, unsigned flags, const char
     if (!sep) continue;
     char idbuf[4400];
     snprintf(idbuf, sizeof idbuf, "%s", sep + 2);
-    if (filter) { /* only judge entries of items that were regenerated */
+    const bool blob = strncmp(old.v[i], "blob ", 5) == 0;
+    if (filter && !blob) { /* only judge entries of items that were regenerated (a blob's content is always checked) */
       bool regenerated = false;
       char *slash = strchr(idbuf, '/');
       if (slash) {
@@ -324,18 +430,19 @@ ttref_status conform_golden_verify(const char *suite, unsigned flags, const char
       }
       if (!regenerated) continue;
     }
-    if (!find_rel(&now, sep + 2)) {
+    if (!find_rel(&now, sep + 2) && !(filter && blob)) {
       fprintf(stderr, "drift: %s is gone (in %s/MANIFEST, no longer generated)\n", sep + 2, dir);
       (*out_drift)++;
     }
-    if (strncmp(old.v[i], "file ", 5) == 0) { /* the stored file must still match its line */
+    const int kl = stored_kind(old.v[i]);
+    if (kl) { /* the stored file must still match its line */
       char hex[65];
       ttref_error ferr = {0};
       snprintf(path, sizeof path, "%s/%s", dir, sep + 2);
       if (conform_sha256_file(path, hex, &ferr) != TTREF_OK) {
         fprintf(stderr, "drift: %s is missing from %s\n", sep + 2, dir);
         (*out_drift)++;
-      } else if (strncmp(old.v[i] + 5, hex, 64) != 0) {
+      } else if (strncmp(old.v[i] + kl, hex, 64) != 0) {
         fprintf(stderr, "drift: %s/%s does not match its MANIFEST line\n", dir, sep + 2);
         (*out_drift)++;
       }

@@ -310,3 +310,19 @@ bool conform_record_is_harness_error(const conform_record *r)
     if (strncmp(r->reason, prefixes[i], strlen(prefixes[i])) == 0) return true;
   return false;
 }
+
+void conform_json_get(const char *json, const char *key, char *out, size_t n)
+{
+  char pat[96];
+  out[0] = 0;
+  snprintf(pat, sizeof pat, "\"%s\": \"", key);
+  const char *p = json ? strstr(json, pat) : NULL;
+  if (!p) return;
+  p += strlen(pat);
+  size_t k = 0;
+  while (*p && *p != '"' && k + 1 < n) {
+    if (*p == '\\' && p[1]) p++;
+    out[k++] = *p++;
+  }
+  out[k] = 0;
+}

@@ -55,6 +55,8 @@ ttref_status conform_record_parse_json(const char *line, size_t len, conform_rec
 void conform_json_str(FILE *f, const char *s);
 /** Print @p v as a JSON number, or null when not finite. */
 void conform_json_num(FILE *f, double v);
+/** The string value of "key" in a flat JSON text such as run.json ("" when absent; @p json may be NULL). */
+void conform_json_get(const char *json, const char *key, char *out, size_t n);
 
 typedef struct conform_record_list {
   conform_record *v;

@@ -204,17 +204,25 @@ fail:
 }
 
 static ttref_status judge_one(const conform_output *o, conform_dtype dt, const npy_array *got, const npy_array *ref,
-                              const npy_array *precise, const npy_array *bound, bool ftz, conform_judgement *j,
-                              ttref_error *err);
+                              const npy_array *precise, const npy_array *bound, bool ftz, const npy_array *ftz_ref,
+                              conform_judgement *j, ttref_error *err);
 
 ttref_status conform_judge_output(const conform_output *o, conform_dtype dt, const npy_array *got,
                                   const npy_array *ref, const npy_array *precise, const npy_array *bound,
                                   bool ftz, conform_judgement *j, ttref_error *err)
 {
+  return conform_judge_output_ftz(o, dt, got, ref, precise, bound, ftz, NULL, j, err);
+}
+
+ttref_status conform_judge_output_ftz(const conform_output *o, conform_dtype dt, const npy_array *got,
+                                      const npy_array *ref, const npy_array *precise, const npy_array *bound,
+                                      bool ftz, const npy_array *ftz_ref, conform_judgement *j, ttref_error *err)
+{
   ttref_status st = TTREF_OK;
   skey *pg = NULL, *pr = NULL;
-  npy_array g = {0}, r = {0}, p = {0}, b = {0};
-  if (!o->unordered || got->numel != ref->numel) return judge_one(o, dt, got, ref, precise, bound, ftz, j, err);
+  npy_array g = {0}, r = {0}, p = {0}, b = {0}, fz = {0};
+  if (ftz_ref && (!ftz_ref->data || ftz_ref->numel != ref->numel || ftz_ref->elsize != ref->elsize)) ftz_ref = NULL;
+  if (!o->unordered || got->numel != ref->numel) return judge_one(o, dt, got, ref, precise, bound, ftz, ftz_ref, j, err);
   /* got and ref each sorted by value; precise and bound follow ref's permutation */
   TRY(sort_perm(dt, got, &pg, err));
   TRY(sort_perm(dt, ref, &pr, err));
@@ -222,21 +230,29 @@ ttref_status conform_judge_output(const conform_output *o, conform_dtype dt, con
   TRY(permuted(ref, pr, &r, err));
   if (precise && precise->data && precise->numel == ref->numel) TRY(permuted(precise, pr, &p, err));
   if (bound && bound->data && bound->numel == ref->numel) TRY(permuted(bound, pr, &b, err));
-  TRY(judge_one(o, dt, &g, &r, p.data ? &p : precise, b.data ? &b : bound, ftz, j, err));
+  if (ftz_ref) { /* sorted by its own values: flushing keeps the order of the others */
+    skey *pf = NULL;
+    TRY(sort_perm(dt, ftz_ref, &pf, err));
+    st = permuted(ftz_ref, pf, &fz, err);
+    ir_free(pf, sizeof *pf * ((size_t)ftz_ref->numel + 1));
+    TRY(st);
+  }
+  TRY(judge_one(o, dt, &g, &r, p.data ? &p : precise, b.data ? &b : bound, ftz, fz.data ? &fz : ftz_ref, j, err));
   if (j->worst_index >= 0) j->worst_index = pg[j->worst_index].idx; /* back to got's own position */
 fail:
   npy_free(&g);
   npy_free(&r);
   npy_free(&p);
   npy_free(&b);
+  npy_free(&fz);
   ir_free(pg, sizeof *pg * ((size_t)got->numel + 1));
   ir_free(pr, sizeof *pr * ((size_t)ref->numel + 1));
   return st;
 }
 
 static ttref_status judge_one(const conform_output *o, conform_dtype dt, const npy_array *got, const npy_array *ref,
-                              const npy_array *precise, const npy_array *bound, bool ftz, conform_judgement *j,
-                              ttref_error *err)
+                              const npy_array *precise, const npy_array *bound, bool ftz, const npy_array *ftz_ref,
+                              conform_judgement *j, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   ttref_loc none = {0};
@@ -282,7 +298,7 @@ static ttref_status judge_one(const conform_output *o, conform_dtype dt, const n
   const int fmt = conform_dtype_fp(dt);
   TRY(cmp_check(m, fmt >= 0 ? (fp_format)fmt : CMP_FMT_NONE, got, ref,
                 (needs || use_precise) ? (const double *)precise->data : NULL,
-                needs ? (const double *)bound->data : NULL, NULL, &co, &r, err));
+                needs ? (const double *)bound->data : NULL, co.allow_ftz ? ftz_ref : NULL, &co, &r, err));
   j->pass = r.pass;
   j->quality_warning = r.quality_warning;
   j->worst_index = r.worst.index;

@@ -60,4 +60,13 @@ ttref_status conform_judge_output(const conform_output *o, conform_dtype dt, con
                                   const npy_array *ref, const npy_array *precise, const npy_array *bound,
                                   bool ftz, conform_judgement *j, ttref_error *err);
 
+/**
+ * conform_judge_output with @p ftz_ref, the reference run with subnormals
+ * flushed (`ttref run --ftz`; same dtype and shape, or NULL): with @p ftz an
+ * element equal to it also passes ("the backend flushed its inputs").
+ */
+ttref_status conform_judge_output_ftz(const conform_output *o, conform_dtype dt, const npy_array *got,
+                                      const npy_array *ref, const npy_array *precise, const npy_array *bound,
+                                      bool ftz, const npy_array *ftz_ref, conform_judgement *j, ttref_error *err);
+
 #endif

@@ -18,24 +18,11 @@
 
 typedef struct env {
   char backend[256], version[256], device[256], ttref[64], suite[1024], shard[64], started[64];
+  char mixed[600];       /* `report merge --allow-mixed`: what differs between the shards ("" when nothing) */
 } env;
 
 /* The string value of "key" in a flat JSON text ("" when absent). */
-static void json_get(const char *json, const char *key, char *out, size_t n)
-{
-  char pat[96];
-  out[0] = 0;
-  snprintf(pat, sizeof pat, "\"%s\": \"", key);
-  const char *p = json ? strstr(json, pat) : NULL;
-  if (!p) return;
-  p += strlen(pat);
-  size_t k = 0;
-  while (*p && *p != '"' && k + 1 < n) {
-    if (*p == '\\' && p[1]) p++;
-    out[k++] = *p++;
-  }
-  out[k] = 0;
-}
+static void json_get(const char *json, const char *key, char *out, size_t n) { conform_json_get(json, key, out, n); }
 
 static void load_env(const char *dir, env *e)
 {
@@ -52,6 +39,7 @@ static void load_env(const char *dir, env *e)
   json_get(text, "suite", e->suite, sizeof e->suite);
   json_get(text, "shard", e->shard, sizeof e->shard);
   json_get(text, "started", e->started, sizeof e->started);
+  json_get(text, "mixed", e->mixed, sizeof e->mixed);
   ir_free(text, len + 1);
 }
 
@@ -243,8 +231,20 @@ static ttref_status write_md(const char *dir, const conform_record_list *l, cons
   fprintf(f, "# Conformance report: %s\n\n", e->backend);
   fprintf(f, "backend %s (%s), device %s, ttref %s, semantics 1, suite `%s`, shard %s\n\n", e->backend, e->version,
           e->device[0] ? e->device : "-", e->ttref, e->suite, e->shard);
+  if (e->mixed[0]) fprintf(f, "**Mixed run** (`report merge --allow-mixed`): %s\n\n", e->mixed);
   fprintf(f, "**%d items, %d unexpected.** Pass rate %.1f%% (%.1f%% counting expected failures), over %d run items.\n\n",
           t->total, t->unexpected, pct(t->passed, t->run), pct(t->passed + t->xfail, t->run), t->run);
+  if (t->unexpected) { /* the findings first: what is wrong, before the tables */
+    fprintf(f, "## Findings\n\n");
+    for (int i = 0; i < l->n; i++) {
+      const conform_record *r = &l->v[i];
+      if (!conform_verdict_unexpected(r->verdict)) continue;
+      fprintf(f, "- **%s** %s: %s", conform_verdict_name(r->verdict), r->id, r->reason);
+      if (r->localized_op[0]) fprintf(f, " — first divergent op %s at %s", r->localized_op, r->localized_at);
+      fprintf(f, "\n");
+    }
+    fprintf(f, "\n");
+  }
   fprintf(f, "| verdict | count |\n|---|---|\n");
   for (int v = 0; v < CONFORM_VERDICT_COUNT; v++)
     if (t->n[v]) fprintf(f, "| %s | %d |\n", conform_verdict_name((conform_verdict)v), t->n[v]);
@@ -301,6 +301,48 @@ static const char *vclass(conform_verdict v)
   return "skip";
 }
 
+/*
+ * The findings first: every unexpected verdict with its reason, worst element
+ * and localisation, so a reader sees what is wrong before the tables.
+ */
+static void write_findings(FILE *f, const conform_record_list *l, const tally *t)
+{
+  fprintf(f, "<h2 id=\"findings\">Findings</h2>\n");
+  if (!t->unexpected) {
+    fprintf(f, "<p class=\"ok\">No unexpected verdict: %d items, %d passed, %d expected failures.</p>\n", t->total, t->passed,
+            t->xfail);
+    return;
+  }
+  fprintf(f, "<p><b>%d unexpected</b> of %d items.</p>\n<table id=\"findings-table\"><tr><th>case</th><th>verdict</th>"
+             "<th>worst element</th><th>first divergent op</th><th>reason</th></tr>\n",
+          t->unexpected, t->total);
+  for (int i = 0; i < l->n; i++) {
+    const conform_record *r = &l->v[i];
+    if (!conform_verdict_unexpected(r->verdict)) continue;
+    fprintf(f, "<tr class=\"bad\"><td>");
+    xml_esc(f, r->id);
+    fprintf(f, "</td><td>%s</td><td>", conform_verdict_name(r->verdict));
+    if (r->worst_at[0]) {
+      xml_esc(f, r->output);
+      fprintf(f, " %s: got %.9g, ref %.9g", r->worst_at, r->worst_got, r->worst_ref);
+    }
+    fprintf(f, "</td><td>");
+    if (r->localized_op[0]) {
+      xml_esc(f, r->localized_op);
+      fprintf(f, " at ");
+      xml_esc(f, r->localized_at);
+    }
+    fprintf(f, "</td><td class=\"reason\">");
+    xml_esc(f, r->reason);
+    if (r->localized[0]) {
+      fprintf(f, "<br><b>localised:</b> ");
+      xml_esc(f, r->localized);
+    }
+    fprintf(f, "</td></tr>\n");
+  }
+  fprintf(f, "</table>\n");
+}
+
 static ttref_status write_html(const char *dir, const conform_record_list *l, const env *e, const tally *t, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
@@ -316,11 +358,15 @@ static ttref_status write_html(const char *dir, const conform_record_list *l, co
   fprintf(f, "</title>\n<style>body{font:14px sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}"
              "td,th{border:1px solid #ccc;padding:3px 6px;text-align:left}th{background:#eee}"
              ".ok{background:#dfd}.bad{background:#fcc}.warn{background:#ffd}.skip{background:#eee}"
-             "td.num{text-align:right;font-family:monospace}</style></head><body>\n");
-  fprintf(f, "<h1>ttref conformance report</h1>\n<h2>Environment</h2>\n<table id=\"environment\">");
-  const char *keys[] = {"backend", "backend version", "device", "ttref version", "semantics version", "suite", "shard", "started"};
-  const char *vals[] = {e->backend, e->version, e->device, e->ttref, "1", e->suite, e->shard, e->started};
-  for (int k = 0; k < 8; k++) {
+             "td.num{text-align:right;font-family:monospace;white-space:nowrap}"
+             "td.reason{min-width:32em;max-width:60em;overflow-wrap:anywhere}"
+             ".wide{overflow-x:auto}</style></head><body>\n");
+  fprintf(f, "<h1>ttref conformance report</h1>\n");
+  write_findings(f, l, t);
+  fprintf(f, "<h2>Environment</h2>\n<table id=\"environment\">");
+  const char *keys[] = {"backend", "backend version", "device", "ttref version", "semantics version", "suite", "shard", "started", "mixed run"};
+  const char *vals[] = {e->backend, e->version, e->device, e->ttref, "1", e->suite, e->shard, e->started, e->mixed};
+  for (int k = 0; k < (e->mixed[0] ? 9 : 8); k++) {
     fprintf(f, "<tr><th>%s</th><td>", keys[k]);
     xml_esc(f, vals[k]);
     fprintf(f, "</td></tr>");
@@ -371,7 +417,7 @@ static ttref_status write_html(const char *dir, const conform_record_list *l, co
     }
     fprintf(f, "</tr>\n");
   }
-  fprintf(f, "</table>\n<h2>Kernels</h2>\n<table id=\"results\"><tr><th>case</th><th>verdict</th><th>op</th><th>dtype</th>"
+  fprintf(f, "</table>\n<h2>Kernels</h2>\n<div class=\"wide\"><table id=\"results\"><tr><th>case</th><th>verdict</th><th>op</th><th>dtype</th>"
              "<th>mode</th><th>worst element</th><th>got</th><th>reference</th><th>allowed</th><th>err/allowed</th>"
              "<th>max ulp</th><th>ULP histogram</th><th>time (s)</th><th>reason</th></tr>\n");
   for (int i = 0; i < l->n; i++) {
@@ -390,7 +436,7 @@ static ttref_status write_html(const char *dir, const conform_record_list *l, co
                "<td class=\"num\">%.3g</td><td class=\"num\">%.3g</td><td>",
             r->worst_at, r->worst_got, r->worst_ref, r->worst_bound, r->max_ratio, r->max_ulp);
     svg_hist(f, r->hist, 120, 24);
-    fprintf(f, "</td><td class=\"num\">%.2f</td><td>", r->seconds);
+    fprintf(f, "</td><td class=\"num\">%.2f</td><td class=\"reason\">", r->seconds);
     xml_esc(f, r->verdict == CONFORM_V_XFAIL ? r->expected_reason : r->reason);
     if (r->localized[0]) {
       fprintf(f, "<br><b>localised:</b> ");
@@ -398,7 +444,7 @@ static ttref_status write_html(const char *dir, const conform_record_list *l, co
     }
     fprintf(f, "</td></tr>\n");
   }
-  fprintf(f, "</table>\n</body></html>\n");
+  fprintf(f, "</table></div>\n</body></html>\n");
   st = close_out(f, path, err);
   f = NULL;
 fail:
@@ -463,27 +509,150 @@ fail:
   return st;
 }
 
-ttref_status conform_report_merge(const char *const *dirs, int ndirs, const char *out, int *out_unexpected,
-                                  ttref_error *err)
+/* the identity of a shard (run.json) */
+typedef struct shard_id {
+  char backend[256], config[80], suite[256], ttref[64], shard[64];
+  int i, n;
+} shard_id;
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Append "what" to the mixed label, or fail when mixes are not allowed. */
+static ttref_status mixed(char *label, size_t n, bool allow, const char *what, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  if (!allow)
+    FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "report merge: %s; refusing to merge (--allow-mixed merges and labels it)", what));
+  size_t l = strlen(label);
+  if (l < n) snprintf(label + l, n - l, "%s%s", l ? "; " : "", what);
+fail:
+  return st;
+}
+
+ttref_status conform_report_merge(const char *const *dirs, int ndirs, const char *out, bool allow_mixed,
+                                  int *out_unexpected, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   conform_record_list all = {0};
-  char path[4200], src[4200], *text = NULL;
+  char path[4200], *text = NULL, label[600] = "", what[1200];
   size_t tlen = 0;
   conform_atomic ja = {0};
   FILE *jf = NULL;
+  shard_id *ids = ir_calloc((size_t)ndirs + 1, sizeof *ids);
+  const char **rid = NULL;
+  char *seen = NULL;
+  int nseen = 0, n = 0;
   *out_unexpected = 0;
+  if (!ids) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
   for (int i = 0; i < ndirs; i++) {
+    shard_id *d = &ids[i];
     snprintf(path, sizeof path, "%s/journal.jsonl", dirs[i]);
     if (!conform_sys_exists(path)) FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "'%s' has no journal.jsonl", dirs[i]));
     TRY(conform_journal_read(path, false, &all, err));
+    snprintf(path, sizeof path, "%s/run.json", dirs[i]);
+    if (!conform_sys_exists(path)) {
+      snprintf(what, sizeof what, "'%s' has no run.json, so its backend, config and shard are unknown", dirs[i]);
+      TRY(mixed(label, sizeof label, allow_mixed, what, err));
+      d->i = -1;
+      continue;
+    }
+    TRY(conform_sys_read_regular(path, &text, &tlen, err));
+    json_get(text, "backend_spec", d->backend, sizeof d->backend);
+    if (!d->backend[0]) json_get(text, "backend", d->backend, sizeof d->backend);
+    json_get(text, "config_sha256", d->config, sizeof d->config);
+    if (!d->config[0]) json_get(text, "config", d->config, sizeof d->config);
+    json_get(text, "suite_name", d->suite, sizeof d->suite);
+    if (!d->suite[0]) json_get(text, "suite", d->suite, sizeof d->suite);
+    json_get(text, "ttref_version", d->ttref, sizeof d->ttref);
+    json_get(text, "shard", d->shard, sizeof d->shard);
+    if (sscanf(d->shard, "%d/%d", &d->i, &d->n) != 2 || d->n < 1 || d->i < 0 || d->i >= d->n) d->i = -1, d->n = 0;
+    ir_free(text, tlen + 1);
+    text = NULL;
   }
+  /* identity: every shard of the first's backend, config, suite and ttref version */
+  for (int i = 1; i < ndirs; i++) {
+    const shard_id *a = &ids[0], *b = &ids[i];
+    const char *fa[] = {a->backend, a->config, a->suite, a->ttref}, *fb[] = {b->backend, b->config, b->suite, b->ttref};
+    const char *names[] = {"backend", "config", "suite", "ttref version"};
+    for (int k = 0; k < 4; k++)
+      if (a->i >= 0 && b->i >= 0 && strcmp(fa[k], fb[k]) != 0) {
+        snprintf(what, sizeof what, "%s differs: '%.200s' in %.200s, '%.200s' in %.200s", names[k], fa[k], dirs[0], fb[k], dirs[i]);
+        TRY(mixed(label, sizeof label, allow_mixed, what, err));
+      }
+  }
+  /* completeness: shards 0..N-1 of one split, each once */
+  n = ids[0].i >= 0 ? ids[0].n : 0;
+  for (int i = 0; i < ndirs; i++)
+    if (ids[i].i >= 0 && ids[0].i >= 0 && ids[i].n != ids[0].n) {
+      snprintf(what, sizeof what, "shards of different splits: %s is shard %s, %s is shard %s", dirs[0], ids[0].shard, dirs[i], ids[i].shard);
+      TRY(mixed(label, sizeof label, allow_mixed, what, err));
+      n = 0;
+    }
+  if (n > 0) {
+    seen = ir_calloc((size_t)n + 1, 1);
+    if (!seen) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
+    for (int i = 0; i < ndirs; i++) {
+      if (ids[i].i < 0) continue;
+      if (seen[ids[i].i]) /* the same shard twice: its items would count twice, never allowed */
+        FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "report merge: shard %s is given twice (%s and another directory)", ids[i].shard, dirs[i]));
+      seen[ids[i].i] = 1;
+      nseen++;
+    }
+    if (nseen < n) {
+      size_t l = (size_t)snprintf(what, sizeof what, "incomplete: %d of %d shards, missing", nseen, n);
+      for (int k = 0; k < n && l < sizeof what; k++)
+        if (!seen[k]) l += (size_t)snprintf(what + l, sizeof what - l, " %d/%d", k, n);
+      TRY(mixed(label, sizeof label, allow_mixed, what, err));
+    }
+  }
+  /* no item twice (overlapping shards, or one run given twice under two names) */
+  rid = ir_calloc((size_t)all.n + 1, sizeof *rid);
+  if (!rid) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
+  for (int i = 0; i < all.n; i++) rid[i] = all.v[i].id;
+  qsort(rid, (size_t)all.n, sizeof *rid, cmp_str);
+  for (int i = 1; i < all.n; i++)
+    if (strcmp(rid[i - 1], rid[i]) == 0)
+      FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "report merge: item %s is in more than one shard", rid[i]));
   TRY(conform_sys_mkdirs(out, err));
-  snprintf(src, sizeof src, "%s/run.json", dirs[0]);
-  snprintf(path, sizeof path, "%s/run.json", out);
-  if (conform_sys_exists(src) && strcmp(src, path) != 0) {
-    TRY(conform_sys_read_regular(src, &text, &tlen, err));
-    TRY(conform_sys_write_atomic(path, text, tlen, err));
+  { /* run.json of the merged run: the first shard's, with the shard field saying what was merged */
+    env e;
+    load_env(dirs[0], &e);
+    char shard[64], spec[256], joined[4400], absout[4096];
+    if (e.suite[0] && e.suite[0] != '/' && realpath(out, absout)) { /* relative to the first shard: now to OUT */
+      snprintf(joined, sizeof joined, "%s/%s", dirs[0], e.suite);
+      conform_sys_relpath(absout, joined, e.suite, sizeof e.suite);
+    }
+    if (n > 0 && nseen == n) snprintf(shard, sizeof shard, "all %d of %d (merged)", n, n);
+    else snprintf(shard, sizeof shard, "%d directories (merged)", ndirs);
+    snprintf(spec, sizeof spec, "%s", ids[0].backend);
+    conform_atomic ra;
+    snprintf(path, sizeof path, "%s/run.json", out);
+    TRY(conform_sys_atomic_open(path, &ra, err));
+    FILE *f = ra.f;
+    fprintf(f, "{\"backend\": ");
+    conform_json_str(f, e.backend);
+    fprintf(f, ", \"backend_spec\": ");
+    conform_json_str(f, spec);
+    fprintf(f, ", \"backend_version\": ");
+    conform_json_str(f, e.version);
+    fprintf(f, ", \"device\": ");
+    conform_json_str(f, e.device);
+    fprintf(f, ", \"ttref_version\": ");
+    conform_json_str(f, e.ttref);
+    fprintf(f, ", \"semantics_version\": 1, \"suite\": ");
+    conform_json_str(f, e.suite);
+    fprintf(f, ", \"suite_name\": ");
+    conform_json_str(f, ids[0].suite);
+    fprintf(f, ", \"config_sha256\": ");
+    conform_json_str(f, ids[0].config);
+    fprintf(f, ", \"shard\": ");
+    conform_json_str(f, shard);
+    fprintf(f, ", \"mixed\": ");
+    conform_json_str(f, label);
+    fprintf(f, ", \"started\": ");
+    conform_json_str(f, e.started);
+    fprintf(f, "}\n");
+    TRY(conform_sys_atomic_commit(&ra, err));
   }
   snprintf(path, sizeof path, "%s/journal.jsonl", out);
   TRY(conform_sys_atomic_open(path, &ja, err)); /* the merged journal replaces the old one whole, or not at all */
@@ -496,9 +665,13 @@ ttref_status conform_report_merge(const char *const *dirs, int ndirs, const char
   TRY(conform_sys_atomic_commit(&ja, err));
   TRY(conform_report_write(out, &all, err));
   TRY(merge_mutants(dirs, ndirs, out, &all, err));
+  if (label[0]) fprintf(stderr, "warning: merged a mixed run: %s\n", label);
 fail:
   conform_sys_atomic_abort(&ja);
   if (text) ir_free(text, tlen + 1);
+  ir_free(rid, sizeof *rid * ((size_t)all.n + 1));
+  ir_free(seen, (size_t)(n > 0 ? n : 0) + 1);
+  ir_free(ids, sizeof *ids * ((size_t)ndirs + 1));
   conform_record_list_free(&all);
   return st;
 }

@@ -14,10 +14,14 @@ ttref_status conform_report_write(const char *dir, const conform_record_list *re
 
 /**
  * Combine the journals of the report directories @p dirs (shards) into
- * @p out: journal.jsonl, run.json (of the first) and every report.
+ * @p out: journal.jsonl, run.json and every report. The shards must be the
+ * complete set 0..N-1 of one --shard I/N split, each once, of one backend,
+ * config, suite and ttref version (run.json), with no item twice; otherwise
+ * TTREF_E_INPUT naming the problem, unless @p allow_mixed: then run.json and
+ * the reports carry a "mixed" label saying what differs or is missing.
  * @p out_unexpected receives the number of unexpected verdicts.
  */
-ttref_status conform_report_merge(const char *const *dirs, int ndirs, const char *out, int *out_unexpected,
-                                  ttref_error *err);
+ttref_status conform_report_merge(const char *const *dirs, int ndirs, const char *out, bool allow_mixed,
+                                  int *out_unexpected, ttref_error *err);
 
 #endif

@@ -10,7 +10,9 @@
 #include "conform_run.h"
 #include "conform_backend.h"
 #include "conform_golden.h"
+#include "conform_journal.h"
 #include "conform_judge.h"
+#include "conform_sha256.h"
 #include "conform_localize.h"
 #include "conform_mutant.h"
 #include "ir_parse.h"
@@ -46,6 +48,7 @@ typedef struct ctx {
   int nitems;
   int mut_ids[CONFORM_MUTANT_COUNT + 1]; /* --mutants, in report order */
   int nmut;
+  char cfg_sha[65];      /* sha256 of the --config file, "" without one */
 } ctx;
 
 void conform_run_describe(const conform_case *c, const conform_spec *s, conform_record *r)
@@ -81,6 +84,35 @@ static void replace_all(const char *in, const char *from, const char *to, char *
   out[pos < n ? pos : n - 1] = 0;
 }
 
+/* @p s with "DIR/" removed and "DIR" made ".": paths below the report directory as reports show them */
+static void strip_dir(char *s, size_t n, const char *dir)
+{
+  char tmp[1100], slash[4200];
+  if (n > sizeof tmp || !dir[0]) return;
+  snprintf(slash, sizeof slash, "%s/", dir);
+  replace_all(s, slash, "", tmp, n);
+  replace_all(tmp, dir, ".", s, n);
+}
+
+/*
+ * Python source locations carried by a kernel's loc(...) info name the
+ * machine that compiled it ("/home/me/proj/gen.py:633:31"): reports show the
+ * file name only ("gen.py:633:31"), never that machine's directories.
+ */
+static void strip_py_dirs(char *s)
+{
+  for (char *p = strstr(s, ".py:"); p; p = strstr(p + 4, ".py:")) {
+    char *start = p;
+    while (start > s && start[-1] != ' ' && start[-1] != '(' && start[-1] != '"' && start[-1] != '\'') start--;
+    if (*start != '/') continue;
+    char *last = start;
+    for (char *q = start; q < p; q++)
+      if (*q == '/') last = q;
+    memmove(start, last + 1, strlen(last + 1) + 1);
+    p = start;
+  }
+}
+
 static void nd_index(const npy_array *a, int64_t i, char *buf, size_t n)
 {
   size_t pos = (size_t)snprintf(buf, n, "[");
@@ -110,7 +142,8 @@ static void layout_str(const npy_array *a, char *buf, size_t n)
 }
 
 /* Judge every output of a run whose backend said ok; fills the worst-element fields. */
-static conform_verdict judge_all(const ctx *x, const item *it, const char *dir, const char *refdir, conform_record *r)
+static conform_verdict judge_all(const ctx *x, const item *it, const char *dir, const char *refdir, const char *ftzdir,
+                                 conform_record *r)
 {
   conform_verdict v = CONFORM_V_PASS;
   double worst = -1;
@@ -118,7 +151,7 @@ static conform_verdict judge_all(const ctx *x, const item *it, const char *dir, 
   for (int k = 0; k < it->c->noutputs; k++) {
     const conform_output *o = &it->c->outputs[k];
     const conform_arg *a = NULL;
-    npy_array got = {0}, ref = {0}, pre = {0}, bnd = {0};
+    npy_array got = {0}, ref = {0}, pre = {0}, bnd = {0}, fz = {0};
     ttref_error err = {0};
     conform_judgement j;
     char path[4400], rel[400];
@@ -157,8 +190,16 @@ static conform_verdict judge_all(const ctx *x, const item *it, const char *dir, 
       goto next;
     }
     conform_judge_read_precise(refdir, o->name, &pre, &bnd);
-    if (conform_judge_output(o, a ? a->dtype : CONFORM_DT_U8, &got, &ref, pre.data ? &pre : NULL, bnd.data ? &bnd : NULL,
-                             x->cfg->ftz, &j, &err) != TTREF_OK) {
+    if (ftzdir) { /* the reference with subnormals flushed: what an FTZ backend computes from flushed inputs */
+      snprintf(path, sizeof path, "%s/%s.npy", ftzdir, o->name);
+      if (npy_read_bounded(path, NULL, SIZE_MAX, &fz, &err) != TTREF_OK) {
+        snprintf(r->reason, sizeof r->reason, "flushed reference output %s: %.300s", o->name, err.msg);
+        v = CONFORM_V_ERROR;
+        goto next;
+      }
+    }
+    if (conform_judge_output_ftz(o, a ? a->dtype : CONFORM_DT_U8, &got, &ref, pre.data ? &pre : NULL, bnd.data ? &bnd : NULL,
+                                 x->cfg->ftz, fz.data ? &fz : NULL, &j, &err) != TTREF_OK) {
       snprintf(r->reason, sizeof r->reason, "judging %s: %.300s", o->name, err.msg);
       v = CONFORM_V_ERROR;
       goto next;
@@ -196,6 +237,7 @@ static conform_verdict judge_all(const ctx *x, const item *it, const char *dir, 
     npy_free(&ref);
     npy_free(&pre);
     npy_free(&bnd);
+    npy_free(&fz);
     if (v == CONFORM_V_ERROR) break;
   }
   if (!r->mode[0] && it->c->noutputs) {
@@ -236,7 +278,7 @@ static char run_mutant(const ctx *x, const item *it, const char *dir, const char
     npy_free(&ref);
   }
   conform_record_init(&tmp);
-  conform_verdict v = judge_all(x, it, dir, refdir, &tmp);
+  conform_verdict v = judge_all(x, it, dir, refdir, NULL, &tmp);
   if (v != CONFORM_V_PASS && v != CONFORM_V_QUALITY_WARNING) return CONFORM_MUT_CAUGHT;
   return changed ? CONFORM_MUT_CHANGED : CONFORM_MUT_SAME;
 }
@@ -311,7 +353,7 @@ static bool disk_failed(const item *it, const char *dir, const char *what, char 
 static bool process(ctx *x, const item *it, conform_record *r)
 {
   const double t0 = conform_sys_now();
-  char dir[4096], refdir[4200], why[256], rel[600];
+  char dir[4096], refdir[4200], ftzdir[4200], why[256], rel[600];
   ttref_error err = {0};
   conform_verdict raw;
   double ref_seconds = 0; /* the reference run's wall time (0: stored goldens) */
@@ -362,6 +404,22 @@ static bool process(ctx *x, const item *it, conform_record *r)
     }
     ref_seconds = ex.seconds;
   }
+  if (x->cfg->ftz) { /* `ftz: true`: also judge against the reference run with subnormals flushed */
+    conform_exit ex;
+    double limit = item_timeout(x, it) * 4 < 120 ? 120 : item_timeout(x, it) * 4;
+    snprintf(ftzdir, sizeof ftzdir, "%s/ref_ftz", dir);
+    if (conform_stage_reference(it->s, dir, ftzdir, false, true, limit, &ex, &err) != TTREF_OK || ex.kind != CONFORM_EXITED ||
+        ex.code != 0) {
+      if (err.msg[0]) {
+        snprintf(r->reason, sizeof r->reason, "running the flushed reference: %.400s", bare(err.msg));
+        return false;
+      }
+      raw = CONFORM_V_ERROR;
+      snprintf(r->reason, sizeof r->reason, "the flushed (--ftz) reference run failed; see work/%s/%s/ref_ftz.log", it->c->name,
+               it->s->variant_key);
+      goto decide;
+    }
+  }
   conform_backend_result br;
   if (conform_backend_run(&x->backend, it->c, it->s, dir, item_timeout(x, it), &br, &err) != TTREF_OK) {
     snprintf(r->reason, sizeof r->reason, "running the backend: %.400s", bare(err.msg));
@@ -381,7 +439,7 @@ static bool process(ctx *x, const item *it, conform_record *r)
     }
     goto decide;
   }
-  raw = judge_all(x, it, dir, refdir, r);
+  raw = judge_all(x, it, dir, refdir, x->cfg->ftz ? ftzdir : NULL, r);
   if (raw == CONFORM_V_ERROR && disk_failed(it, dir, "an output could not be judged", why, sizeof why)) {
     snprintf(r->reason, sizeof r->reason, "%s", why);
     return false;
@@ -393,6 +451,16 @@ static bool process(ctx *x, const item *it, conform_record *r)
       snprintf(r->localized, sizeof r->localized, "not localised: %.600s", err.msg);
   }
 decide:;
+  strip_dir(r->reason, sizeof r->reason, x->o->report_dir); /* "see work/CASE/VARIANT/ref.log", not this machine's path */
+  strip_dir(r->localized, sizeof r->localized, x->o->report_dir);
+  if (x->suite->dir[0] == '/') { /* kernel paths relative to the suite: "kernels/softmax_f32.ttir:32:5" */
+    strip_dir(r->reason, sizeof r->reason, x->suite->dir);
+    strip_dir(r->localized, sizeof r->localized, x->suite->dir);
+    strip_dir(r->localized_at, sizeof r->localized_at, x->suite->dir);
+  }
+  strip_py_dirs(r->reason);
+  strip_py_dirs(r->localized);
+  strip_py_dirs(r->localized_at);
   const conform_expect *xf = conform_config_match(x->cfg->xfail, x->cfg->nxfail, r->id, r->case_name);
   r->raw = raw;
   r->verdict = conform_verdict_decide(raw, xf != NULL, xf ? xf->verdict : -1);
@@ -504,10 +572,17 @@ typedef struct progress {
   int bar, done, total;
   int count[CONFORM_VERDICT_COUNT];
   double t0;
+  const char *shown;     /* the report directory as the user gave it */
 } progress;
 
-static void progress_show(progress *p, const conform_record *r)
+static void progress_show(progress *p, const conform_record *rec)
 {
+  /* records say "work/CASE/..." (relative to the report directory); the console names a path usable from here */
+  conform_record shown_rec = *rec;
+  const conform_record *r = &shown_rec;
+  char from[16] = " work/", to[4200];
+  snprintf(to, sizeof to, " %s/work/", p->shown);
+  replace_all(rec->reason, from, to, shown_rec.reason, sizeof shown_rec.reason);
   p->done++;
   p->count[r->verdict]++;
   if (!p->bar) {
@@ -535,10 +610,26 @@ static void progress_show(progress *p, const conform_record *r)
 
 /* ---- the run --------------------------------------------------------------------------- */
 
+/* The --backend spec as run.json records it: an adapter or plugin path relative to the report directory. */
+static void backend_shown(const ctx *x, char *out, size_t n)
+{
+  const char *b = x->o->backend, *colon = strchr(b, ':');
+  char rel[4200];
+  size_t pre = colon && (strncmp(b, "batch:", 6) == 0 || strncmp(b, "plugin:", 7) == 0) ? (size_t)(colon - b) + 1 : 0;
+  if (!strchr(b, '/') || (colon && !pre)) {
+    snprintf(out, n, "%s", b);
+    return;
+  }
+  conform_sys_relpath(x->o->report_dir, b + pre, rel, sizeof rel);
+  if (pre + strlen(rel) + 1 > n) return (void)snprintf(out, n, "%s", b);
+  memcpy(out, b, pre);
+  memcpy(out + pre, rel, strlen(rel) + 1);
+}
+
 static ttref_status write_env(const ctx *x, const char *report_dir, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
-  char version[256], scratch[4200], path[4200];
+  char version[256], scratch[4200], path[4200], rel[4200], spec[4200];
   snprintf(path, sizeof path, "%s/run.json", report_dir);
   snprintf(scratch, sizeof scratch, "%s/.version.tmp", x->o->report_dir);
   TRY(conform_sys_rmtree_in(x->o->report_dir, ".version.tmp", err)); /* the probe's child creates it afresh */
@@ -550,9 +641,10 @@ static ttref_status write_env(const ctx *x, const char *report_dir, ttref_error 
   char when[64];
   strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
   fprintf(f, "{\"backend\": ");
-  conform_json_str(f, x->cfg->backend[0] ? x->cfg->backend : x->o->backend);
+  backend_shown(x, spec, sizeof spec);
+  conform_json_str(f, x->cfg->backend[0] ? x->cfg->backend : spec);
   fprintf(f, ", \"backend_spec\": ");
-  conform_json_str(f, x->o->backend);
+  conform_json_str(f, spec);
   fprintf(f, ", \"backend_version\": ");
   conform_json_str(f, x->cfg->version[0] ? x->cfg->version : version);
   fprintf(f, ", \"device\": ");
@@ -560,12 +652,64 @@ static ttref_status write_env(const ctx *x, const char *report_dir, ttref_error 
   fprintf(f, ", \"ttref_version\": ");
   conform_json_str(f, ttref_version());
   fprintf(f, ", \"semantics_version\": 1, \"suite\": ");
-  conform_json_str(f, x->suite->dir);
+  conform_sys_relpath(x->o->report_dir, x->suite->dir, rel, sizeof rel);
+  conform_json_str(f, rel);
+  fprintf(f, ", \"suite_name\": ");
+  conform_json_str(f, x->suite->name);
   fprintf(f, ", \"config\": ");
-  conform_json_str(f, x->o->config ? x->o->config : "");
+  if (x->o->config) conform_sys_relpath(x->o->report_dir, x->o->config, rel, sizeof rel);
+  conform_json_str(f, x->o->config ? rel : "");
+  fprintf(f, ", \"config_sha256\": ");
+  conform_json_str(f, x->cfg_sha);
   fprintf(f, ", \"shard\": \"%d/%d\", \"jobs\": %d, \"started\": \"%s\"}\n", x->o->shard_i, x->o->shard_n, x->o->jobs, when);
   TRY(conform_sys_atomic_commit(&at, err));
 fail:
+  return st;
+}
+
+/*
+ * A journal in the report directory belongs to one run: --resume continues it
+ * only with the same backend, config, suite and shard (run.json); a run
+ * without --resume replaces it only with --force.
+ */
+static ttref_status check_identity(const ctx *x, const char *shown, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  char path[4200], *text = NULL, have[1024], shard[64];
+  size_t len = 0;
+  struct stat sb;
+  snprintf(path, sizeof path, "%s/journal.jsonl", x->o->report_dir);
+  const bool journal = lstat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0;
+  if (!journal) goto fail;
+  if (!x->o->resume) {
+    if (!x->o->force)
+      FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0},
+                  "%s already holds a journal.jsonl: continue that run with --resume, replace it with --force, "
+                  "or choose another --report-dir",
+                  shown));
+    goto fail;
+  }
+  snprintf(path, sizeof path, "%s/run.json", x->o->report_dir);
+  if (!conform_sys_exists(path)) goto fail; /* a journal without run.json: nothing to compare */
+  TRY(conform_sys_read_regular(path, &text, &len, err));
+  snprintf(shard, sizeof shard, "%d/%d", x->o->shard_i, x->o->shard_n);
+  char spec[4200];
+  backend_shown(x, spec, sizeof spec);
+  const char *keys[] = {"backend_spec", "config_sha256", "suite_name", "shard"};
+  const char *want[] = {spec, x->cfg_sha, x->suite->name, shard};
+  const char *what[] = {"backend", "config (sha256)", "suite", "shard"};
+  for (int k = 0; k < 4; k++) {
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\": \"", keys[k]);
+    if (!strstr(text, pat)) continue; /* an older run.json without the field */
+    conform_json_get(text, keys[k], have, sizeof have);
+    if (strcmp(have, want[k]) != 0)
+      FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0},
+                  "--resume: the journal in %s is of %s '%.300s', not '%.300s'; resume with the same %s or use another --report-dir",
+                  shown, what[k], have, want[k], what[k]));
+  }
+fail:
+  if (text) ir_free(text, len + 1);
   return st;
 }
 
@@ -575,8 +719,10 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   ctx x = {0};
   conform_run_opts oa = *o; /* with absolute directories: backends run in the case directory */
   char absreport[4096], absgolden[4096];
-  regex_t re;
-  bool have_re = false;
+  conform_pattern re = {0};
+  char (*ids)[300] = NULL;
+  const char **idp = NULL, **casep = NULL;
+  int nmatched = 0;
   worker *ws = NULL;
   int nw = 0;
   FILE *jf = NULL;
@@ -600,36 +746,45 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   o = &oa;
   x.o = o;
   TRY(conform_suite_load_flags(o->suite, o->allow_outside_suite ? CONFORM_SUITE_ALLOW_OUTSIDE : 0, &x.suite, err));
-  if (o->config) TRY(conform_config_load(o->config, &x.cfg, err));
-  else TRY(conform_config_default(&x.cfg, err));
+  if (o->config) {
+    TRY(conform_config_load(o->config, &x.cfg, err));
+    TRY(conform_sha256_file(o->config, x.cfg_sha, err));
+  } else TRY(conform_config_default(&x.cfg, err));
   TRY(conform_backend_open(o->backend, &x.backend, err));
   if (o->mutants) {
     if (x.backend.kind != CONFORM_BK_REFERENCE)
       FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "--mutants runs mutants of the reference backend, not of '%s'", o->backend));
     TRY(conform_mutant_parse_list(o->mutants, x.mut_ids, &x.nmut, err));
   }
-  if (o->filter) {
-    if (regcomp(&re, o->filter, REG_EXTENDED | REG_NOSUB) != 0)
-      FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "bad --filter regex '%s'", o->filter));
-    have_re = true;
-  }
+  if (o->filter) TRY(conform_pattern_compile(o->filter, "--filter", &re, err));
   for (int i = 0; i < x.suite->ncases; i++) total += x.suite->cases[i].nspecs;
   x.items = ir_calloc((size_t)total + 1, sizeof *x.items);
   todo = ir_calloc((size_t)total + 1, sizeof *todo);
-  if (!x.items || !todo) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
+  ids = ir_calloc((size_t)total + 1, sizeof *ids);
+  idp = ir_calloc((size_t)total + 1, sizeof *idp);
+  casep = ir_calloc((size_t)total + 1, sizeof *casep);
+  if (!x.items || !todo || !ids || !idp || !casep) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
   int index = 0;
   for (int i = 0; i < x.suite->ncases; i++)
     for (int k = 0; k < x.suite->cases[i].nspecs; k++, index++) {
-      char id[300];
       const conform_case *c = &x.suite->cases[i];
-      conform_case_id(c, &c->specs[k], id, sizeof id);
+      conform_case_id(c, &c->specs[k], ids[index], sizeof ids[index]);
+      idp[index] = ids[index];
+      casep[index] = c->name;
+      if (o->filter && !conform_pattern_match(&re, ids[index], c->name)) continue;
+      nmatched++;
       if (index % o->shard_n != o->shard_i) continue;
-      if (have_re && regexec(&re, id, 0, NULL, 0) != 0) continue;
       x.items[x.nitems].c = c;
       x.items[x.nitems++].s = &c->specs[k];
     }
+  /* a config entry or a filter that selects nothing is a typo, never a silent empty run */
+  TRY(conform_config_check_used(x.cfg, idp, casep, total, err));
+  if (o->filter && nmatched == 0)
+    FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "--filter '%s' matches none of the %d items of %s (patterns: docs/suite-format.md, Item patterns)",
+                o->filter, total, o->suite));
   TRY(conform_sys_mkdirs(o->report_dir, err));
   snprintf(path, sizeof path, "%s/journal.jsonl", o->report_dir);
+  TRY(check_identity(&x, shown, err)); /* before the journal is opened: a refused run changes nothing */
   TRY(conform_sys_fopen_in(report_dir, "journal.jsonl", o->resume ? "a" : "w", &jf, err)); /* first: refuses a link */
   if (o->resume) TRY(conform_journal_read(path, true, &done, err));
   snprintf(path, sizeof path, "%s/run.json", o->report_dir);
@@ -643,7 +798,7 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
       have = strcmp(done.v[k].id, id) == 0 && !conform_record_is_harness_error(&done.v[k]);
     if (!have) todo[ntodo++] = i;
   }
-  progress pg = {o->progress < 0 ? isatty(2) : o->progress, 0, ntodo, {0}, conform_sys_now()};
+  progress pg = {o->progress < 0 ? isatty(2) : o->progress, 0, ntodo, {0}, conform_sys_now(), shown};
   if (x.nitems - ntodo > 0) fprintf(stderr, "resuming: %d of %d items already journaled\n", x.nitems - ntodo, x.nitems);
   nw = o->jobs < ntodo ? o->jobs : ntodo;
   ws = ir_calloc((size_t)nw + 1, sizeof *ws);
@@ -781,7 +936,10 @@ fail:
   conform_sys_reap_descendants(-1);
   ir_free(ws, sizeof *ws * ((size_t)nw + 1));
   if (jf) fclose(jf);
-  if (have_re) regfree(&re);
+  conform_pattern_free(&re);
+  ir_free(ids, sizeof *ids * ((size_t)total + 1));
+  ir_free(idp, sizeof *idp * ((size_t)total + 1));
+  ir_free(casep, sizeof *casep * ((size_t)total + 1));
   conform_record_list_free(&done);
   conform_record_list_free(&all);
   ir_free(todo, sizeof *todo * ((size_t)total + 1));

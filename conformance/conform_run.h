@@ -23,6 +23,7 @@ typedef struct conform_run_opts {
   int jobs;                 /* parallel workers (>= 1) */
   int shard_i, shard_n;     /* run items with index % shard_n == shard_i */
   bool resume;              /* keep the journal and run only what it lacks */
+  bool force;               /* without resume: replace a journal already in the report directory */
   bool keep_work;           /* keep case directories of passing items too */
   int progress;             /* 1 bar, 0 plain lines, -1 auto (bar on a terminal) */
   double timeout;           /* seconds per backend run (default 60) */

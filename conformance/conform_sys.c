@@ -924,3 +924,24 @@ int conform_sys_reap_descendants(pid_t keep)
   ir_free(mine, sizeof *mine * (size_t)mcap);
   return killed;
 }
+
+void conform_sys_relpath(const char *report, const char *path, char *out, size_t n)
+{
+  char abs[4096];
+  snprintf(out, n, "%s", path);
+  if (!realpath(path, abs)) return;
+  size_t common = 0;
+  for (size_t i = 0; abs[i] && report[i] && abs[i] == report[i]; i++)
+    if (abs[i] == '/') common = i;
+  size_t la = strlen(abs), lr = strlen(report);
+  if (strncmp(abs, report, lr) == 0 && (abs[lr] == '/' || !abs[lr])) common = lr; /* inside the report directory */
+  else if (strncmp(abs, report, la) == 0 && report[la] == '/') common = la;        /* above it */
+  size_t pos = 0;
+  out[0] = 0;
+  for (const char *p = report + common; *p; p++) /* one ".." per component of the report directory below common */
+    if (*p == '/' && pos + 4 < n) pos += (size_t)snprintf(out + pos, n - pos, "../");
+  const char *rest = abs + common;
+  if (*rest == '/') rest++;
+  if (pos < n) snprintf(out + pos, n - pos, "%s", *rest ? rest : (pos ? "" : "."));
+  if (pos && !*rest && pos < n) out[pos - 1] = 0; /* "../.." not "../../" */
+}

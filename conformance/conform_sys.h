@@ -201,4 +201,11 @@ void conform_sys_become_subreaper(void);
  */
 int conform_sys_reap_descendants(pid_t keep);
 
+/**
+ * @p path as reports show it: relative to the directory @p report (absolute,
+ * canonical) when it names an existing file or directory ("../suite/core"),
+ * so no report holds this machine's absolute paths; unchanged otherwise.
+ */
+void conform_sys_relpath(const char *report, const char *path, char *out, size_t n);
+
 #endif

@@ -1609,6 +1609,31 @@ static uint32_t bits_of_array(const ir_attr *a)
   return m;
 }
 
+/* Whether @p v is an operand of a bitcast in @p b (from op index @p from) or in a region nested there. */
+static bool feeds_bitcast(const ir_block *b, int from, const ir_value *v)
+{
+  for (int i = from; i < b->nops; i++) {
+    const ir_op *u = b->ops[i];
+    if (u->code == IR_OP_BITCAST || u->code == IR_OP_TT_BITCAST)
+      for (int k = 0; k < u->nopnds; k++)
+        if (u->opnds[k] == v) return true;
+    for (int r = 0; r < u->nregions; r++)
+      for (int k = 0; k < u->regions[r].nblocks; k++)
+        if (feeds_bitcast(u->regions[r].blocks[k], 0, v)) return true;
+  }
+  return false;
+}
+
+/* FTZ hardware flushes subnormal operands of float instructions; a load feeding a bitcast keeps its bits. */
+static bool load_flushes(const ir_op *op)
+{
+  const ir_block *b = op->parent;
+  if (!b) return true;
+  for (int i = 0; i < b->nops; i++)
+    if (b->ops[i] == op) return !feeds_bitcast(b, i + 1, &op->res[0]);
+  return true;
+}
+
 static ttref_status op_load(ctx *c, const ir_op *op)
 {
   const ir_value *pv = op->opnds[0];
@@ -1655,7 +1680,7 @@ static ttref_status op_load(ctx *c, const ir_op *op)
     if (!q) return fault_oob(c, op, pv->type, i, addr, esz);
     r->d[i] = ld(c, es, q, addr);
   }
-  if (c->L->ftz && ir_scalar_is_float(es)) { /* FTZ hardware also reads subnormals as zero */
+  if (c->L->ftz && ir_scalar_is_float(es) && load_flushes(op)) { /* FTZ hardware also reads subnormals as zero */
     const double tiny = fp_min_normal((fp_format)fmt_of(es));
     for (int64_t i = 0; i < n; i++)
       if (r->d[i].f != 0 && fabs(r->d[i].f) < tiny) r->d[i].f = copysign(0.0, r->d[i].f);

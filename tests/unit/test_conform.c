@@ -876,6 +876,126 @@ static void f32_array(npy_array *a, const float *v, int n)
   memcpy(a->data, v, sizeof *v * (size_t)n);
 }
 
+/* float @p v moved @p k ulps up (bit pattern + k) */
+static float ulps_up(float v, int k)
+{
+  uint32_t b;
+  memcpy(&b, &v, 4);
+  b += (uint32_t)k;
+  memcpy(&v, &b, 4);
+  return v;
+}
+
+static void test_judge_exact_worst_is_the_farthest(void **state)
+{
+  (void)state;
+  const float ref[] = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f};
+  const float bad[] = {ulps_up(1.0f, 2), 2.0f, ulps_up(3.0f, 1023), 4.0f, ulps_up(5.0f, 7)};
+  npy_array r = {0}, g = {0};
+  conform_output out = {"o_ptr", "exact", NULL, 0, false, {0}};
+  conform_judgement j;
+  ttref_error err = {0};
+  f32_array(&r, ref, 5);
+  f32_array(&g, bad, 5);
+  assert_int_equal(conform_judge_output(&out, CONFORM_DT_F32, &g, &r, NULL, NULL, false, &j, &err), TTREF_OK);
+  assert_false(j.pass);
+  assert_int_equal(j.worst_index, 2);          /* not the first failing element [0] */
+  assert_true(isfinite(j.max_ratio));          /* a measure, not inf/nan */
+  assert_true(j.max_ratio == 1023);            /* ulps apart */
+  assert_non_null(strstr(j.reason, "1023 ulp apart"));
+  npy_free(&r);
+  npy_free(&g);
+}
+
+static void test_judge_ftz_reference_applies(void **state)
+{
+  (void)state;
+  const float ref[] = {1.0f, 0x1p-140f, 2.0f};    /* an input was subnormal: the reference kept it */
+  const float fz[] = {1.0f, 0.0f, 7.0f};          /* the reference run with subnormals flushed */
+  const float got[] = {1.0f, 0.0f, 2.0f};
+  const float got_bad[] = {1.0f, 0.0f, 7.5f};
+  npy_array r = {0}, f = {0}, g = {0}, b = {0};
+  conform_output out = {"o_ptr", "exact", NULL, 0, false, {0}};
+  conform_judgement j;
+  ttref_error err = {0};
+  f32_array(&r, ref, 3);
+  f32_array(&f, fz, 3);
+  f32_array(&g, got, 3);
+  f32_array(&b, got_bad, 3);
+  /* element 1: the result got flushed: a zero where the reference is subnormal passes under ftz */
+  assert_int_equal(conform_judge_output_ftz(&out, CONFORM_DT_F32, &g, &r, NULL, NULL, true, &f, &j, &err), TTREF_OK);
+  assert_true(j.pass);
+  const float got2[] = {1.0f, 0.0f, 7.0f}; /* element 2 computed from flushed inputs: only the FTZ reference allows it */
+  npy_array g2 = {0};
+  f32_array(&g2, got2, 3);
+  assert_int_equal(conform_judge_output_ftz(&out, CONFORM_DT_F32, &g2, &r, NULL, NULL, true, &f, &j, &err), TTREF_OK);
+  assert_true(j.pass);
+  assert_int_equal(conform_judge_output_ftz(&out, CONFORM_DT_F32, &g2, &r, NULL, NULL, false, &f, &j, &err), TTREF_OK);
+  assert_false(j.pass); /* without ftz: a failure */
+  assert_int_equal(conform_judge_output_ftz(&out, CONFORM_DT_F32, &b, &r, NULL, NULL, true, &f, &j, &err), TTREF_OK);
+  assert_false(j.pass); /* neither reference */
+  npy_free(&r);
+  npy_free(&f);
+  npy_free(&g);
+  npy_free(&g2);
+  npy_free(&b);
+}
+
+static void test_sys_relpath_names_paths_from_the_report_dir(void **state)
+{
+  (void)state;
+  char base[] = "/tmp/ttref_relpath_XXXXXX", rep[200], sub[200], sib[200], abs[4096], out[4096];
+  assert_non_null(mkdtemp(base));
+  snprintf(rep, sizeof rep, "%s/a/rep", base);
+  snprintf(sub, sizeof sub, "%s/a/rep/work", base);
+  snprintf(sib, sizeof sib, "%s/b", base);
+  char a[200];
+  snprintf(a, sizeof a, "%s/a", base);
+  assert_int_equal(mkdir(a, 0755), 0);
+  assert_int_equal(mkdir(rep, 0755), 0);
+  assert_int_equal(mkdir(sub, 0755), 0);
+  assert_int_equal(mkdir(sib, 0755), 0);
+  assert_non_null(realpath(rep, abs));
+  conform_sys_relpath(abs, sib, out, sizeof out);
+  assert_string_equal(out, "../../b");       /* a sibling tree */
+  conform_sys_relpath(abs, sub, out, sizeof out);
+  assert_string_equal(out, "work");          /* below */
+  conform_sys_relpath(abs, rep, out, sizeof out);
+  assert_string_equal(out, ".");             /* itself */
+  conform_sys_relpath(abs, a, out, sizeof out);
+  assert_string_equal(out, "..");            /* above */
+  conform_sys_relpath(abs, "fault:flip-lsb", out, sizeof out);
+  assert_string_equal(out, "fault:flip-lsb"); /* not a path: unchanged */
+  rmdir(sub);
+  rmdir(rep);
+  rmdir(a);
+  rmdir(sib);
+  rmdir(base);
+}
+
+static void test_pattern_glob_ids_and_regex(void **state)
+{
+  (void)state;
+  conform_pattern p;
+  ttref_error err = {0};
+  assert_int_equal(conform_pattern_compile("float_add[f32]", "test", &p, &err), TTREF_OK);
+  assert_true(conform_pattern_match(&p, "float_add[f32]", "float_add"));   /* a report id matches itself */
+  assert_false(conform_pattern_match(&p, "float_add[f16]", "float_add"));
+  conform_pattern_free(&p);
+  assert_int_equal(conform_pattern_compile("int_*", "test", &p, &err), TTREF_OK);
+  assert_true(conform_pattern_match(&p, "int_add_i32[default]", "int_add_i32"));
+  assert_false(conform_pattern_match(&p, "xint_add[default]", "xint_add")); /* whole string */
+  conform_pattern_free(&p);
+  assert_int_equal(conform_pattern_compile("f?oat_*[e*]", "test", &p, &err), TTREF_OK);
+  assert_true(conform_pattern_match(&p, "float_mod_f32[edge]", "float_mod_f32"));
+  conform_pattern_free(&p);
+  assert_int_equal(conform_pattern_compile("^(vadd|int_add)", "test", &p, &err), TTREF_OK);
+  assert_true(conform_pattern_match(&p, "vadd_f32[default]", "vadd_f32"));
+  assert_false(conform_pattern_match(&p, "float_add[f32]", "float_add"));
+  conform_pattern_free(&p);
+  assert_int_equal(conform_pattern_compile("^(", "--filter", &p, &err), TTREF_E_USAGE);
+}
+
 static void test_judge_unordered_is_a_multiset(void **state)
 {
   (void)state;
@@ -1022,6 +1142,10 @@ int main(void)
       cmocka_unit_test(test_localize_loop_bodies_store_the_first_iteration),
       cmocka_unit_test(test_localize_default_modes),
       cmocka_unit_test(test_judge_unordered_is_a_multiset),
+      cmocka_unit_test(test_judge_exact_worst_is_the_farthest),
+      cmocka_unit_test(test_judge_ftz_reference_applies),
+      cmocka_unit_test(test_pattern_glob_ids_and_regex),
+      cmocka_unit_test(test_sys_relpath_names_paths_from_the_report_dir),
       cmocka_unit_test(test_mutants_apply_to_shipped_kernels_and_verify),
       cmocka_unit_test(test_mutant_list_parsing),
   };
