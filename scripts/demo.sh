@@ -16,5 +16,5 @@ TTREF_BIN="$(pwd)/ttref" "$PY" tests/corpus/check_corpus.py tests/data/corpus | 
   /^# /              { if (f) print "              " substr($0, 3) }
   END { printf "%d kernels agree with the GPU, %d known GPU divergences, %d failed\n", p, x, f; exit f > 0 }'
 echo "== conformance suite conformance/suite/core on the reference backend"
-./ttref conform conformance/suite/core --backend reference --report-dir demo-report -j "$(nproc)" 2>/dev/null | tail -n 1
+./ttref conform conformance/suite/core --backend reference --report-dir demo-report --force -j "$(nproc)" 2>/dev/null | tail -n 1
 echo "reports: demo-report/report.html, report.md, results.json, junit.xml"
