@@ -92,7 +92,9 @@ merged=$(grep '^mutation score:' "$T/mus.out")
 check "a --mutants run in 3 shards merges to the unsharded mutation score and mutants.json" \
   "[ $rc -eq 0 ] && [ -n \"\$one\" ] && [ \"\$one\" = \"\$merged\" ] && grep -q '\"killed\": 4, ' '$T/mus/merged/mutants.json' &&
    cmp -s '$T/mu/mutants.list' '$T/mus/merged/mutants.list'" "rc=$rc one=$one merged=$merged"
-"$BIN" report merge "$T/mus/shard-0" "$T/slurm/shard-1" --out "$T/mixed" >/dev/null 2>"$T/mixed.err"
+# the same suite, filter and backend, shard 1 of 3 without --mutants: only the mode differs
+"$BIN" conform "$CORE" --backend reference --filter "$SEL" --shard 1/3 --report-dir "$T/plain-1" -j 1 --no-progress >/dev/null 2>&1
+"$BIN" report merge "$T/mus/shard-0" "$T/plain-1" "$T/mus/shard-2" --out "$T/mixed" >/dev/null 2>"$T/mixed.err"
 rc=$?
 check "merging a --mutants shard with a plain shard is an input error (exit 2)" \
   "[ $rc -eq 2 ] && grep -q 'is not a --mutants run' '$T/mixed.err'" "rc=$rc $(cat "$T/mixed.err")"
