@@ -153,6 +153,21 @@ void interp_bound_free(interp_bound *b)
   memset(b, 0, sizeof *b);
 }
 
+/* Whether a float pointee has a numpy float type of its own (f16, f32, f64). */
+static bool native_float(ir_scalar es) { return es == IR_S_F16 || es == IR_S_F32 || es == IR_S_F64; }
+
+/*
+ * Whether .npy data of @p kind may back a buffer of @p es (sizes already match):
+ * f16/f32/f64 take float data only; bf16 and the fp8 formats take their raw bits as
+ * integers (numpy has no such float types), never float data of another format;
+ * integers, i1 and pointers take integer or bool data, never floats.
+ */
+static bool kind_fits(ir_scalar es, char kind)
+{
+  if (native_float(es)) return kind == 'f';
+  return kind == 'i' || kind == 'u' || kind == 'b';
+}
+
 ttref_status interp_bind(const ir_module *m, const ir_func *fn, const char *const *specs, int nspecs,
                          interp_bound *out, ttref_error *err)
 {
@@ -194,6 +209,18 @@ ttref_status interp_bind(const ir_module *m, const ir_func *fn, const char *cons
                  ir_scalar_name(es));
         ir_error_set(err, TTREF_E_INPUT, none, "element size mismatch: %s has %d-byte elements, argument %s points to %s (%d bytes)",
                      val + 1, arr.elsize, nm, ir_scalar_name(es), want);
+        char sig[400];
+        interp_signature(fn, sig, sizeof sig);
+        ir_error_note(err, "note: kernel signature: %s", sig);
+        FAIL(TTREF_E_INPUT);
+      }
+      if (!fresh && !kind_fits(es, arr.kind)) {
+        ir_error_set(err, TTREF_E_INPUT, none,
+                     "dtype mismatch: %s holds %s data but argument %s points to %s (%s)", val + 1,
+                     arr.kind == 'f' ? "float" : arr.kind == 'b' ? "bool" : "integer", nm, ir_scalar_name(es),
+                     native_float(es) ? "pass float data of that width"
+                     : ir_scalar_is_float(es) ? "pass its raw bits as unsigned integers, e.g. <u2 for bf16, |u1 for fp8"
+                                              : "pass integer data of that width");
         char sig[400];
         interp_signature(fn, sig, sizeof sig);
         ir_error_note(err, "note: kernel signature: %s", sig);

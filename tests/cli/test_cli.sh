@@ -33,11 +33,14 @@ if cmp -s "$tmp/o1/o_ptr.npy" "$D/o_ptr.gpu.npy"; then ok "vadd_f32 output equal
 expect 0 "" "bind by position and %name" -- "$T" run "$K" --grid 98 --arg "0=@$D/x_ptr.in.npy" --arg "%y_ptr=@$D/y_ptr.in.npy" --arg "$O" --arg 3=100003
 expect 2 "more than 1099511627776 programs" "a grid of 8e27 programs is refused, not attempted" -- "$T" run "$K" --grid 2000000000,2000000000,2000000000 --arg "$X" --arg "$Y" --arg "$O" --arg n=100003
 W=${TTREF_TEST_DATA:-tests/data}/ttir/infinite_while.ttir
-expect 1 "infinite_while.ttir:5:7: error: the program executed more than 5000 ops (--max-steps)" "--max-steps stops a kernel that never terminates, naming the op" -- "$T" run "$W" --grid 2 --arg "o=@$D/x_ptr.in.npy" --arg s=5 --max-steps 5000
-expect 0 "" "--max-steps does not disturb a kernel that ends in time" -- "$T" run "$W" --grid 2 --arg "o=@$D/x_ptr.in.npy" --arg s=0 --max-steps 5000
-expect 2 "error: --max-steps: '12abc' is not an integer" "--max-steps with garbage is a usage error" -- "$T" run "$W" --grid 2 --arg "o=@$D/x_ptr.in.npy" --arg s=5 --max-steps 12abc
-expect 2 "error: --max-steps: 0 is out of range" "--max-steps 0 is a usage error" -- "$T" run "$W" --grid 2 --arg "o=@$D/x_ptr.in.npy" --arg s=5 --max-steps 0
-expect 2 "error: --inject-fault: unknown op 'math.nope'" "--inject-fault with an unknown op is a usage error" -- "$T" run "$W" --grid 2 --arg "o=@$D/x_ptr.in.npy" --arg s=5 --inject-fault math.nope
+WO="o=@$tmp/w_i32.npy" # infinite_while stores i32: an int32 buffer (a float one is a dtype mismatch)
+PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
+"$PY" -c "import numpy as np, sys; np.save(sys.argv[1], np.zeros(100003, np.int32))" "$tmp/w_i32.npy"
+expect 1 "infinite_while.ttir:5:7: error: the program executed more than 5000 ops (--max-steps)" "--max-steps stops a kernel that never terminates, naming the op" -- "$T" run "$W" --grid 2 --arg "$WO" --arg s=5 --max-steps 5000
+expect 0 "" "--max-steps does not disturb a kernel that ends in time" -- "$T" run "$W" --grid 2 --arg "$WO" --arg s=0 --max-steps 5000
+expect 2 "error: --max-steps: '12abc' is not an integer" "--max-steps with garbage is a usage error" -- "$T" run "$W" --grid 2 --arg "$WO" --arg s=5 --max-steps 12abc
+expect 2 "error: --max-steps: 0 is out of range" "--max-steps 0 is a usage error" -- "$T" run "$W" --grid 2 --arg "$WO" --arg s=5 --max-steps 0
+expect 2 "error: --inject-fault: unknown op 'math.nope'" "--inject-fault with an unknown op is a usage error" -- "$T" run "$W" --grid 2 --arg "$WO" --arg s=5 --inject-fault math.nope
 expect 2 "binary_garbage.ttir:2:1: error:" "fmt --probes on binary garbage is a located error" -- "$T" fmt "${TTREF_TEST_DATA:-tests/data}/ttir/bad/binary_garbage.ttir" --probes
 expect 2 "missing kernel argument 'n'" "missing argument" -- "$T" run "$K" --grid 98 --arg "$X" --arg "$Y" --arg "$O"
 expect 2 "kernel signature" "missing argument prints the signature" -- "$T" run "$K" --grid 98 --arg "$X" --arg "$Y" --arg "$O"
@@ -109,5 +112,11 @@ printf 'module {\n  tt.func public @k() {\n    %%0 = tt.bogus_op : i32\n    tt.r
 expect 2 "bad.ttir:3:" "unknown op is a located error" -- "$T" check "$tmp/bad.ttir"
 head -c 2000 /dev/urandom >"$tmp/rand.ttir"
 expect 2 "rand.ttir:" "binary garbage TTIR is a located error" -- "$T" check "$tmp/rand.ttir"
+# .npy dtype against the pointee (issue 16): same element size, other type -> exit 2; raw bits of bf16 allowed
+printf 'module {\n  tt.func public @k(%%o: !tt.ptr<bf16>) {\n    tt.return\n  }\n}\n' >"$tmp/bf16.ttir"
+"$PY" -c "import numpy as np, sys; np.save(sys.argv[1], np.zeros(4, np.float16)); np.save(sys.argv[2], np.zeros(4, np.uint16)); np.save(sys.argv[3], np.arange(100003, dtype=np.int32))" "$tmp/h.npy" "$tmp/u2.npy" "$tmp/i4.npy"
+expect 2 "dtype mismatch: .*h.npy holds float data but argument o points to bf16" "float16 data for a bf16 pointer is refused" -- "$T" run "$tmp/bf16.ttir" --grid 1 --arg "o=@$tmp/h.npy"
+expect 0 "" "raw bf16 bits as <u2 are accepted" -- "$T" run "$tmp/bf16.ttir" --grid 1 --arg "o=@$tmp/u2.npy"
+expect 2 "dtype mismatch: .*i4.npy holds integer data but argument x_ptr points to f32" "int32 data for an f32 pointer is refused" -- "$T" run "$K" --grid 98 --arg "x_ptr=@$tmp/i4.npy" --arg "$Y" --arg "$O" --arg n=100003
 echo "1..$n"
 [ "$fail" -eq 0 ]
