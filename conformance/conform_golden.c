@@ -22,51 +22,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-typedef struct lines {
-  char **v;
-  int n, cap;
-} lines;
-
-static ttref_status lines_add(lines *l, const char *s, ttref_error *err)
-{
-  ttref_status st = TTREF_OK;
-  if (l->n == l->cap) {
-    int ncap = l->cap ? l->cap * 2 : 128;
-    char **nv = ir_realloc(l->v, sizeof *l->v * (size_t)l->cap, sizeof *l->v * (size_t)ncap);
-    if (!nv) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
-    l->v = nv;
-    l->cap = ncap;
-  }
-  if (!(l->v[l->n] = ir_strdup(s))) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
-  l->n++;
-fail:
-  return st;
-}
-
-static void lines_free(lines *l)
-{
-  for (int i = 0; i < l->n; i++) ir_free(l->v[i], strlen(l->v[i]) + 1);
-  ir_free(l->v, sizeof *l->v * (size_t)l->cap);
-  memset(l, 0, sizeof *l);
-}
-
 static int cmp_line(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* Hash @p path and add "KIND SHA  REL" to @p l. */
-static ttref_status manifest_add(lines *l, const char *kind, const char *path, const char *rel, ttref_error *err)
+static ttref_status manifest_add(ir_strs *l, const char *kind, const char *path, const char *rel, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   char hex[65], line[9200];
   TRY(conform_sha256_file(path, hex, err));
   snprintf(line, sizeof line, "%s %s  %s", kind, hex, rel);
-  TRY(lines_add(l, line, err));
+  TRY(ir_strs_add(l, line, err));
 fail:
   return st;
 }
 
 /* Store @p src content-addressed as OUT/blobs/SHA.EXT (once: identical content is kept once) and
    give its sha256 in @p hex; a new blob gets a "blob" MANIFEST line. */
-static ttref_status blob_add(lines *l, const char *out, const char *src, const char *ext, char hex[65], ttref_error *err)
+static ttref_status blob_add(ir_strs *l, const char *out, const char *src, const char *ext, char hex[65], ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   char rel[200], dst[4400];
@@ -86,7 +58,7 @@ fail:
  * so `ttref run --launch CASE/VARIANT/case.yaml` replays it from the golden
  * directory alone. Its MANIFEST lines: launch, kernel (and traced) and input.
  */
-static ttref_status write_launch(lines *man, const char *out, const conform_case *c, const conform_spec *sp, const char *dir,
+static ttref_status write_launch(ir_strs *man, const char *out, const conform_case *c, const conform_spec *sp, const char *dir,
                                  ttref_error *err)
 {
   ttref_status st = TTREF_OK;
@@ -97,13 +69,13 @@ static ttref_status write_launch(lines *man, const char *out, const conform_case
   TRY(blob_add(man, out, src, ".ttir", khex, err));
   snprintf(rel, sizeof rel, "%s/%s/kernel.ttir", c->name, sp->variant_key);
   snprintf(line, sizeof line, "kernel %s  %s", khex, rel);
-  TRY(lines_add(man, line, err));
+  TRY(ir_strs_add(man, line, err));
   snprintf(src, sizeof src, "%s/kernel.fx", dir);
   if (sp->lowered && conform_sys_exists(src)) {
     TRY(blob_add(man, out, src, ".fx", fhex, err));
     snprintf(rel, sizeof rel, "%s/%s/kernel.fx", c->name, sp->variant_key);
     snprintf(line, sizeof line, "kernel %s  %s", fhex, rel);
-    TRY(lines_add(man, line, err));
+    TRY(ir_strs_add(man, line, err));
   }
   snprintf(src, sizeof src, "%s/case.yaml", dir);
   TRY(conform_sys_read_regular(src, &text, &len, err));
@@ -150,7 +122,7 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
   ttref_status st = TTREF_OK;
   conform_suite *s = NULL;
   conform_pattern re = {0};
-  lines man = {0};
+  ir_strs man = {0};
   char stage[4200], dst[9000], src[9000], rel[9000], line[512];
   FILE *f = NULL;
   int nmatched = 0;
@@ -243,7 +215,7 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
 fail:
   if (f) fclose(f);
   conform_pattern_free(&re);
-  lines_free(&man);
+  ir_strs_free(&man);
   conform_suite_free(s);
   return st;
 }
@@ -281,7 +253,7 @@ static bool rel_inside(const char *rel)
 }
 
 /* MANIFEST lines "KIND SHA  REL" (and header lines) of @p path; a REL leaving the directory is refused. */
-static ttref_status read_manifest(const char *path, lines *out, ttref_error *err)
+static ttref_status read_manifest(const char *path, ir_strs *out, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   char *buf = NULL;
@@ -297,7 +269,7 @@ static ttref_status read_manifest(const char *path, lines *out, ttref_error *err
     if (*p && *p != '#' && sep && !rel_inside(sep + 2))
       FAIL(ir_error_set(err, TTREF_E_INPUT, (ttref_loc){path, line, (int)(sep + 3 - p)},
                         "MANIFEST path leaves the golden directory (an absolute path or a '..' component)"));
-    if (*p && *p != '#') TRY(lines_add(out, p, err));
+    if (*p && *p != '#') TRY(ir_strs_add(out, p, err));
   }
 fail:
   if (buf) ir_free(buf, len + 1);
@@ -320,7 +292,7 @@ static bool format2_only(const char *line)
          strcmp(line, "golden-format 2") == 0;
 }
 
-static const char *find_rel(const lines *l, const char *rel)
+static const char *find_rel(const ir_strs *l, const char *rel)
 {
   for (int i = 0; i < l->n; i++) {
     const char *sep = strstr(l->v[i], "  ");
@@ -333,7 +305,7 @@ ttref_status conform_golden_check(const char *dir, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   ttref_loc none = {0};
-  lines l = {0};
+  ir_strs l = {0};
   char path[4400], first[600] = "";
   int bad = 0, sem = -1;
   snprintf(path, sizeof path, "%s/MANIFEST", dir);
@@ -364,7 +336,7 @@ ttref_status conform_golden_check(const char *dir, ttref_error *err)
                 "goldens in '%s' do not match their MANIFEST: %d file(s) changed or missing, first %.300s (check with `ttref golden SUITE --verify %s`)",
                 dir, bad, first, dir));
 fail:
-  lines_free(&l);
+  ir_strs_free(&l);
   return st;
 }
 
@@ -372,7 +344,7 @@ ttref_status conform_golden_verify(const char *suite, unsigned flags, const char
                                    ttref_error *err)
 {
   ttref_status st = TTREF_OK;
-  lines old = {0}, now = {0};
+  ir_strs old = {0}, now = {0};
   char scratch[4200], path[4400], sname[64];
   int nfail = 0;
   bool made = false;
@@ -453,7 +425,7 @@ fail:
     ttref_error ignored = {0};
     conform_sys_rmtree_in(dir, sname, &ignored);
   }
-  lines_free(&old);
-  lines_free(&now);
+  ir_strs_free(&old);
+  ir_strs_free(&now);
   return st;
 }

@@ -80,36 +80,7 @@ typedef struct library {
   int nvars;
 } library;
 
-/* A growable list of strings (file paths, index lines). */
-typedef struct strs {
-  char **v;
-  int n, cap;
-} strs;
-
-static ttref_status strs_add(strs *l, const char *s, ttref_error *err)
-{
-  ttref_status st = TTREF_OK;
-  if (l->n == l->cap) {
-    int ncap = l->cap ? l->cap * 2 : 32;
-    char **nv = ir_realloc(l->v, sizeof *l->v * (size_t)l->cap, sizeof *l->v * (size_t)ncap);
-    if (!nv) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
-    l->v = nv;
-    l->cap = ncap;
-  }
-  if (!(l->v[l->n] = ir_strdup(s))) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
-  l->n++;
-fail:
-  return st;
-}
-
-static void strs_free(strs *l)
-{
-  for (int i = 0; i < l->n; i++) ir_free(l->v[i], strlen(l->v[i]) + 1);
-  ir_free(l->v, sizeof *l->v * (size_t)l->cap);
-  memset(l, 0, sizeof *l);
-}
-
-static bool strs_has(const strs *l, const char *s)
+static bool strs_has(const ir_strs *l, const char *s)
 {
   for (int i = 0; i < l->n; i++)
     if (strcmp(l->v[i], s) == 0) return true;
@@ -360,14 +331,14 @@ static void json_shape(FILE *f, const npy_array *a)
 }
 
 /* Write @p a to DIR/REL, record REL in @p files and print `"sha256": "..."` to @p f. */
-static ttref_status put(const char *dir, const char *rel, const npy_array *a, strs *files, FILE *f, ttref_error *err)
+static ttref_status put(const char *dir, const char *rel, const npy_array *a, ir_strs *files, FILE *f, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   char path[8400], hex[65];
   snprintf(path, sizeof path, "%s/%s", dir, rel);
   TRY(npy_write(path, a, err));
   TRY(conform_sha256_file(path, hex, err));
-  TRY(strs_add(files, rel, err));
+  TRY(ir_strs_add(files, rel, err));
   fprintf(f, "\"file\": ");
   conform_json_str(f, rel);
   fprintf(f, ", \"sha256\": \"%s\"", hex);
@@ -376,7 +347,7 @@ fail:
 }
 
 /* Run one variant and write its files under OUT/kernel/variant_key and its index line to @p f. */
-static ttref_status gen_variant(const library *L, const variant *v, const char *out, strs *files, FILE *f, ttref_error *err)
+static ttref_status gen_variant(const library *L, const variant *v, const char *out, ir_strs *files, FILE *f, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   const kentry *ke = &L->kernels[v->kernel];
@@ -488,7 +459,7 @@ fail:
 }
 
 /* Generate the whole library into @p out; every written file's relative path goes to @p files. */
-static ttref_status generate(const char *manifest, const char *out, strs *files, ttref_error *err)
+static ttref_status generate(const char *manifest, const char *out, ir_strs *files, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   library L;
@@ -530,19 +501,19 @@ fail:
 
 ttref_status conform_library_write(const char *manifest, const char *out, ttref_error *err)
 {
-  strs files = {0};
+  ir_strs files = {0};
   char tmp[4200];
   conform_sys_dir_tmp(out, tmp, sizeof tmp); /* built whole in OUT.tmp.PID, then renamed onto OUT */
   conform_sys_rmtree(tmp);
   ttref_status st = generate(manifest, tmp, &files, err);
   if (st == TTREF_OK) st = conform_sys_replace_dir(tmp, out, err);
   conform_sys_rmtree(tmp);
-  strs_free(&files);
+  ir_strs_free(&files);
   return st;
 }
 
 /* The lines of @p path (NUL-separated in place), into @p out. */
-static ttref_status read_lines(const char *path, char **buf, size_t *len, strs *out, ttref_error *err)
+static ttref_status read_lines(const char *path, char **buf, size_t *len, ir_strs *out, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   TRY(conform_sys_read_file(path, buf, len, err));
@@ -552,7 +523,7 @@ static ttref_status read_lines(const char *path, char **buf, size_t *len, strs *
     *nl = 0;
     size_t n = strlen(p);
     if (n && p[n - 1] == ',') p[n - 1] = 0; /* the separator is no part of an entry */
-    if (strncmp(p, "\"ttref_version\"", 15) != 0) TRY(strs_add(out, p, err));
+    if (strncmp(p, "\"ttref_version\"", 15) != 0) TRY(ir_strs_add(out, p, err));
   }
 fail:
   return st;
@@ -572,7 +543,7 @@ static bool same_file(const char *a, const char *b)
 ttref_status conform_library_verify(const char *manifest, const char *dir, int *out_drift, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
-  strs files = {0}, old = {0}, now = {0};
+  ir_strs files = {0}, old = {0}, now = {0};
   char scratch[4200], a[8400], b[8400];
   char *ob = NULL, *nb = NULL;
   size_t ol = 0, nl = 0;
@@ -608,8 +579,8 @@ fail:
   conform_sys_rmtree(scratch);
   if (ob) ir_free(ob, ol + 1);
   if (nb) ir_free(nb, nl + 1);
-  strs_free(&files);
-  strs_free(&old);
-  strs_free(&now);
+  ir_strs_free(&files);
+  ir_strs_free(&old);
+  ir_strs_free(&now);
   return st;
 }

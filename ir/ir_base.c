@@ -79,6 +79,27 @@ char *ir_strdup(const char *s)
   return d;
 }
 
+ttref_status ir_strs_add(ir_strs *l, const char *s, ttref_error *err)
+{
+  if (l->n == l->cap) {
+    int ncap = l->cap ? l->cap * 2 : 32;
+    char **nv = ir_realloc(l->v, sizeof *l->v * (size_t)l->cap, sizeof *l->v * (size_t)ncap);
+    if (!nv) return ir_error_set(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory");
+    l->v = nv;
+    l->cap = ncap;
+  }
+  if (!(l->v[l->n] = ir_strdup(s))) return ir_error_set(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory");
+  l->n++;
+  return TTREF_OK;
+}
+
+void ir_strs_free(ir_strs *l)
+{
+  for (int i = 0; i < l->n; i++) ir_free(l->v[i], strlen(l->v[i]) + 1);
+  ir_free(l->v, sizeof *l->v * (size_t)l->cap);
+  memset(l, 0, sizeof *l);
+}
+
 /* ---- arena ---- */
 typedef struct arena_chunk {
   struct arena_chunk *next;

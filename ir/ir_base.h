@@ -38,6 +38,14 @@ void *ir_realloc(void *p, size_t old_n, size_t new_n);
 void ir_free(void *p, size_t n);
 char *ir_strdup(const char *s);           /* free with ir_free(s, strlen(s)+1) */
 
+/* A growable list of owned strings (ir_strs_free frees them and the list; {0} is empty). */
+typedef struct ir_strs {
+  char **v;
+  int n, cap;
+} ir_strs;
+ttref_status ir_strs_add(ir_strs *l, const char *s, ttref_error *err); /* appends a copy of s */
+void ir_strs_free(ir_strs *l);
+
 /* Arena: bump allocation, freed all at once. */
 typedef struct ir_arena ir_arena;
 ir_arena *ir_arena_new(void);
