@@ -286,16 +286,13 @@ bool conform_sys_exists(const char *path)
   return stat(path, &sb) == 0;
 }
 
-ttref_status conform_sys_read_file(const char *path, char **out_buf, size_t *out_len, ttref_error *err)
+/* Read all of @p f (owned: closed here) into a NUL-terminated buffer freed with ir_free(buf, len + 1). */
+static ttref_status read_all(FILE *f, const char *path, char **out_buf, size_t *out_len, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   ttref_loc none = {0};
   char *buf = NULL;
   size_t len = 0, cap = 0;
-  *out_buf = NULL;
-  *out_len = 0;
-  FILE *f = fopen(path, "rb");
-  if (!f) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot read '%s': %s", path, strerror(errno)));
   for (;;) {
     if (len + 4096 + 1 > cap) {
       size_t ncap = cap ? cap * 2 : 8192;
@@ -308,9 +305,8 @@ ttref_status conform_sys_read_file(const char *path, char **out_buf, size_t *out
     len += n;
     if (n == 0) break;
   }
-  if (ferror(f)) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot read '%s'", path));
-  /* shrink to len + 1 so the caller frees with ir_free(buf, len + 1) */
-  char *fit = ir_realloc(buf, cap, len + 1);
+  if (ferror(f)) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot read '%s': %s", path, strerror(errno)));
+  char *fit = ir_realloc(buf, cap, len + 1); /* shrink to len + 1 */
   if (!fit) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory reading '%s'", path));
   buf = fit;
   buf[len] = 0;
@@ -319,9 +315,18 @@ ttref_status conform_sys_read_file(const char *path, char **out_buf, size_t *out
   buf = NULL;
   cap = 0;
 fail:
-  if (f) fclose(f);
+  fclose(f);
   ir_free(buf, cap);
   return st;
+}
+
+ttref_status conform_sys_read_file(const char *path, char **out_buf, size_t *out_len, ttref_error *err)
+{
+  *out_buf = NULL;
+  *out_len = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) return IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot read '%s': %s", path, strerror(errno));
+  return read_all(f, path, out_buf, out_len, err);
 }
 
 ttref_status conform_sys_write_file(const char *path, const void *data, size_t len, ttref_error *err)
@@ -636,37 +641,12 @@ fail:
 ttref_status conform_sys_read_regular(const char *path, char **out_buf, size_t *out_len, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
-  ttref_loc none = {0};
-  char *buf = NULL;
-  size_t len = 0, cap = 0;
   FILE *f = NULL;
   *out_buf = NULL;
   *out_len = 0;
   TRY(conform_sys_fopen_regular(path, true, &f, err));
-  for (;;) {
-    if (len + 4096 + 1 > cap) {
-      size_t ncap = cap ? cap * 2 : 8192;
-      char *nb = ir_realloc(buf, cap, ncap);
-      if (!nb) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory reading '%s'", path));
-      buf = nb;
-      cap = ncap;
-    }
-    size_t n = fread(buf + len, 1, cap - len - 1, f);
-    len += n;
-    if (n == 0) break;
-  }
-  if (ferror(f)) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot read '%s': %s", path, strerror(errno)));
-  char *fit = ir_realloc(buf, cap, len + 1); /* the caller frees with ir_free(buf, len + 1) */
-  if (!fit) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory reading '%s'", path));
-  buf = fit;
-  buf[len] = 0;
-  *out_buf = buf;
-  *out_len = len;
-  buf = NULL;
-  cap = 0;
+  st = read_all(f, path, out_buf, out_len, err);
 fail:
-  if (f) fclose(f);
-  ir_free(buf, cap);
   return st;
 }
 
