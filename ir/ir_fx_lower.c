@@ -60,6 +60,7 @@ typedef struct lower {
   ir_arena *arena;
   sbuf body, locs;
   int nextid, nextloc, indent, curloc;
+  int nline, ncol;           /* the node being lowered: where a missing operand is reported */
   const char *base;          /* file name for locations (basename) */
   fxbuf bufs[64];
   int nbufs;
@@ -113,7 +114,8 @@ static ttref_status lerr(lower *L, int line, int col, const char *fmt, ...)
   return ir_error_set(L->err, TTREF_E_INPUT, (ttref_loc){L->g->filename, line, col}, "%s", body);
 }
 
-#define AERR(L, a, ...) lerr((L), (a)->line, (a)->col, __VA_ARGS__)
+/* an error at argument a; at the node being lowered when a is absent (a missing operand) */
+#define AERR(L, a, ...) lerr((L), (a) ? (a)->line : (L)->nline, (a) ? (a)->col : (L)->ncol, __VA_ARGS__)
 #define NERR(L, nd, ...) lerr((L), (nd)->line, (nd)->col, __VA_ARGS__)
 
 /* one op line at the current indentation, located at the current node */
@@ -336,6 +338,7 @@ static const val *env_by_name(const ir_fx_region *r, const val *env, const char 
 static ttref_status eval_index(lower *L, const ir_fx_region *r, const val *env, const ir_fx_arg *a, val *out)
 {
   ttref_status st = TTREF_OK;
+  if (!a) FAIL(lerr(L, L->nline, L->ncol, "a required operand is missing"));
   switch (a->kind) {
   case IR_FX_A_INT: *out = vconst(a->i); break;
   case IR_FX_A_BOOL: *out = vconst(a->i); break;
@@ -615,6 +618,7 @@ static const ir_fx_arg *param(const ir_fx_node *nd, int i, const char *key)
 static ttref_status value_of(lower *L, const scope *s, const ir_fx_arg *a, val *out)
 {
   ttref_status st = TTREF_OK;
+  if (!a) FAIL(lerr(L, L->nline, L->ncol, "a required operand is missing"));
   switch (a->kind) {
   case IR_FX_A_REF: *out = s->env[a->node]; break;
   case IR_FX_A_INT:
@@ -1449,6 +1453,7 @@ static ttref_status lower_region(lower *L, int ri, val *env, val *results, int n
     const ir_fx_node *nd = &r->nodes[i];
     if (nd->kind == IR_FX_N_PLACEHOLDER) continue;
     L->curloc = loc_of(L, nd->name, nd->line, nd->col);
+    L->nline = nd->tline, L->ncol = nd->tcol;
     if (nd->kind == IR_FX_N_CALL) {
       TRY(lower_call(L, &s, nd, &env[i]));
       continue;
