@@ -60,7 +60,7 @@ static const char *const usage_conform =
     "        4 mutation score below --min-score.\n";
 
 static const char *const usage_golden =
-    "usage: ttref golden SUITE --out DIR [--filter PAT] [--allow-outside-suite]\n"
+    "usage: ttref golden SUITE --out DIR [--hashes-only] [--filter PAT] [--allow-outside-suite]\n"
     "       ttref golden SUITE --verify DIR [--filter PAT] [--allow-outside-suite]\n"
     "  --out writes the reference's outputs of every case x specialization (with .precise/.bound\n"
     "  tensors where a compliance mode needs them) and its launch (case.yaml) to DIR/CASE/VARIANT/,\n"
@@ -68,6 +68,8 @@ static const char *const usage_golden =
     "  (sha256 of every file, input and kernel, ttref version, semantics version): an item replays\n"
     "  with `ttref run --launch DIR/CASE/VARIANT/case.yaml`.\n"
     "  --verify recomputes and names every file that drifted.\n"
+    "  --hashes-only (with --out) keeps only DIR/MANIFEST, the sha256 of every file, input, kernel and\n"
+    "  launch: --verify checks every hash; `ttref golden SUITE --out` remakes the files.\n"
     "       ttref golden --library MANIFEST.yaml --out DIR | --verify DIR\n"
     "  goldens by dispatch key for wrapper tests (docs/golden.md): every variant of the library's\n"
     "  dispatch schema to DIR/KERNEL/VARIANT_KEY/{inputs,outputs}/*.npy and DIR/index.json.\n"
@@ -217,11 +219,14 @@ int conform_cmd_golden(int argc, char **argv)
     else if (strcmp(argv[i], "--verify") == 0 && has) verify = argv[++i];
     else if (strcmp(argv[i], "--filter") == 0 && has) filter = argv[++i];
     else if (strcmp(argv[i], "--library") == 0 && has) library = argv[++i];
+    else if (strcmp(argv[i], "--hashes-only") == 0) flags |= CONFORM_GOLDEN_HASHES_ONLY;
     else if (strcmp(argv[i], "--allow-outside-suite") == 0) flags |= CONFORM_SUITE_ALLOW_OUTSIDE;
     else if (argv[i][0] == '-') return fprintf(stderr, "error: unknown or incomplete option '%s'\n", argv[i]), fputs(usage_golden, stderr), EXIT_BAD;
     else if (!suite) suite = argv[i];
     else return fprintf(stderr, "error: unexpected argument '%s'\n", argv[i]), EXIT_BAD;
   }
+  if ((flags & CONFORM_GOLDEN_HASHES_ONLY) && !(out && !library))
+    return fprintf(stderr, "error: --hashes-only goes with SUITE --out DIR (--verify reads the kind from DIR/MANIFEST)\n"), EXIT_BAD;
   if (library) { /* goldens by dispatch key */
     if (suite || filter || !out == !verify) return fputs(usage_golden, stderr), EXIT_BAD;
     int ldrift = 0;

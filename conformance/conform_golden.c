@@ -115,6 +115,62 @@ fail:
   return st;
 }
 
+/*
+ * A hashes-only directory keeps one line per item: "item SHA  CASE/VARIANT", SHA the sha256 of
+ * the item's sorted full MANIFEST lines ("KIND SHA  REL\n" each; blob lines, which repeat an
+ * input's or kernel's hash, left out). Folds lines @p first.. of @p man (case @p cname) in place.
+ */
+static ttref_status fold_items(ir_strs *man, int first, const char *cname, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  ir_strs items = {0}; /* "CASE/VARIANT" of each line, in order of first appearance */
+  const size_t cl = strlen(cname);
+  qsort(man->v + first, (size_t)(man->n - first), sizeof *man->v, cmp_line);
+  for (int i = first; i < man->n; i++) {
+    const char *rel = strstr(man->v[i], "  ");
+    if (!rel || strncmp(man->v[i], "blob ", 5) == 0) continue;
+    rel += 2;
+    const char *vs = strncmp(rel, cname, cl) == 0 && rel[cl] == '/' ? strchr(rel + cl + 1, '/') : NULL;
+    if (!vs) FAIL(IR_ERR(err, TTREF_E_INTERNAL, (ttref_loc){0}, "golden line '%.200s' is not below %s/", man->v[i], cname));
+    char key[600];
+    snprintf(key, sizeof key, "%.*s", (int)(vs - rel), rel);
+    bool seen = false;
+    for (int k = 0; k < items.n && !seen; k++) seen = strcmp(items.v[k], key) == 0;
+    if (!seen) TRY(ir_strs_add(&items, key, err));
+  }
+  const int nold = man->n;
+  for (int k = 0; k < items.n; k++) {
+    conform_sha256 h;
+    uint8_t d[32];
+    char line[800], hex[65];
+    const size_t kl = strlen(items.v[k]);
+    conform_sha256_init(&h);
+    for (int i = first; i < nold; i++) {
+      const char *rel = strstr(man->v[i], "  ");
+      if (!rel || strncmp(man->v[i], "blob ", 5) == 0 || strncmp(rel + 2, items.v[k], kl) != 0 || rel[2 + kl] != '/') continue;
+      conform_sha256_update(&h, man->v[i], strlen(man->v[i]));
+      conform_sha256_update(&h, "\n", 1);
+    }
+    conform_sha256_final(&h, d);
+    for (int b = 0; b < 32; b++) snprintf(hex + 2 * b, 3, "%02x", d[b]);
+    snprintf(line, sizeof line, "item %s  %s", hex, items.v[k]);
+    TRY(ir_strs_add(man, line, err));
+  }
+  /* drop the folded lines: move the item lines down over them */
+  for (int i = first; i < nold; i++) ir_free(man->v[i], strlen(man->v[i]) + 1);
+  for (int i = nold; i < man->n; i++) man->v[first + i - nold] = man->v[i];
+  man->n = first + (man->n - nold);
+fail:
+  ir_strs_free(&items);
+  return st;
+}
+
+static const char *dst_of(char *buf, size_t n, const char *out, const char *name)
+{
+  snprintf(buf, n, "%s/%s", out, name);
+  return buf;
+}
+
 /* Generate into @p out; count reference failures in *nfail. */
 static ttref_status generate(const char *suite_path, unsigned flags, const char *out, const char *filter, int *nfail,
                              ttref_error *err)
@@ -126,8 +182,9 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
   char stage[4200], dst[9000], src[9000], rel[9000], line[512];
   FILE *f = NULL;
   int nmatched = 0;
+  const bool hashes = flags & CONFORM_GOLDEN_HASHES_ONLY;
   *nfail = 0;
-  TRY(conform_suite_load_flags(suite_path, flags, &s, err));
+  TRY(conform_suite_load_flags(suite_path, flags & ~CONFORM_GOLDEN_HASHES_ONLY, &s, err));
   if (filter) TRY(conform_pattern_compile(filter, "--filter", &re, err));
   /* OUT is the user's; everything below it is walked without following a link */
   TRY(conform_sys_mkdirs(out, err));
@@ -136,6 +193,7 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
   TRY(conform_sys_mkdirs_in(out, "blobs", err));
   for (int i = 0; i < s->ncases; i++) {
     const conform_case *c = &s->cases[i];
+    const int case_first = man.n; /* this case's MANIFEST lines start here */
     for (int k = 0; k < c->nspecs; k++) {
       const conform_spec *sp = &c->specs[k];
       char id[300], dir[4300], refdir[4400];
@@ -186,13 +244,21 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
           for (int m = first; m < man.n; m++) /* conform_suite refuses colliding names; never list a file twice */
             if (strcmp(strstr(man.v[m], "  ") + 2, rel) == 0)
               FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "%s: two outputs write the golden file %s", id, rel));
+          if (hashes) {
+            TRY(manifest_add(&man, "file", src, rel, err));
+            continue;
+          }
           TRY(conform_sys_copy_file_in(src, out, rel, err));
           TRY(manifest_add(&man, "file", dst, rel, err));
         }
       }
     }
+    if (hashes) TRY(fold_items(&man, case_first, c->name, err));
+    if (hashes && conform_sys_exists(dst_of(dst, sizeof dst, out, c->name)))
+      TRY(conform_sys_rmtree_in(out, c->name, err)); /* hashed above; the stored files are not kept */
   }
   TRY(conform_sys_rmtree_in(out, ".stage", err));
+  if (hashes) TRY(conform_sys_rmtree_in(out, "blobs", err));
   if (filter && nmatched == 0)
     FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "--filter '%s' matches no item of %s (patterns: docs/suite-format.md, Item patterns)",
                 filter, suite_path));
@@ -204,6 +270,7 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
              "# at blobs/SHA.npy / blobs/SHA.ttir (docs/golden.md). Regenerate with `ttref golden SUITE --out DIR`;\n"
              "# check with `ttref golden SUITE --verify DIR`.\n");
   fprintf(f, "ttref-version %s\nsemantics-version %d\ngolden-format 2\n", ttref_version(), CONFORM_SEMANTICS_VERSION);
+  if (hashes) fprintf(f, "golden-store hashes\n");
   snprintf(line, sizeof line, "suite %s", s->name);
   fprintf(f, "%s\n", line);
   for (int i = 0; i < man.n; i++) fprintf(f, "%s\n", man.v[i]);
@@ -312,6 +379,12 @@ ttref_status conform_golden_check(const char *dir, ttref_error *err)
   if (!conform_sys_exists(path))
     FAIL(IR_ERR(err, TTREF_E_INPUT, none, "golden directory '%s' has no MANIFEST (make one with `ttref golden SUITE --out %s`)", dir, dir));
   TRY(read_manifest(path, &l, err));
+  for (int i = 0; i < l.n; i++)
+    if (strcmp(l.v[i], "golden-store hashes") == 0)
+      FAIL(IR_ERR(err, TTREF_E_INPUT, none,
+                  "golden directory '%s' holds hashes only (its MANIFEST): make the files with `ttref golden SUITE --out DIR` "
+                  "(check them with `ttref golden SUITE --verify %s`) and judge against DIR",
+                  dir, dir));
   for (int i = 0; i < l.n; i++) {
     if (sscanf(l.v[i], "semantics-version %d", &sem) == 1) continue;
     const int kl = stored_kind(l.v[i]);
@@ -351,6 +424,9 @@ ttref_status conform_golden_verify(const char *suite, unsigned flags, const char
   *out_drift = 0;
   snprintf(path, sizeof path, "%s/MANIFEST", dir);
   TRY(read_manifest(path, &old, err));
+  bool hashes = false; /* a hashes-only directory: regenerate hashes only, no stored file to check */
+  for (int k = 0; k < old.n; k++) hashes |= strcmp(old.v[k], "golden-store hashes") == 0;
+  if (hashes) flags |= CONFORM_GOLDEN_HASHES_ONLY;
   snprintf(sname, sizeof sname, ".verify.%d", (int)getpid());
   snprintf(scratch, sizeof scratch, "%s/%s", dir, sname);
   TRY(conform_sys_rmtree_in(dir, sname, err));
@@ -406,7 +482,7 @@ ttref_status conform_golden_verify(const char *suite, unsigned flags, const char
       fprintf(stderr, "drift: %s is gone (in %s/MANIFEST, no longer generated)\n", sep + 2, dir);
       (*out_drift)++;
     }
-    const int kl = stored_kind(old.v[i]);
+    const int kl = hashes ? 0 : stored_kind(old.v[i]);
     if (kl) { /* the stored file must still match its line */
       char hex[65];
       ttref_error ferr = {0};

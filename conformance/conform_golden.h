@@ -15,6 +15,14 @@
 #define CONFORM_SEMANTICS_VERSION 1
 
 /**
+ * conform_golden_write flag (beside conform_suite_load_flags' bits): keep only
+ * DIR/MANIFEST, the sha256 of every golden file, input, kernel and launch
+ * (`golden-store hashes`): --verify regenerates and checks every hash; the
+ * files themselves are remade by `ttref golden SUITE --out` (the same lines).
+ */
+#define CONFORM_GOLDEN_HASHES_ONLY (1u << 16)
+
+/**
  * Write the goldens of @p suite (directory or case file) for items whose id
  * matches @p filter (POSIX ERE, NULL: all) into @p out; @p flags as for
  * conform_suite_load_flags. Nothing below @p out is reached through a symbolic link.
