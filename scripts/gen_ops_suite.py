@@ -39,6 +39,8 @@ import tempfile
 
 try:
     import numpy as np
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from fp_tables import float_view
 except ImportError:  # --retag needs no numpy; building cases does
     np = None
 
@@ -79,41 +81,9 @@ MUTANT_TARGETS = {
 }
 
 
-def fp8_table(ebits, mbits, bias, fn):
-    vals = np.zeros(256)
-    for b in range(256):
-        s, e, m = b >> 7, (b >> mbits) & ((1 << ebits) - 1), b & ((1 << mbits) - 1)
-        if fn and e == (1 << ebits) - 1 and m == (1 << mbits) - 1:
-            v = np.nan
-        elif not fn and e == (1 << ebits) - 1:
-            v = np.inf if m == 0 else np.nan
-        elif e == 0:
-            v = m * 2.0 ** (1 - bias - mbits)
-        else:
-            v = (1 + m / 2.0 ** mbits) * 2.0 ** (e - bias)
-        vals[b] = -v if s else v
-    return vals
-
-
-def fnuz_table(ebits, mbits, bias):
-    """FNUZ: no infinities, no -0; 0x80 is the only NaN"""
-    t = np.array([(1 + (b & ((1 << mbits) - 1)) / 2.0 ** mbits) * 2.0 ** (((b >> mbits) & ((1 << ebits) - 1)) - bias)
-                  if (b >> mbits) & ((1 << ebits) - 1) else (b & ((1 << mbits) - 1)) * 2.0 ** (1 - bias - mbits)
-                  for b in range(128)])
-    return np.concatenate([t, [np.nan], -t[1:]])
-
-
-FP8 = {"f8e4m3": fp8_table(4, 3, 7, True), "f8e5m2": fp8_table(5, 2, 15, False),
-       "f8e4m3fnuz": fnuz_table(4, 3, 8), "f8e5m2fnuz": fnuz_table(5, 2, 16)} if np else {}
-
-
 def as_f64(a, dt):
-    a = np.asarray(a)
-    if dt == "bf16":
-        return (a.view(np.uint16).astype(np.uint32) << 16).view(np.float32).astype(np.float64)
-    if dt in FP8:
-        return FP8[dt][a.view(np.uint8)]
-    return a.astype(np.float64)
+    f = float_view(a, dt)
+    return np.asarray(a).astype(np.float64) if f is None else f
 
 
 def drop_loc_attrs(line):

@@ -27,46 +27,13 @@ import json, os, re, subprocess, sys, tempfile
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
+from fp_tables import float_view  # noqa: E402  (shared with scripts/gen_ops_suite.py)
 EPS = {"f16": 2.0**-10, "bf16": 2.0**-7, "f32": 2.0**-23, "f64": 2.0**-52, "f8e4m3": 2.0**-3, "f8e5m2": 2.0**-2}
 APPROX = re.compile(r"\b(math\.(exp|exp2|log|log2|sin|cos|sqrt|rsqrt|erf|tanh)|arith\.divf|tt\.dot|tt\.dot_scaled|tt\.reduce|"
                     r"tt\.scan|tt\.extern_elementwise|fadd)\b")
 SUMS = re.compile(r"\b(tt\.dot|tt\.dot_scaled|tt\.reduce|tt\.scan)\b")
 VARIANTS = ([], ["--ftz"], ["--contract"], ["--ftz", "--contract"])
-
-
-def fp8_table(ebits, mbits, bias, fn):
-    vals = np.zeros(256)
-    for b in range(256):
-        s, e, m = b >> 7, (b >> mbits) & ((1 << ebits) - 1), b & ((1 << mbits) - 1)
-        if fn and e == (1 << ebits) - 1 and m == (1 << mbits) - 1:
-            v = np.nan
-        elif not fn and e == (1 << ebits) - 1:
-            v = np.inf if m == 0 else np.nan
-        elif e == 0:
-            v = m * 2.0 ** (1 - bias - mbits)
-        else:
-            v = (1 + m / 2.0**mbits) * 2.0 ** (e - bias)
-        vals[b] = -v if s else v
-    return vals
-
-
-FP8 = {"f8e4m3": fp8_table(4, 3, 7, True), "f8e5m2": fp8_table(5, 2, 15, False)}
-
-
-def float_view(a, dtype):
-    with np.errstate(invalid="ignore"):  # signaling NaNs widen quietly
-        return _float_view(a, dtype)
-
-
-def _float_view(a, dtype):
-    a = np.asarray(a)
-    if dtype == "bf16":
-        return (a.view(np.uint16).astype(np.uint32) << 16).view(np.float32).astype(np.float64)
-    if dtype in FP8:
-        return FP8[dtype][a.view(np.uint8)]
-    if dtype in ("f16", "f32", "f64"):
-        return a.astype(np.float64)
-    return None
 
 
 def same_bits(ref, gpu, dtype, unordered):
