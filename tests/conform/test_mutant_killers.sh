@@ -30,7 +30,7 @@ for s in $SUITES; do
   # the suite's mutants and items: an ERE of the exact item ids ([, ], . escaped)
   muts=$(awk -v s="$s" '$2 == s {print $1}' "$KILLERS" | paste -sd, -)
   if [ -z "$muts" ]; then
-    ok "suite $s: no mutant is killed only here (nothing to rerun)"
+    ok "suite $s: holds no killing item of mutant_killers.txt (nothing to rerun)"
     continue
   fi
   k=$(echo "$muts" | tr ',' '\n' | wc -l)
