@@ -281,6 +281,21 @@ def n_grid(n, b):
     return ((n + b - 1) // b,)
 
 
+def ew_args(dt, n, *ins, out_dt=None):
+    """x_ptr, y_ptr, z_ptr (as many as @ins, dtype @dt), o_ptr (zeros of @out_dt, default @dt) and n"""
+    out_dt = out_dt or dt
+    return ([(nm, Buf(a, dt)) for nm, a in zip(("x_ptr", "y_ptr", "z_ptr"), ins)] +
+            [("o_ptr", Buf(fill(out_dt, n, 0), out_dt)), ("n", Scalar(n, "i32"))])
+
+
+def cast_ce(src, dst, rnd="", bitcast=False, block=64):
+    """constexprs of gen_corpus.cast_op from suite dtypes (u*: unsigned, stored as the signed type)"""
+    d_store = ("i" + dst[1:]) if dst.startswith("u") else dst
+    return {"DST": TL_DT[dst], "ROUND": rnd, "HAS_SRC_U": src.startswith("u"),
+            "SRC_U": TL_DT[src] if src.startswith("u") else tl.int32,
+            "DST_U": dst.startswith("u"), "BITCAST": bitcast, "STORE_T": TL_DT[d_store], "BLOCK": block}
+
+
 def register():
     rng_for = gc.rng_for
     n, B = 160, 64
@@ -297,8 +312,7 @@ def register():
             derive=[("cmpf_%s_%s" % (w, dt), cmpf_set(w), "cmpf predicates " + " ".join(CMPF_SETS[w].values()))
                     for w in ("u", "x")])
         # negation: Triton emits 0 - x (arith.subf); arith.negf is hand-derived
-        args = [("x_ptr", Buf(x, dt)), ("y_ptr", Buf(y, dt)), ("z_ptr", Buf(z, dt)),
-                ("o_ptr", Buf(fill(dt, n, 0), dt)), ("n", Scalar(n, "i32"))]
+        args = ew_args(dt, n, x, y, z)
         add("base_float_neg_" + dt, gc.float_op, n_grid(n, B), args, {"OP": "neg", "BLOCK": B},
             derive=[("negf_" + dt, sub(r"arith\.subf %[\w.]+, (%[\w.]+) :", r"arith.negf \1 :", 1),
                      "arith.subf 0, x -> arith.negf x")])
@@ -308,20 +322,16 @@ def register():
         rng = rng_for("ops_math" + dt)
         x = fvals(dt, nm, rng, scale=3.0)
         y = np.roll(fvals(dt, nm, rng, scale=2.0), 7)
-        args = [("x_ptr", Buf(x, dt)), ("y_ptr", Buf(y, dt)), ("o_ptr", Buf(fill(dt, nm, 0), dt)),
-                ("n", Scalar(nm, "i32"))]
+        args = ew_args(dt, nm, x, y)
         der = [("math_%s_%s" % (f, dt), sub(r"math\.exp ", "math.%s " % f, 1), "math.exp -> math." + f)
                for f in ["tanh", "trunc", "round", "roundeven", "log1p", "expm1"]]
         add("base_math_exp_" + dt, gc.math_op, n_grid(nm, Bm), args, {"OP": "exp", "BLOCK": Bm}, derive=der)
-        xs = [("x_ptr", Buf(x, dt)), ("y_ptr", Buf(y, dt)), ("z_ptr", Buf(y, dt)),
-              ("o_ptr", Buf(fill(dt, nm, 0), dt)), ("n", Scalar(nm, "i32"))]
-        add("base_float_div_" + dt, gc.float_op, n_grid(nm, Bm), xs, {"OP": "div", "BLOCK": Bm},
+        add("base_float_div_" + dt, gc.float_op, n_grid(nm, Bm), ew_args(dt, nm, x, y, y), {"OP": "div", "BLOCK": Bm},
             derive=[("math_powf_" + dt, sub(r"arith\.divf ", "math.powf ", 1), "arith.divf -> math.powf")])
     for dt in ["i8", "i16", "i32", "i64"]:
         rng = rng_for("ops_bits" + dt)
         x, y = ivals(dt, 200, rng), ivals(dt, 200, rng)
-        args = [("x_ptr", Buf(x, dt)), ("y_ptr", Buf(y, dt)), ("o_ptr", Buf(fill(dt, 200, 0), dt)),
-                ("n", Scalar(200, "i32"))]
+        args = ew_args(dt, 200, x, y)
         ce = {"OP": "abs", "UNSIGNED": False, "UT": gc.UNS[dt], "ST": TL_DT[dt], "BLOCK": 64}
         add("base_int_abs_" + dt, gc.int_binop, n_grid(200, 64), args, ce,
             derive=[("math_%s_%s" % (f, dt), sub(r"math\.absi ", "math.%s " % f, 1), "math.absi -> math." + f)
@@ -332,8 +342,7 @@ def register():
         y[y == 0] = 3
         for uns in (False, True):
             ce = {"OP": "div", "UNSIGNED": uns, "UT": gc.UNS[dt], "ST": TL_DT[dt], "BLOCK": 64}
-            args = [("x_ptr", Buf(x, dt)), ("y_ptr", Buf(y, dt)), ("o_ptr", Buf(fill(dt, 200, 0), dt)),
-                    ("n", Scalar(200, "i32"))]
+            args = ew_args(dt, 200, x, y)
             if uns:
                 der = [("int_ceildivui_" + dt, sub(r"arith\.divui ", "arith.ceildivui ", 1), "arith.divui -> arith.ceildivui")]
             else:
@@ -345,10 +354,8 @@ def register():
     for src, dst in [("f32", "i32"), ("i64", "f64"), ("f16", "i16"), ("bf16", "i16"), ("i32", "f32")]:
         rng = rng_for("ops_bitcast" + src + dst)
         x = vals(src, nc, rng)
-        add("base_bitcast_%s_%s" % (src, dst), gc.cast_op, n_grid(nc, Bc),
-            [("x_ptr", Buf(x, src)), ("o_ptr", Buf(fill(dst, nc, 0), dst)), ("n", Scalar(nc, "i32"))],
-            {"DST": TL_DT[dst], "ROUND": "", "HAS_SRC_U": False, "SRC_U": tl.int32, "DST_U": False, "BITCAST": True,
-             "STORE_T": TL_DT[dst], "BLOCK": Bc},
+        add("base_bitcast_%s_%s" % (src, dst), gc.cast_op, n_grid(nc, Bc), ew_args(src, nc, x, out_dt=dst),
+            cast_ce(src, dst, bitcast=True, block=Bc),
             derive=[("arith_bitcast_%s_%s" % (src, dst), bitcast_arith, "tt.bitcast -> arith.bitcast")])
     # the FNUZ fp8 formats (AMD's): Triton's NVIDIA path never emits them; derived from the FN/E5M2 casts
     for src, dst, rnd in [("f32", "f8e4m3", "rtne"), ("f32", "f8e5m2", "rtne"), ("f8e4m3", "f32", ""),
@@ -357,33 +364,25 @@ def register():
         x = gc.cast_input(src, dst, rng, nc)
         fmt = "f8E4M3FN" if "f8e4m3" in (src, dst) else "f8E5M2"
         fmt_uz = "f8E4M3FNUZ" if fmt == "f8E4M3FN" else "f8E5M2FNUZ"
-        add("base_fnuz_cast_%s_%s" % (src, dst), gc.cast_op, n_grid(nc, Bc),
-            [("x_ptr", Buf(x, src)), ("o_ptr", Buf(fill(dst, nc, 0), dst)), ("n", Scalar(nc, "i32"))],
-            {"DST": TL_DT[dst], "ROUND": rnd, "HAS_SRC_U": False, "SRC_U": tl.int32, "DST_U": False,
-             "BITCAST": False, "STORE_T": TL_DT[dst], "BLOCK": Bc},
+        add("base_fnuz_cast_%s_%s" % (src, dst), gc.cast_op, n_grid(nc, Bc), ew_args(src, nc, x, out_dt=dst),
+            cast_ce(src, dst, rnd, block=Bc),
             derive=[("cast_%s_%s" % tuple(t + ("fnuz" if t.startswith("f8") else "") for t in (src, dst)),
                      sub(r"%s(?![A-Z])" % fmt, fmt_uz), "%s -> %s" % (fmt, fmt_uz))])
     rng = rng_for("ops_index_cast")
     x = ivals("i32", nc, rng)
-    add("base_cast_i32_i64", gc.cast_op, n_grid(nc, Bc),
-        [("x_ptr", Buf(x, "i32")), ("o_ptr", Buf(fill("i64", nc, 0), "i64")), ("n", Scalar(nc, "i32"))],
-        {"DST": tl.int64, "ROUND": "", "HAS_SRC_U": False, "SRC_U": tl.int32, "DST_U": False, "BITCAST": False,
-         "STORE_T": tl.int64, "BLOCK": Bc},
+    add("base_cast_i32_i64", gc.cast_op, n_grid(nc, Bc), ew_args("i32", nc, x, out_dt="i64"),
+        cast_ce("i32", "i64", block=Bc),
         derive=[("index_cast_i32_i64", index_cast_direct, "arith.extsi -> arith.index_cast")])
     # ---- ub.poison on masked-off lanes; cf.br; ttg.barrier
     for dt in ["i32", "f32"]:
         rng = rng_for("ops_poison" + dt)
         x, y = vals(dt, 200, rng), vals(dt, 200, rng)
         if dt == "i32":
-            add("base_int_add_i32", gc.int_binop, n_grid(200, 64),
-                [("x_ptr", Buf(x, dt)), ("y_ptr", Buf(y, dt)), ("o_ptr", Buf(fill(dt, 200, 0), dt)),
-                 ("n", Scalar(200, "i32"))],
+            add("base_int_add_i32", gc.int_binop, n_grid(200, 64), ew_args(dt, 200, x, y),
                 {"OP": "add", "UNSIGNED": False, "UT": tl.uint32, "ST": tl.int32, "BLOCK": 64},
                 derive=[("poison_select_i32", store_through_poison, "stored value = select(mask, v, ub.poison)")])
         else:
-            add("base_float_add_f32", gc.float_op, n_grid(200, 64),
-                [("x_ptr", Buf(x, dt)), ("y_ptr", Buf(y, dt)), ("z_ptr", Buf(y, dt)),
-                 ("o_ptr", Buf(fill(dt, 200, 0), dt)), ("n", Scalar(200, "i32"))], {"OP": "add", "BLOCK": 64},
+            add("base_float_add_f32", gc.float_op, n_grid(200, 64), ew_args(dt, 200, x, y, y), {"OP": "add", "BLOCK": 64},
                 derive=[("poison_select_f32", store_through_poison, "stored value = select(mask, v, ub.poison)")])
     for mode, nn, lo, der in [
             ("early_return", 100, 3, [("cf_br_blockarg", cond_br_via_br, "cf.br with a block argument")]),
@@ -515,8 +514,7 @@ def register():
         for mode in ["ca", "cg", "cv", "evict_first", "evict_last", "volatile"]:
             rng = rng_for("ops_mem" + dt + mode)
             x = vals(dt, 333, rng)
-            add("mem_%s_%s" % (mode, dt), mem_cache, n_grid(333, 128),
-                [("x_ptr", Buf(x, dt)), ("o_ptr", Buf(fill(dt, 333, 0), dt)), ("n", Scalar(333, "i32"))],
+            add("mem_%s_%s" % (mode, dt), mem_cache, n_grid(333, 128), ew_args(dt, 333, x),
                 {"MODE": mode, "BLOCK": 128})
     # ---- shape ops over more dtypes (gen_corpus.shape_op)
     M, N = 8, 16
@@ -587,10 +585,7 @@ def register():
         d_store = ("i" + dst[1:]) if dst.startswith("u") else dst
         x = gc.cast_input(src, dst, rng, nc)
         add("cast_%s_%s%s" % (src, dst, ("_" + rnd) if rnd else ""), gc.cast_op, n_grid(nc, Bc),
-            [("x_ptr", Buf(x, s_store)), ("o_ptr", Buf(fill(d_store, nc, 0), d_store)), ("n", Scalar(nc, "i32"))],
-            {"DST": TL_DT[dst], "ROUND": rnd, "HAS_SRC_U": src.startswith("u"),
-             "SRC_U": TL_DT[src] if src.startswith("u") else tl.int32,
-             "DST_U": dst.startswith("u"), "BITCAST": False, "STORE_T": TL_DT[d_store], "BLOCK": Bc})
+            ew_args(s_store, nc, x, out_dt=d_store), cast_ce(src, dst, rnd, block=Bc))
 
 
 @triton.jit
