@@ -228,15 +228,22 @@ static ir_value *splat_const(mctx *x, ir_op *op, const ir_type *t, int64_t i, do
     nomem(x);
     return NULL;
   }
+  const bool flt = ir_scalar_is_float(ir_type_elem(t)->scalar);
   memset(a, 0, sizeof *a);
   a->name = "value";
-  a->kind = IR_A_DENSE;
   a->type = t;
-  a->splat = true;
-  a->nvals = 1;
-  if (ir_scalar_is_float(ir_type_elem(t)->scalar)) val->f = f;
-  else val->i = i;
-  a->vals = val;
+  if (t->kind != IR_T_TENSOR) { /* a scalar constant: `arith.constant 1.0 : f32` */
+    a->kind = flt ? IR_A_FLOAT : IR_A_INT;
+    a->f = f;
+    a->i = i;
+  } else {
+    a->kind = IR_A_DENSE;
+    a->splat = true;
+    a->nvals = 1;
+    if (flt) val->f = f;
+    else val->i = i;
+    a->vals = val;
+  }
   z->attrs = a;
   z->nattrs = 1;
   return &z->res[0];

@@ -1068,6 +1068,8 @@ static void test_mutants_apply_to_shipped_kernels_and_verify(void **state)
   mutant_sites(dir, false, sites, first);
   snprintf(dir, sizeof dir, "%s/conformance/suite/core/kernels", src && *src ? src : ".");
   mutant_sites(dir, true, sites, first);
+  snprintf(dir, sizeof dir, "%s/conformance/suite/ops/kernels", src && *src ? src : "."); /* e.g. unordered cmpf */
+  mutant_sites(dir, true, sites, first);
   for (k = 0; k < CONFORM_MUTANT_COUNT; k++) {
     ir_module *m = NULL;
     ttref_error err = {0};
