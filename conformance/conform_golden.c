@@ -270,7 +270,10 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
              "# at blobs/SHA.npy / blobs/SHA.ttir (docs/golden.md). Regenerate with `ttref golden SUITE --out DIR`;\n"
              "# check with `ttref golden SUITE --verify DIR`.\n");
   fprintf(f, "ttref-version %s\nsemantics-version %d\ngolden-format 2\n", ttref_version(), CONFORM_SEMANTICS_VERSION);
-  if (hashes) fprintf(f, "golden-store hashes\n");
+  if (hashes)
+    fprintf(f, "# golden-store hashes: no file is stored; one `item SHA  CASE/VARIANT` line per item, the sha256 of\n"
+               "# its sorted full lines except blob lines (docs/cli.md); `ttref golden SUITE --out DIR` remakes the files.\n"
+               "golden-store hashes\n");
   snprintf(line, sizeof line, "suite %s", s->name);
   fprintf(f, "%s\n", line);
   for (int i = 0; i < man.n; i++) fprintf(f, "%s\n", man.v[i]);
