@@ -1269,12 +1269,17 @@ static ttref_status lower_call(lower *L, const scope *s, const ir_fx_node *nd, v
     TRY(eval_shape(L, s->r, s->env, param(nd, 0, "shape"), &rank, shape));
     TRY(want_dtype(L, param(nd, 1, "dtype"), &dt));
     TRY(check_shape(L, nd, rank, shape));
+    if (!va) FAIL(lerr(L, nd->tline, nd->tcol, "vector_constant needs a value"));
     if (va->kind == IR_FX_A_FLOAT) {
       if (!ir_scalar_is_float(dt)) FAIL(AERR(L, va, "float value for a %s constant", sname(dt)));
       *out = vec_const(L, dt, rank, shape, va->f, 0, false);
     } else {
       int64_t v = 0;
       TRY(eval_static(L, s->r, s->env, va, &v));
+      int bits = ir_scalar_bits(dt);
+      /* the TTIR constant's range: signed or unsigned reading of the bits (as the TTIR parser accepts) */
+      if (!ir_scalar_is_float(dt) && bits < 64 && (v < -((int64_t)1 << (bits - 1)) || v > ((int64_t)1 << bits) - 1))
+        FAIL(AERR(L, va, "integer value %" PRId64 " does not fit in a %s constant", v, sname(dt)));
       *out = vec_const(L, dt, rank, shape, 0, v, true);
     }
     break;
