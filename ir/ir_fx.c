@@ -882,6 +882,7 @@ static ttref_status resolve(parser *p)
       }
       TRY(resolve_arg(p, r, i, nd->args));
       TRY(resolve_arg(p, r, i, nd->kwargs));
+      if (nd->dims) TRY(resolve_arg(p, r, i, nd->dims)); /* a node named in a buffer's dims */
       if (nd->kind == IR_FX_N_CALL && nd->op == IR_FX_FOR_LOOP) {
         const ir_fx_arg *sg = ir_fx_kwarg(nd, "subgraph");
         if (!sg) FAIL(perr(p, nd->tline, nd->tcol, "for_loop needs kwargs subgraph"));
