@@ -446,28 +446,32 @@ static const enum_set S_CMPI = ESET(e_cmpi, 0), S_CMPF = ESET(e_cmpf, 0), S_CACH
                       S_NAN = {e_nan, 2, 0, v_nan}, S_SDT = ESET(e_sdt, 0), S_AXIS = ESET(e_axis, 0),
                       S_DRED = ESET(e_dred, 0);
 
+/* the enum attributes of each op (a table, not a switch: most ops have none) */
+typedef struct enum_attr {
+  ir_opcode op;
+  const char *name;
+  const enum_set *set;
+} enum_attr;
+static const enum_attr ENUM_ATTRS[] = {
+  {IR_OP_CMPI, "predicate", &S_CMPI},          {IR_OP_CMPF, "predicate", &S_CMPF},
+  {IR_OP_LOAD, "cache", &S_CACHE},             {IR_OP_LOAD, "evict", &S_EVICT},
+  {IR_OP_STORE, "cache", &S_CACHE},            {IR_OP_STORE, "evict", &S_EVICT},
+  {IR_OP_DESC_LOAD, "cache", &S_CACHE},        {IR_OP_DESC_LOAD, "evict", &S_EVICT},
+  {IR_OP_XDESC_LOAD, "cache", &S_CACHE},       {IR_OP_XDESC_LOAD, "evict", &S_EVICT},
+  {IR_OP_ATOMIC_RMW, "atomic_rmw_op", &S_RMW}, {IR_OP_ATOMIC_RMW, "sem", &S_SEM},
+  {IR_OP_ATOMIC_RMW, "scope", &S_SCOPE},       {IR_OP_ATOMIC_CAS, "sem", &S_SEM},
+  {IR_OP_ATOMIC_CAS, "scope", &S_SCOPE},       {IR_OP_DOT, "inputPrecision", &S_PREC},
+  {IR_OP_FP_TO_FP, "rounding", &S_ROUND},      {IR_OP_CLAMPF, "propagateNan", &S_NAN},
+  {IR_OP_DOT_SCALED, "a_elem_type", &S_SDT},   {IR_OP_DOT_SCALED, "b_elem_type", &S_SDT},
+  {IR_OP_GET_PROGRAM_ID, "axis", &S_AXIS},     {IR_OP_GET_NUM_PROGRAMS, "axis", &S_AXIS},
+  {IR_OP_DESC_REDUCE, "kind", &S_DRED},        {IR_OP_DESC_STORE, "reduce_kind", &S_DRED},
+};
+
 const enum_set *irp_enum_for(ir_opcode op, const char *name)
 {
-  switch (op) {
-  case IR_OP_CMPI: return strcmp(name, "predicate") ? NULL : &S_CMPI;
-  case IR_OP_CMPF: return strcmp(name, "predicate") ? NULL : &S_CMPF;
-  case IR_OP_LOAD: case IR_OP_STORE: case IR_OP_DESC_LOAD: case IR_OP_XDESC_LOAD:
-    return !strcmp(name, "cache") ? &S_CACHE : !strcmp(name, "evict") ? &S_EVICT : NULL;
-  case IR_OP_ATOMIC_RMW:
-    if (!strcmp(name, "atomic_rmw_op")) return &S_RMW;
-    /* fallthrough */
-  case IR_OP_ATOMIC_CAS:
-    return !strcmp(name, "sem") ? &S_SEM : !strcmp(name, "scope") ? &S_SCOPE : NULL;
-  case IR_OP_DOT: return strcmp(name, "inputPrecision") ? NULL : &S_PREC;
-  case IR_OP_FP_TO_FP: return strcmp(name, "rounding") ? NULL : &S_ROUND;
-  case IR_OP_CLAMPF: return strcmp(name, "propagateNan") ? NULL : &S_NAN;
-  case IR_OP_DOT_SCALED:
-    return (!strcmp(name, "a_elem_type") || !strcmp(name, "b_elem_type")) ? &S_SDT : NULL;
-  case IR_OP_GET_PROGRAM_ID: case IR_OP_GET_NUM_PROGRAMS: return strcmp(name, "axis") ? NULL : &S_AXIS;
-  case IR_OP_DESC_REDUCE: return strcmp(name, "kind") ? NULL : &S_DRED;
-  case IR_OP_DESC_STORE: return strcmp(name, "reduce_kind") ? NULL : &S_DRED;
-  default: return NULL;
-  }
+  for (size_t i = 0; i < sizeof ENUM_ATTRS / sizeof ENUM_ATTRS[0]; i++)
+    if (ENUM_ATTRS[i].op == op && !strcmp(ENUM_ATTRS[i].name, name)) return ENUM_ATTRS[i].set;
+  return NULL;
 }
 
 int irp_enum_index_of_val(const enum_set *e, int64_t v)

@@ -4,6 +4,9 @@
  */
 #include "config.h"
 #include "ir_parse_int.h"
+/* One case per irregular op of ir_op_list.h; -Wswitch-enum makes a missing row a build error. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wswitch-enum"
 ttref_status irp_parse_custom(P *p, opb *b)
 {
   ttref_status st = TTREF_OK;
@@ -14,48 +17,13 @@ ttref_status irp_parse_custom(P *p, opb *b)
   int l1, c1, l2, c2;
   size_t n, nin, nout;
   bool got;
-  int nfix = ir_op_nopnds(code);
 
   switch (code) {
-  /* ---- elementwise same-type: op %a[, %b[, %c]] [flags] attrs : T ---- */
-  case IR_OP_ADDI: case IR_OP_SUBI: case IR_OP_MULI: case IR_OP_DIVSI: case IR_OP_DIVUI:
-  case IR_OP_CEILDIVSI: case IR_OP_CEILDIVUI: case IR_OP_FLOORDIVSI: case IR_OP_REMSI: case IR_OP_REMUI:
-  case IR_OP_ANDI: case IR_OP_ORI: case IR_OP_XORI: case IR_OP_SHLI: case IR_OP_SHRSI: case IR_OP_SHRUI:
-  case IR_OP_MINSI: case IR_OP_MINUI: case IR_OP_MAXSI: case IR_OP_MAXUI:
-  case IR_OP_ADDF: case IR_OP_SUBF: case IR_OP_MULF: case IR_OP_DIVF: case IR_OP_REMF: case IR_OP_NEGF:
-  case IR_OP_MAXNUMF: case IR_OP_MINNUMF: case IR_OP_MAXIMUMF: case IR_OP_MINIMUMF:
-  case IR_OP_MATH_EXP: case IR_OP_MATH_EXP2: case IR_OP_MATH_LOG: case IR_OP_MATH_LOG2: case IR_OP_MATH_SIN:
-  case IR_OP_MATH_COS: case IR_OP_MATH_SQRT: case IR_OP_MATH_RSQRT: case IR_OP_MATH_ERF: case IR_OP_MATH_FLOOR:
-  case IR_OP_MATH_CEIL: case IR_OP_MATH_ABSF: case IR_OP_MATH_ABSI: case IR_OP_MATH_FMA: case IR_OP_MATH_TANH:
-  case IR_OP_MATH_TRUNC: case IR_OP_MATH_ROUND: case IR_OP_MATH_ROUNDEVEN: case IR_OP_MATH_LOG1P:
-  case IR_OP_MATH_EXPM1: case IR_OP_MATH_POWF: case IR_OP_MATH_CTPOP: case IR_OP_MATH_CTLZ: case IR_OP_MATH_CTTZ:
-  case IR_OP_PRECISE_SQRT: case IR_OP_PRECISE_DIVF: case IR_OP_MULHIUI:
-    for (int i = 0; i < nfix; i++) {
-      if (i) TRY(irp_expect(p, IR_TK_COMMA, "','"));
-      TRY(irp_parse_use(p, &u[i]));
-    }
-    TRY(irp_parse_arith_flags(p, false));
-    TRY(irp_parse_opt_attr_dict(p));
-    TRY(irp_expect(p, IR_TK_COLON, "':'"));
-    TRY(irp_parse_type(p, HINT_NONE, &t1));
-    for (int i = 0; i < nfix; i++) TRY(irp_opnd(p, &u[i], t1));
-    TRY(irp_result(p, t1));
-    break;
-
-  case IR_OP_CMPI: case IR_OP_CMPF:
-    TRY(irp_push_enum_kw(p, code, "predicate"));
-    TRY(irp_expect(p, IR_TK_COMMA, "','"));
-    TRY(irp_parse_use(p, &u[0]));
-    TRY(irp_expect(p, IR_TK_COMMA, "','"));
-    TRY(irp_parse_use(p, &u[1]));
-    TRY(irp_parse_arith_flags(p, false));
-    TRY(irp_parse_opt_attr_dict(p));
-    TRY(irp_expect(p, IR_TK_COLON, "':'"));
-    TRY(irp_parse_type(p, HINT_NONE, &t1));
-    TRY(irp_opnd(p, &u[0], t1));
-    TRY(irp_opnd(p, &u[1], t1));
-    TRY(irp_result(p, i1_like(p, t1)));
-    break;
+  /* regular ops: their format comes from the syntax column (irp_parse_regular) */
+#define X(name, mnem, nopnd, nres, flags, syn, rule) IR_CASE_SYN_##syn(name)
+#include "ir_op_list.h"
+#undef X
+    FAIL(irp_perr(p, b->line, b->col, "internal: '%s' has a table syntax", ir_op_name(code)));
 
   case IR_OP_SELECT:
     for (int i = 0; i < 3; i++) {
@@ -74,18 +42,15 @@ ttref_status irp_parse_custom(P *p, opb *b)
     TRY(irp_result(p, t2));
     break;
 
-  /* ---- casts: op %x [round] [flags] attrs : A to B ---- */
-  case IR_OP_EXTSI: case IR_OP_EXTUI: case IR_OP_TRUNCI: case IR_OP_INDEX_CAST: case IR_OP_EXTF:
-  case IR_OP_TRUNCF: case IR_OP_SITOFP: case IR_OP_UITOFP: case IR_OP_FPTOSI: case IR_OP_FPTOUI:
-  case IR_OP_BITCAST: case IR_OP_REINTERPRET_DESC:
+  /* ---- op %x [attrs] : A (to | ->) !tt.tensordesc<...> ---- */
+  case IR_OP_REINTERPRET_DESC:
     TRY(irp_parse_use(p, &u[0]));
-    if (code != IR_OP_REINTERPRET_DESC) TRY(irp_parse_arith_flags(p, code == IR_OP_TRUNCF));
     TRY(irp_parse_opt_attr_dict(p));
     TRY(irp_expect(p, IR_TK_COLON, "':'"));
     TRY(irp_parse_type(p, HINT_NONE, &t1));
-    if (is(p, IR_TK_ARROW) && code == IR_OP_REINTERPRET_DESC) TRY(irp_next(p));
+    if (is(p, IR_TK_ARROW)) TRY(irp_next(p));
     else TRY(irp_expect_kw(p, "to"));
-    TRY(irp_parse_type(p, code == IR_OP_REINTERPRET_DESC ? HINT_DESC : HINT_NONE, &t2));
+    TRY(irp_parse_type(p, HINT_DESC, &t2));
     TRY(irp_opnd(p, &u[0], t1));
     TRY(irp_result(p, t2));
     break;
@@ -776,11 +741,14 @@ ttref_status irp_parse_custom(P *p, opb *b)
   case IR_OP_REDUCE: case IR_OP_SCAN: case IR_OP_MAP_ELEMENTWISE:
     FAIL(irp_perr(p, b->line, b->col, "'%s' has no custom form: write it in generic form \"%s\"(...)", ir_op_name(code), ir_op_name(code)));
 
+  case IR_OP_VENDOR: /* generic form only */
+  case IR_OP_COUNT:
   default:
     FAIL(irp_perr(p, b->line, b->col, "no custom syntax known for '%s'", ir_op_name(code)));
   }
 fail:
   return st;
 }
+#pragma GCC diagnostic pop
 
 /* succ -> ^label ['(' uses ':' types ')'] */

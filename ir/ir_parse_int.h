@@ -238,6 +238,7 @@ ttref_status irp_parse_succ(P *p, opb *b, bool with_args);
 int irp_mn_slot(const char *s, size_t n);
 ttref_status irp_parse_op(P *p, ir_op **out);
 ttref_status irp_parse_custom(P *p, opb *b);
+ttref_status irp_parse_regular(P *p, opb *b);
 
 static inline bool is(P *p, ir_tok_kind k) { return p->tok.kind == k; }
 static inline bool tok_eq(const ir_token *t, const char *s)

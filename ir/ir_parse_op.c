@@ -259,12 +259,9 @@ static ttref_status parse_generic(P *p, opb *b)
     }
     TRY(irp_next(p));
   }
-  int want_regions = 0;
-  switch (op->code) {
-  case IR_OP_REDUCE: case IR_OP_SCAN: case IR_OP_MAP_ELEMENTWISE: case IR_OP_SCF_FOR: want_regions = 1; break;
-  case IR_OP_SCF_IF: case IR_OP_SCF_WHILE: want_regions = 2; break;
-  default: break;
-  }
+  int want_regions = !(ir_op_flags(op->code) & IR_F_REGION)                        ? 0
+                     : (op->code == IR_OP_SCF_IF || op->code == IR_OP_SCF_WHILE) ? 2
+                                                                                 : 1;
   if (b->nregs != want_regions)
     FAIL(irp_perr(p, b->line, b->col, "'%s' needs %d region(s), found %d", ir_op_name(op->code), want_regions, b->nregs));
   TRY(irp_parse_opt_attr_dict(p));
@@ -426,7 +423,7 @@ ttref_status irp_parse_op(P *p, ir_op **out)
       FAIL(TERR("unknown op '%.*s'%s", (int)(p->tok.n > 60 ? 60 : p->tok.n), p->tok.p,
                 ir_vendor_find(p->reg, p->tok.p, p->tok.n) ? ": write vendor ops in generic form \"name\"(...)" : ""));
     TRY(irp_next(p));
-    TRY(irp_parse_custom(p, &b));
+    TRY(irp_parse_regular(p, &b));
   } else {
     char bb[64];
     FAIL(TERR("expected operation, found %s", irp_tokdesc(p, bb, sizeof bb)));

@@ -416,12 +416,10 @@ static bool implicit_yield(const ir_op *op)
 
 static bool is_prop(ir_opcode c, const char *name)
 {
-  switch (c) {
-  case IR_OP_REDUCE: return !strcmp(name, "axis") || !strcmp(name, "reduction_ordering");
-  case IR_OP_SCAN: return !strcmp(name, "axis") || !strcmp(name, "reverse");
-  case IR_OP_MAP_ELEMENTWISE: return !strcmp(name, "pack");
-  default: return false;
-  }
+  if (c == IR_OP_REDUCE) return !strcmp(name, "axis") || !strcmp(name, "reduction_ordering");
+  if (c == IR_OP_SCAN) return !strcmp(name, "axis") || !strcmp(name, "reverse");
+  if (c == IR_OP_MAP_ELEMENTWISE) return !strcmp(name, "pack");
+  return false;
 }
 
 static void wgeneric(W *w, const ir_op *op, int ind)

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include "ir_print_int.h"
+
 static const char *const SK_FLAGS[] = {"fastmath", "overflowFlags", "roundingmode", NULL};
 static const char *const SK_CMP[] = {"predicate", "fastmath", NULL};
 static const char *const SK_AXIS[] = {"axis", NULL};
@@ -23,25 +24,16 @@ static const char *const SK_DSTORE[] = {"reduce_kind", "cache", "evict", NULL};
 static const char *const SK_BAR[] = {"addrSpace", NULL};
 static const char *const SK_FOR[] = {"unsignedCmp", NULL};
 
-void irw_wcustom(W *w, const ir_op *op, int ind)
+/* Regular ops: the format of their syntax column (the inverse of ir_parse_regular.c). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wswitch-enum"
+static void wregular(W *w, const ir_op *op)
 {
   ir_opcode c = op->code;
   ir_value *const *o = op->opnds;
   int n = op->nopnds;
-  ws(w, ir_op_name(c));
-  switch (c) {
-  case IR_OP_ADDI: case IR_OP_SUBI: case IR_OP_MULI: case IR_OP_DIVSI: case IR_OP_DIVUI:
-  case IR_OP_CEILDIVSI: case IR_OP_CEILDIVUI: case IR_OP_FLOORDIVSI: case IR_OP_REMSI: case IR_OP_REMUI:
-  case IR_OP_ANDI: case IR_OP_ORI: case IR_OP_XORI: case IR_OP_SHLI: case IR_OP_SHRSI: case IR_OP_SHRUI:
-  case IR_OP_MINSI: case IR_OP_MINUI: case IR_OP_MAXSI: case IR_OP_MAXUI:
-  case IR_OP_ADDF: case IR_OP_SUBF: case IR_OP_MULF: case IR_OP_DIVF: case IR_OP_REMF: case IR_OP_NEGF:
-  case IR_OP_MAXNUMF: case IR_OP_MINNUMF: case IR_OP_MAXIMUMF: case IR_OP_MINIMUMF:
-  case IR_OP_MATH_EXP: case IR_OP_MATH_EXP2: case IR_OP_MATH_LOG: case IR_OP_MATH_LOG2: case IR_OP_MATH_SIN:
-  case IR_OP_MATH_COS: case IR_OP_MATH_SQRT: case IR_OP_MATH_RSQRT: case IR_OP_MATH_ERF: case IR_OP_MATH_FLOOR:
-  case IR_OP_MATH_CEIL: case IR_OP_MATH_ABSF: case IR_OP_MATH_ABSI: case IR_OP_MATH_FMA: case IR_OP_MATH_TANH:
-  case IR_OP_MATH_TRUNC: case IR_OP_MATH_ROUND: case IR_OP_MATH_ROUNDEVEN: case IR_OP_MATH_LOG1P:
-  case IR_OP_MATH_EXPM1: case IR_OP_MATH_POWF: case IR_OP_MATH_CTPOP: case IR_OP_MATH_CTLZ: case IR_OP_MATH_CTTZ:
-  case IR_OP_PRECISE_SQRT: case IR_OP_PRECISE_DIVF: case IR_OP_MULHIUI:
+  switch (ir_op_syntax(c)) {
+  case IR_SYN_SAME:
     NEED(n == ir_op_nopnds(c) && op->nres == 1);
     wc(w, ' ');
     irw_wvals(w, o, n);
@@ -50,7 +42,7 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
     ws(w, " : ");
     irw_wtype(w, op->res[0].type);
     return;
-  case IR_OP_CMPI: case IR_OP_CMPF:
+  case IR_SYN_CMP:
     NEED(n == 2 && irw_attr_s(op, "predicate"));
     wc(w, ' ');
     ws(w, irw_attr_s(op, "predicate"));
@@ -60,6 +52,37 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
     irw_wattr_dict(w, op->attrs, op->nattrs, SK_CMP);
     ws(w, " : ");
     irw_wtype(w, o[0]->type);
+    return;
+  case IR_SYN_CAST:
+  case IR_SYN_CAST_RM:
+    NEED(n == 1 && op->nres == 1);
+    wc(w, ' ');
+    irw_wval(w, o[0]);
+    irw_wflags(w, op);
+    irw_wattr_dict(w, op->attrs, op->nattrs, SK_FLAGS);
+    ws(w, " : ");
+    irw_wtype(w, o[0]->type);
+    ws(w, " to ");
+    irw_wtype(w, op->res[0].type);
+    return;
+  case IR_SYN_CUSTOM:
+    irw_wbad(w, "op does not fit its custom syntax");
+    return;
+  }
+}
+
+/* One case per irregular op of ir_op_list.h; -Wswitch-enum makes a missing row a build error. */
+void irw_wcustom(W *w, const ir_op *op, int ind)
+{
+  ir_opcode c = op->code;
+  ir_value *const *o = op->opnds;
+  int n = op->nopnds;
+  ws(w, ir_op_name(c));
+  switch (c) {
+#define X(name, mnem, nopnd, nres, flags, syn, rule) IR_CASE_SYN_##syn(name)
+#include "ir_op_list.h"
+#undef X
+    wregular(w, op);
     return;
   case IR_OP_SELECT:
     NEED(n == 3 && op->nres == 1);
@@ -73,9 +96,7 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
     }
     irw_wtype(w, op->res[0].type);
     return;
-  case IR_OP_EXTSI: case IR_OP_EXTUI: case IR_OP_TRUNCI: case IR_OP_INDEX_CAST: case IR_OP_EXTF:
-  case IR_OP_TRUNCF: case IR_OP_SITOFP: case IR_OP_UITOFP: case IR_OP_FPTOSI: case IR_OP_FPTOUI:
-  case IR_OP_BITCAST: case IR_OP_REINTERPRET_DESC:
+  case IR_OP_REINTERPRET_DESC:
     NEED(n == 1 && op->nres == 1);
     wc(w, ' ');
     irw_wval(w, o[0]);
@@ -539,8 +560,11 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
     }
     return;
   }
+  case IR_OP_REDUCE: case IR_OP_SCAN: case IR_OP_MAP_ELEMENTWISE: case IR_OP_VENDOR: /* generic form (wop) */
+  case IR_OP_COUNT:
   default:
     irw_wbad(w, "no custom printer");
     return;
   }
 }
+#pragma GCC diagnostic pop

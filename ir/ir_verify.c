@@ -147,41 +147,25 @@ static ttref_status verify_region(vctx *c, const ir_region *r);
 static bool terminator_ok(const ir_op *p, int ridx, ir_opcode t)
 {
   if (!p) return t == IR_OP_RETURN || t == IR_OP_CF_BR || t == IR_OP_CF_COND_BR;
-  switch (p->code) {
-  case IR_OP_SCF_FOR:
-  case IR_OP_SCF_IF:
-    return t == IR_OP_SCF_YIELD;
-  case IR_OP_SCF_WHILE:
-    return t == (ridx == 0 ? IR_OP_SCF_CONDITION : IR_OP_SCF_YIELD);
-  case IR_OP_REDUCE:
-    return t == IR_OP_REDUCE_RETURN;
-  case IR_OP_SCAN:
-    return t == IR_OP_SCAN_RETURN;
-  case IR_OP_MAP_ELEMENTWISE:
-    return t == IR_OP_MAP_ELEM_RETURN || t == IR_OP_CF_BR || t == IR_OP_CF_COND_BR;
-  default:
-    return false;
-  }
+  ir_opcode c = p->code;
+  if (c == IR_OP_SCF_FOR || c == IR_OP_SCF_IF) return t == IR_OP_SCF_YIELD;
+  if (c == IR_OP_SCF_WHILE) return t == (ridx == 0 ? IR_OP_SCF_CONDITION : IR_OP_SCF_YIELD);
+  if (c == IR_OP_REDUCE) return t == IR_OP_REDUCE_RETURN;
+  if (c == IR_OP_SCAN) return t == IR_OP_SCAN_RETURN;
+  if (c == IR_OP_MAP_ELEMENTWISE) return t == IR_OP_MAP_ELEM_RETURN || t == IR_OP_CF_BR || t == IR_OP_CF_COND_BR;
+  return false;
 }
 
 static const char *terminator_names(const ir_op *p, int ridx)
 {
   if (!p) return "'tt.return', 'cf.br' or 'cf.cond_br'";
-  switch (p->code) {
-  case IR_OP_SCF_FOR:
-  case IR_OP_SCF_IF:
-    return "'scf.yield'";
-  case IR_OP_SCF_WHILE:
-    return ridx == 0 ? "'scf.condition'" : "'scf.yield'";
-  case IR_OP_REDUCE:
-    return "'tt.reduce.return'";
-  case IR_OP_SCAN:
-    return "'tt.scan.return'";
-  case IR_OP_MAP_ELEMENTWISE:
-    return "'tt.map_elementwise.return', 'cf.br' or 'cf.cond_br'";
-  default:
-    return "none";
-  }
+  ir_opcode c = p->code;
+  if (c == IR_OP_SCF_FOR || c == IR_OP_SCF_IF) return "'scf.yield'";
+  if (c == IR_OP_SCF_WHILE) return ridx == 0 ? "'scf.condition'" : "'scf.yield'";
+  if (c == IR_OP_REDUCE) return "'tt.reduce.return'";
+  if (c == IR_OP_SCAN) return "'tt.scan.return'";
+  if (c == IR_OP_MAP_ELEMENTWISE) return "'tt.map_elementwise.return', 'cf.br' or 'cf.cond_br'";
+  return "none";
 }
 
 /* Block structure: a terminator ends it (scf.for/scf.if may omit an empty scf.yield), none before. */

@@ -355,13 +355,20 @@ static ttref_status check_assert(vctx *c, const ir_op *op)
 
 /* ---- dispatch ------------------------------------------------------------------------ */
 
-/* One case per row of ir_op_list.h; -Wswitch-enum makes a missing row a build error. */
+/* One case per op of ir_op_list.h without a table type rule; -Wswitch-enum makes a missing row a
+ * build error. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic error "-Wswitch-enum"
 ttref_status irv_check_op(vctx *c, const ir_op *op)
 {
   ttref_status st = TTREF_OK;
   switch (op->code) {
+  /* regular ops: the type rule column of ir_op_list.h (irv_check_rule) */
+#define X(name, mnem, nopnd, nres, flags, syn, rule) IR_CASE_RULE_##rule(name)
+#include "ir_op_list.h"
+#undef X
+    st = irv_check_rule(c, op);
+    OP_BREAK;
   OP_CASE(GET_PROGRAM_ID)
   OP_CASE(GET_NUM_PROGRAMS)
     st = irv_check_program_id(c, op);
@@ -489,14 +496,6 @@ ttref_status irv_check_op(vctx *c, const ir_op *op)
   OP_CASE(VENDOR)
     st = check_vendor(c, op);
     OP_BREAK;
-  OP_CASE(CLAMPF)
-  OP_CASE(PRECISE_SQRT)
-  OP_CASE(PRECISE_DIVF)
-    st = irv_check_same_type(c, op, C_FLOAT);
-    OP_BREAK;
-  OP_CASE(MULHIUI)
-    st = irv_check_same_type(c, op, C_INT);
-    OP_BREAK;
   OP_CASE(PRINT)
     OP_BREAK; /* any operands */
   OP_CASE(ASSERT)
@@ -514,38 +513,6 @@ ttref_status irv_check_op(vctx *c, const ir_op *op)
   OP_CASE(RETURN)
     st = check_return(c, op);
     OP_BREAK;
-  OP_CASE(ADDI)
-  OP_CASE(SUBI)
-  OP_CASE(MULI)
-  OP_CASE(DIVSI)
-  OP_CASE(DIVUI)
-  OP_CASE(CEILDIVSI)
-  OP_CASE(CEILDIVUI)
-  OP_CASE(FLOORDIVSI)
-  OP_CASE(REMSI)
-  OP_CASE(REMUI)
-  OP_CASE(ANDI)
-  OP_CASE(ORI)
-  OP_CASE(XORI)
-  OP_CASE(SHLI)
-  OP_CASE(SHRSI)
-  OP_CASE(SHRUI)
-  OP_CASE(MINSI)
-  OP_CASE(MINUI)
-  OP_CASE(MAXSI)
-  OP_CASE(MAXUI)
-  OP_CASE(MATH_ABSI)
-  OP_CASE(MATH_CTPOP)
-  OP_CASE(MATH_CTLZ)
-  OP_CASE(MATH_CTTZ)
-    st = irv_check_same_type(c, op, C_INT);
-    OP_BREAK;
-  OP_CASE(CMPI)
-    st = irv_check_cmp(c, op, C_INT, 10);
-    OP_BREAK;
-  OP_CASE(CMPF)
-    st = irv_check_cmp(c, op, C_FLOAT, 16);
-    OP_BREAK;
   OP_CASE(SELECT) {
     const ir_type *cd = otype(op, 0), *r = rtype(op, 0);
     if (otype(op, 1) != r || otype(op, 2) != r)
@@ -555,68 +522,6 @@ ttref_status irv_check_op(vctx *c, const ir_op *op)
       st = irv_bad(c, op, "condition '%s' must be i1, or a tensor of i1 with the shape of the result '%s'", irv_tstr(c, cd), irv_tstr(c, r));
     OP_BREAK;
   }
-  OP_CASE(EXTSI)
-  OP_CASE(EXTUI)
-    st = irv_check_cast(c, op, C_INT, C_INT, W_WIDER);
-    OP_BREAK;
-  OP_CASE(TRUNCI)
-    st = irv_check_cast(c, op, C_INT, C_INT, W_NARROWER);
-    OP_BREAK;
-  OP_CASE(INDEX_CAST)
-    st = irv_check_cast(c, op, C_INT, C_INT, W_ANY);
-    OP_BREAK;
-  OP_CASE(ADDF)
-  OP_CASE(SUBF)
-  OP_CASE(MULF)
-  OP_CASE(DIVF)
-  OP_CASE(REMF)
-  OP_CASE(NEGF)
-  OP_CASE(MAXNUMF)
-  OP_CASE(MINNUMF)
-  OP_CASE(MAXIMUMF)
-  OP_CASE(MINIMUMF)
-  OP_CASE(MATH_EXP)
-  OP_CASE(MATH_EXP2)
-  OP_CASE(MATH_LOG)
-  OP_CASE(MATH_LOG2)
-  OP_CASE(MATH_SIN)
-  OP_CASE(MATH_COS)
-  OP_CASE(MATH_SQRT)
-  OP_CASE(MATH_RSQRT)
-  OP_CASE(MATH_ERF)
-  OP_CASE(MATH_FLOOR)
-  OP_CASE(MATH_CEIL)
-  OP_CASE(MATH_ABSF)
-  OP_CASE(MATH_FMA)
-  OP_CASE(MATH_TANH)
-  OP_CASE(MATH_TRUNC)
-  OP_CASE(MATH_ROUND)
-  OP_CASE(MATH_ROUNDEVEN)
-  OP_CASE(MATH_LOG1P)
-  OP_CASE(MATH_EXPM1)
-  OP_CASE(MATH_POWF)
-    st = irv_check_same_type(c, op, C_FLOAT);
-    OP_BREAK;
-  OP_CASE(EXTF)
-    st = irv_check_cast(c, op, C_FLOAT, C_FLOAT, W_WIDER);
-    OP_BREAK;
-  OP_CASE(TRUNCF)
-    st = irv_check_cast(c, op, C_FLOAT, C_FLOAT, W_NARROWER);
-    OP_BREAK;
-  OP_CASE(SITOFP)
-  OP_CASE(UITOFP)
-    st = irv_check_cast(c, op, C_INT, C_FLOAT, W_ANY);
-    OP_BREAK;
-  OP_CASE(FPTOSI)
-  OP_CASE(FPTOUI)
-    st = irv_check_cast(c, op, C_FLOAT, C_INT, W_ANY);
-    OP_BREAK;
-  OP_CASE(BITCAST)
-    st = irv_check_cast(c, op, C_ANY, C_ANY, W_SAME);
-    if (st == TTREF_OK && (elem_ptr(otype(op, 0)) || elem_ptr(rtype(op, 0)) || elem(otype(op, 0))->kind != IR_T_SCALAR ||
-                           elem(rtype(op, 0))->kind != IR_T_SCALAR))
-      st = irv_bad(c, op, "operand and result must be integers or floats (use tt.bitcast for pointers)");
-    OP_BREAK;
   OP_CASE(SCF_FOR)
     st = check_scf_for(c, op);
     OP_BREAK;

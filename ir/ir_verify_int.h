@@ -151,6 +151,7 @@ ttref_status irv_check_desc_gather(vctx *c, const ir_op *op, bool scatter);
 ttref_status irv_check_dot(vctx *c, const ir_op *op);
 ttref_status irv_check_dot_scaled(vctx *c, const ir_op *op);
 ttref_status irv_check_op(vctx *c, const ir_op *op);
+ttref_status irv_check_rule(vctx *c, const ir_op *op);
 
 
 

@@ -99,6 +99,36 @@ fail:
   return st;
 }
 
+/* The type rule column of ir_op_list.h: the check of every regular op. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wswitch-enum"
+ttref_status irv_check_rule(vctx *c, const ir_op *op)
+{
+  ttref_status st = TTREF_OK;
+  switch (ir_op_type_rule(op->code)) {
+  case IR_TR_SAME_INT: return irv_check_same_type(c, op, C_INT);
+  case IR_TR_SAME_FLOAT: return irv_check_same_type(c, op, C_FLOAT);
+  case IR_TR_CMP_INT: return irv_check_cmp(c, op, C_INT, 10);
+  case IR_TR_CMP_FLOAT: return irv_check_cmp(c, op, C_FLOAT, 16);
+  case IR_TR_INT_WIDER: return irv_check_cast(c, op, C_INT, C_INT, W_WIDER);
+  case IR_TR_INT_NARROWER: return irv_check_cast(c, op, C_INT, C_INT, W_NARROWER);
+  case IR_TR_INT_INT: return irv_check_cast(c, op, C_INT, C_INT, W_ANY);
+  case IR_TR_FLOAT_WIDER: return irv_check_cast(c, op, C_FLOAT, C_FLOAT, W_WIDER);
+  case IR_TR_FLOAT_NARROWER: return irv_check_cast(c, op, C_FLOAT, C_FLOAT, W_NARROWER);
+  case IR_TR_INT_FLOAT: return irv_check_cast(c, op, C_INT, C_FLOAT, W_ANY);
+  case IR_TR_FLOAT_INT: return irv_check_cast(c, op, C_FLOAT, C_INT, W_ANY);
+  case IR_TR_BITCAST:
+    st = irv_check_cast(c, op, C_ANY, C_ANY, W_SAME);
+    if (st == TTREF_OK && (elem_ptr(otype(op, 0)) || elem_ptr(rtype(op, 0)) || elem(otype(op, 0))->kind != IR_T_SCALAR ||
+                           elem(rtype(op, 0))->kind != IR_T_SCALAR))
+      st = irv_bad(c, op, "operand and result must be integers or floats (use tt.bitcast for pointers)");
+    return st;
+  case IR_TR_CUSTOM: break;
+  }
+  return irv_internal(c, op, "no table type rule");
+}
+#pragma GCC diagnostic pop
+
 /* All operands and results share one shape (Elementwise trait). */
 ttref_status irv_check_same_shape_all(vctx *c, const ir_op *op)
 {
