@@ -143,6 +143,7 @@ X(MATH_ABSF,          "math.absf",             1,  1, IR_F_PURE | IR_F_ELEMENTWI
 X(MATH_ABSI,          "math.absi",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* |x|, MIN stays MIN */
 X(MATH_FMA,           "math.fma",              3,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* a*b+c with one rounding */
 X(MATH_TANH,          "math.tanh",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* hyperbolic tangent */
+X(MATH_TAN,           "math.tan",              1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* tangent (x in radians) */
 X(MATH_TRUNC,         "math.trunc",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* round toward zero */
 X(MATH_ROUND,         "math.round",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* round half away from zero */
 X(MATH_ROUNDEVEN,     "math.roundeven",        1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* round half to even */

@@ -912,6 +912,39 @@ static void test_histogram_drops_out_of_range(void **state)
 }
 
 /* ---- ops from the table ---- */
+/* math.tan (one row of ir_op_list.h, no kernel code of its own): correctly rounded to f32.
+ * Oracle: sinl/cosl in long double (independent of fp_math's tan), usable where the ratio is
+ * far from an f32 rounding boundary, which is asserted. */
+static void test_math_tan_correctly_rounded(void **state)
+{
+  (void)state;
+  const float x[8] = {0.5f, -1.25f, 1.57079637f, 100.0f, 1e-30f, -0.0f, INFINITY, NAN};
+  float xin[8], y[8] = {0}, o[8];
+  memcpy(xin, x, sizeof xin);
+  memset(o, 0x55, sizeof o);
+  buf b[3] = {{xin, 32, IR_S_F32}, {y, 32, IR_S_F32}, {o, 32, IR_S_F32}};
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  ttref_status st = run_kernel(binop_kernel("%c = math.tan %a : tensor<8xf32>", "f32"), 1, 1, 1, b, 3, NULL, 1, &e, NULL);
+  if (st) fprintf(stderr, "%s\n", e.msg);
+  assert_int_equal(st, TTREF_OK);
+  for (int i = 0; i < 5; i++) {
+    long double t = sinl((long double)x[i]) / cosl((long double)x[i]);
+    float want = (float)t;
+    /* the nearest f32 boundary (a midpoint) must be much farther than the oracle's error */
+    float up = nextafterf(want, INFINITY), dn = nextafterf(want, -INFINITY);
+    long double lo = ((long double)want + dn) / 2, hi = ((long double)want + up) / 2;
+    assert_true(fminl(fabsl(t - lo), fabsl(t - hi)) > fabsl(t) * 0x1p-56L);
+    if (memcmp(&o[i], &want, sizeof want)) fprintf(stderr, "tan(%a) = %a, want %a\n", (double)x[i], (double)o[i], (double)want);
+    assert_memory_equal(&o[i], &want, sizeof want);
+  }
+  const float mz = -0.0f;
+  assert_memory_equal(&o[5], &mz, sizeof mz); /* tan(-0) = -0 */
+  assert_true(isnan(o[6]));                    /* tan(inf) = NaN */
+  assert_true(isnan(o[7]));
+  assert_true(o[2] < -2.0e7f);                 /* just above pi/2 */
+}
+
 /* Every regular row of ir_op_list.h executes: the op on scalars of the types its rule accepts
  * runs without error (a missing executor case is an internal error at run time). */
 static void test_regular_rows_execute(void **state)
@@ -993,6 +1026,7 @@ int main(void)
       cmocka_unit_test(test_call_and_cond_br),
       cmocka_unit_test(test_bitcast_keeps_signaling_nan),
       cmocka_unit_test(test_histogram_drops_out_of_range),
+      cmocka_unit_test(test_math_tan_correctly_rounded),
       cmocka_unit_test(test_regular_rows_execute),
   };
   return cmocka_run_group_tests_name("exec", tests, NULL, NULL);
