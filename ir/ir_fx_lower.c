@@ -4,6 +4,9 @@
  * values are i64 scalars, TK vectors are tensors (rank 0 = scalar) whose dims
  * are rounded up to powers of two (padding lanes are masked where it matters),
  * block loads/stores are pointer tensors with bounds masks, for_loop is scf.for.
+ * Size (1.7k lines): one lowering per TK op sharing one emitter state (names,
+ * shapes, masks); the next split, when it grows, is the index-expression
+ * emitter and the block load/store lowering into files of their own.
  */
 #include "config.h"
 #include "ir_fx_lower.h"

@@ -5,7 +5,7 @@
  * Types, locations, attributes and op formats live in ir_parse_*.c.
  */
 #include "config.h"
-#include "ir_parse_int.h"
+#include "ir_parse_impl.h"
 /* ---- errors --------------------------------------------------------------------- */
 ttref_status irp_perr(P *p, int line, int col, const char *fmt, ...)
 {

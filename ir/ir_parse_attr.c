@@ -4,7 +4,7 @@
  * formats with their canonical integer values.
  */
 #include "config.h"
-#include "ir_parse_int.h"
+#include "ir_parse_impl.h"
 /* ---- attributes ------------------------------------------------------------------ */
 /* Skip a balanced <...> group starting at the lexer cursor (which must be at
  * '<'); start and end delimit it. The next token is lexed afterwards. */

@@ -3,7 +3,7 @@
  * (the text make_ttir prints), after the mnemonic.
  */
 #include "config.h"
-#include "ir_parse_int.h"
+#include "ir_parse_impl.h"
 /* One case per irregular op of ir_op_list.h; -Wswitch-enum makes a missing row a build error. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic error "-Wswitch-enum"

@@ -4,7 +4,7 @@
  * file is read.
  */
 #include "config.h"
-#include "ir_parse_int.h"
+#include "ir_parse_impl.h"
 /* ---- locations ----------------------------------------------------------------- */
 static ttref_status alias_lookup(P *p, const char *name, size_t n, int line, int col, alias_ent **out)
 {

@@ -4,7 +4,7 @@
  * the dispatch from a mnemonic to its custom format.
  */
 #include "config.h"
-#include "ir_parse_int.h"
+#include "ir_parse_impl.h"
 /* ---- op construction ----------------------------------------------------------- */
 
 ttref_status irp_parse_use(P *p, use *u)

@@ -4,7 +4,7 @@
  * code here. Irregular ops are in ir_parse_custom.c.
  */
 #include "config.h"
-#include "ir_parse_int.h"
+#include "ir_parse_impl.h"
 
 /* regular -> same | cmp | cast (after the mnemonic) */
 #pragma GCC diagnostic push

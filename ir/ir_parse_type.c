@@ -3,7 +3,7 @@
  * !tt.ptr<f16, 1>, tensor descriptors) and interned in the module.
  */
 #include "config.h"
-#include "ir_parse_int.h"
+#include "ir_parse_impl.h"
 /* ---- types (character level) ------------------------------------------------------- */
 
 static void cskip(P *p, cpos *c)

@@ -5,7 +5,7 @@
  * format of each op is in ir_print_op.c.
  */
 #include "config.h"
-#include "ir_print_int.h"
+#include "ir_print_impl.h"
 void irw_wf(W *w, const char *fmt, ...)
 {
   char b[128];

@@ -3,7 +3,7 @@
  * the inverse of ir_parse_custom.c.
  */
 #include "config.h"
-#include "ir_print_int.h"
+#include "ir_print_impl.h"
 
 static const char *const SK_FLAGS[] = {"fastmath", "overflowFlags", "roundingmode", NULL};
 static const char *const SK_CMP[] = {"predicate", "fastmath", NULL};

@@ -6,7 +6,7 @@
  * flow, calls, and the dispatch over ir_op_list.h).
  */
 #include "config.h"
-#include "ir_verify_int.h"
+#include "ir_verify_impl.h"
 /* ---- messages --------------------------------------------------------------- */
 const char *irv_tstr(vctx *c, const ir_type *t)
 {

@@ -4,7 +4,7 @@
  * the dispatch with one case per row of ir_op_list.h.
  */
 #include "config.h"
-#include "ir_verify_int.h"
+#include "ir_verify_impl.h"
 static ttref_status check_reduce_scan(vctx *c, const ir_op *op, bool scan)
 {
   ttref_status st = TTREF_OK;

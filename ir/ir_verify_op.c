@@ -3,7 +3,7 @@
  * casts, pointers and memory, descriptors, dot.
  */
 #include "config.h"
-#include "ir_verify_int.h"
+#include "ir_verify_impl.h"
 /* ---- operand class checks shared by many ops ------------------------------------------ */
 
 static bool in_class(const ir_type *t, cls k)

@@ -1,11 +1,11 @@
 /*
- * ir_parse_int.h: internals shared by the TTIR parser's files (ir_parse*.c):
+ * ir_parse_impl.h: internals shared by the TTIR parser's files (ir_parse*.c):
  * the parser state P, scratch stacks, SSA symbols and the helpers each file
  * lends the others. Not installed; every pointer in P is owned by the parse
  * call (ir_parse_string_ex), and the arena by the module under construction.
  */
-#ifndef IR_PARSE_INT_H
-#define IR_PARSE_INT_H
+#ifndef IR_PARSE_IMPL_H
+#define IR_PARSE_IMPL_H
 
 #include "ir_parse.h"
 #include "ir_vendor.h"

@@ -1,10 +1,10 @@
 /*
- * ir_print_int.h: internals shared by the printer's files (ir_print*.c): the
+ * ir_print_impl.h: internals shared by the printer's files (ir_print*.c): the
  * buffered writer W and the helpers each file lends the other. Not
  * installed; the writer is owned by ir_print_module's caller frame.
  */
-#ifndef IR_PRINT_INT_H
-#define IR_PRINT_INT_H
+#ifndef IR_PRINT_IMPL_H
+#define IR_PRINT_IMPL_H
 
 #include "ir_print.h"
 

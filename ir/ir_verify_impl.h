@@ -1,10 +1,10 @@
 /*
- * ir_verify_int.h: internals shared by the verifier's files (ir_verify*.c):
+ * ir_verify_impl.h: internals shared by the verifier's files (ir_verify*.c):
  * the walk context vctx, type predicates and the message helpers. Not
  * installed; vctx's buffers are owned by ir_verify_module.
  */
-#ifndef IR_VERIFY_INT_H
-#define IR_VERIFY_INT_H
+#ifndef IR_VERIFY_IMPL_H
+#define IR_VERIFY_IMPL_H
 
 #include "ir_verify.h"
 #include "ir_vendor.h"
