@@ -31,6 +31,7 @@ typedef enum ir_syntax {
   IR_SYN_CMP,     /* op PRED, %a, %b [fastmath] [attrs] : T                   (result: i1 of T's shape) */
   IR_SYN_CAST,    /* op %x [fastmath|overflow] [attrs] : A to B */
   IR_SYN_CAST_RM, /* op %x [rounding-mode] [fastmath] [attrs] : A to B */
+  IR_SYN_ARROW,   /* op %x [attrs] : A -> B                                     (tt one-operand ops) */
 } ir_syntax;
 
 /* The type rule column: the verifier's check of a regular op (ir_verify_op.c). */
@@ -61,6 +62,7 @@ typedef enum ir_type_rule {
 #define IR_CASE_SYN_CMP(name) case IR_OP_##name:
 #define IR_CASE_SYN_CAST(name) case IR_OP_##name:
 #define IR_CASE_SYN_CAST_RM(name) case IR_OP_##name:
+#define IR_CASE_SYN_ARROW(name) case IR_OP_##name:
 #define IR_CASE_RULE_CUSTOM(name)
 #define IR_CASE_RULE_SAME_INT(name) case IR_OP_##name:
 #define IR_CASE_RULE_SAME_FLOAT(name) case IR_OP_##name:

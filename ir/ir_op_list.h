@@ -4,11 +4,12 @@
  * Columns: X(NAME, "mnemonic", operands, results, flags, syntax, type rule)
  * where operands and results are exact counts or -1 (variable; the verifier
  * checks the rest); syntax is the op's assembly format (ir_syntax: SAME,
- * CMP, CAST, CAST_RM, or CUSTOM for a hand-written one in ir_parse_custom.c
- * and ir_print_op.c) and type rule the verifier's check (ir_type_rule, or
+ * CMP, CAST, CAST_RM, ARROW, or CUSTOM for a hand-written one in
+ * ir_parse_custom.c and ir_print_op.c) and type rule the verifier's check (ir_type_rule, or
  * CUSTOM for a hand-written one in ir_verify_*.c). A regular op (SAME/CMP/
  * CAST syntax, a non-CUSTOM rule) is parsed, printed and verified from its
- * row alone. The comment on each row is the op's semantics in one line; the
+ * row alone; an ARROW op is parsed and printed from it and keeps its own
+ * type rule. The comment on each row is the op's semantics in one line; the
  * full text is docs/semantics.md. No include guard.
  */
 /* ---- programs, ranges, constants ---------------------------------------- */
@@ -18,12 +19,12 @@ X(MAKE_RANGE,         "tt.make_range",         0,  1, IR_F_PURE,                
 X(CONSTANT,           "arith.constant",        0,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* scalar or dense tensor constant */
 X(POISON,             "ub.poison",             0,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* placeholder value on dead paths; reads as 0 */
 /* ---- shape and data movement --------------------------------------------- */
-X(SPLAT,              "tt.splat",              1,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* scalar copied to every element */
+X(SPLAT,              "tt.splat",              1,  1, IR_F_PURE,                      ARROW,   CUSTOM)           /* scalar copied to every element */
 X(UNSPLAT,            "tt.unsplat",            1,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* numel-1 tensor to scalar */
-X(BROADCAST,          "tt.broadcast",          1,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* replicate size-1 dims */
-X(EXPAND_DIMS,        "tt.expand_dims",        1,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* insert size-1 dim at axis */
+X(BROADCAST,          "tt.broadcast",          1,  1, IR_F_PURE,                      ARROW,   CUSTOM)           /* replicate size-1 dims */
+X(EXPAND_DIMS,        "tt.expand_dims",        1,  1, IR_F_PURE,                      ARROW,   CUSTOM)           /* insert size-1 dim at axis */
 X(RESHAPE,            "tt.reshape",            1,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* row-major relabel (allow_reorder keeps order) */
-X(TRANS,              "tt.trans",              1,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* permute dims: out.shape[i] = in.shape[order[i]] */
+X(TRANS,              "tt.trans",              1,  1, IR_F_PURE,                      ARROW,   CUSTOM)           /* permute dims: out.shape[i] = in.shape[order[i]] */
 X(CAT,                "tt.cat",                2,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* concatenate along dim 0 */
 X(JOIN,               "tt.join",               2,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* new minor dim: [...,0]=a, [...,1]=b */
 X(SPLIT,              "tt.split",              1,  2, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* inverse of join: minor dim of size 2 */
@@ -31,9 +32,9 @@ X(GATHER,             "tt.gather",             2,  1, IR_F_PURE,                
 X(HISTOGRAM,          "tt.histogram",         -1,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* i32 counts of values in [0, B) (optional mask) */
 /* ---- pointers and casts -------------------------------------------------- */
 X(ADDPTR,             "tt.addptr",             2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  CUSTOM)           /* p + off * sizeof(pointee), off signed */
-X(INT_TO_PTR,         "tt.int_to_ptr",         1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  CUSTOM)           /* i64 address to pointer */
-X(PTR_TO_INT,         "tt.ptr_to_int",         1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  CUSTOM)           /* pointer to i64 address */
-X(TT_BITCAST,         "tt.bitcast",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  CUSTOM)           /* same-width reinterpretation, pointers too */
+X(INT_TO_PTR,         "tt.int_to_ptr",         1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   ARROW,   CUSTOM)           /* i64 address to pointer */
+X(PTR_TO_INT,         "tt.ptr_to_int",         1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   ARROW,   CUSTOM)           /* pointer to i64 address */
+X(TT_BITCAST,         "tt.bitcast",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   ARROW,   CUSTOM)           /* same-width reinterpretation, pointers too */
 X(FP_TO_FP,           "tt.fp_to_fp",           1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  CUSTOM)           /* float conversion with rounding attr; fp8 saturates */
 /* ---- memory -------------------------------------------------------------- */
 X(LOAD,               "tt.load",              -1,  1, IR_F_MEM,                       CUSTOM,  CUSTOM)           /* masked load; masked-off lanes = other or 0 */

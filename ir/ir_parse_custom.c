@@ -56,9 +56,8 @@ ttref_status irp_parse_custom(P *p, opb *b)
     break;
 
   /* ---- tt one-operand A -> B ---- */
-  case IR_OP_SPLAT: case IR_OP_BROADCAST: case IR_OP_EXPAND_DIMS: case IR_OP_INT_TO_PTR:
-  case IR_OP_PTR_TO_INT: case IR_OP_TT_BITCAST: case IR_OP_TRANS: case IR_OP_SPLIT:
-  case IR_OP_RESHAPE: case IR_OP_FP_TO_FP: case IR_OP_HISTOGRAM: case IR_OP_CAT: case IR_OP_JOIN: {
+  case IR_OP_SPLIT: case IR_OP_RESHAPE: case IR_OP_FP_TO_FP: case IR_OP_HISTOGRAM: case IR_OP_CAT:
+  case IR_OP_JOIN: {
     int nu = 1;
     TRY(irp_parse_use(p, &u[0]));
     if (code == IR_OP_CAT || code == IR_OP_JOIN) {

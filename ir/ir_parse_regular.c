@@ -6,7 +6,7 @@
 #include "config.h"
 #include "ir_parse_impl.h"
 
-/* regular -> same | cmp | cast (after the mnemonic) */
+/* regular -> same | cmp | cast | arrow (after the mnemonic) */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic error "-Wswitch-enum"
 ttref_status irp_parse_regular(P *p, opb *b)
@@ -59,6 +59,18 @@ ttref_status irp_parse_regular(P *p, opb *b)
     TRY(irp_expect(p, IR_TK_COLON, "':'"));
     TRY(irp_parse_type(p, HINT_NONE, &t1));
     TRY(irp_expect_kw(p, "to"));
+    TRY(irp_parse_type(p, HINT_NONE, &t2));
+    TRY(irp_opnd(p, &u[0], t1));
+    TRY(irp_result(p, t2));
+    break;
+
+  /* arrow -> use [dict] ':' type '->' type */
+  case IR_SYN_ARROW:
+    TRY(irp_parse_use(p, &u[0]));
+    TRY(irp_parse_opt_attr_dict(p));
+    TRY(irp_expect(p, IR_TK_COLON, "':'"));
+    TRY(irp_parse_type(p, HINT_NONE, &t1));
+    TRY(irp_expect(p, IR_TK_ARROW, "'->'"));
     TRY(irp_parse_type(p, HINT_NONE, &t2));
     TRY(irp_opnd(p, &u[0], t1));
     TRY(irp_result(p, t2));

@@ -65,6 +65,16 @@ static void wregular(W *w, const ir_op *op)
     ws(w, " to ");
     irw_wtype(w, op->res[0].type);
     return;
+  case IR_SYN_ARROW:
+    NEED(n == 1 && op->nres == 1);
+    wc(w, ' ');
+    irw_wvals(w, o, n);
+    irw_wattr_dict(w, op->attrs, op->nattrs, SK_NONE);
+    ws(w, " : ");
+    irw_wtype(w, o[0]->type);
+    ws(w, " -> ");
+    irw_wtype(w, op->res[0].type);
+    return;
   case IR_SYN_CUSTOM:
     irw_wbad(w, "op does not fit its custom syntax");
     return;
@@ -107,9 +117,8 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
     ws(w, " to ");
     irw_wtype(w, op->res[0].type);
     return;
-  case IR_OP_SPLAT: case IR_OP_BROADCAST: case IR_OP_EXPAND_DIMS: case IR_OP_INT_TO_PTR:
-  case IR_OP_PTR_TO_INT: case IR_OP_TT_BITCAST: case IR_OP_TRANS: case IR_OP_SPLIT:
-  case IR_OP_RESHAPE: case IR_OP_FP_TO_FP: case IR_OP_HISTOGRAM: case IR_OP_CAT: case IR_OP_JOIN: {
+  case IR_OP_SPLIT: case IR_OP_RESHAPE: case IR_OP_FP_TO_FP: case IR_OP_HISTOGRAM: case IR_OP_CAT:
+  case IR_OP_JOIN: {
     int want = (c == IR_OP_CAT || c == IR_OP_JOIN) ? 2 : 1;
     if (c == IR_OP_HISTOGRAM || c == IR_OP_FP_TO_FP) NEED(n == 1 || n == 2);
     else NEED(n == want);

@@ -496,7 +496,8 @@ static ttref_status regular_module(ir_opcode c, const char *pred, const char *in
   return ir_parse_string("row.ttir", text, strlen(text), m, e);
 }
 
-/* Every row of a regular syntax is parsed, verified and printed from its row alone: the op
+/* Every row of a regular syntax but ARROW (whose ops keep their own type rules, covered by the
+ * files under ops/) is parsed, verified and printed from its row alone: the op
  * written in its class's format with types its rule accepts parses, verifies and prints back
  * as written; with an element type its rule rejects it parses and the verifier refuses it. */
 static void test_parse_regular_rows_from_table(void **state)
@@ -505,7 +506,7 @@ static void test_parse_regular_rows_from_table(void **state)
   int nregular = 0;
   for (int i = 0; i < IR_OP_COUNT; i++) {
     ir_opcode c = (ir_opcode)i;
-    if (ir_op_syntax(c) == IR_SYN_CUSTOM) continue;
+    if (ir_op_syntax(c) == IR_SYN_CUSTOM || ir_op_syntax(c) == IR_SYN_ARROW) continue; /* ARROW: own type rules */
     nregular++;
     rule_types t = types_for(ir_op_type_rule(c));
     if (!t.in) print_error("%s: a regular syntax needs a table type rule\n", ir_op_name(c));
