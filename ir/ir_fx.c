@@ -2,6 +2,8 @@
  * ir_fx.c: parser of TK (Turbine Kernel) torch.fx-style printed traces:
  * `region_N:graph():` sections of placeholder / call_function nodes and a
  * `return`, with Python-literal arguments and sympy-style index expressions.
+ * Size (1.1k lines): the lexer, the expression and statement parsers and the
+ * name resolution of one small grammar, sharing one parser state and errors.
  */
 #include "config.h"
 #include "ir_fx.h"

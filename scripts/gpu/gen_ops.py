@@ -311,7 +311,7 @@ def register():
         args = [("x_ptr", Buf(x, dt)), ("y_ptr", Buf(y, dt)), ("o_ptr", Buf(fill(dt, nm, 0), dt)),
                 ("n", Scalar(nm, "i32"))]
         der = [("math_%s_%s" % (f, dt), sub(r"math\.exp ", "math.%s " % f, 1), "math.exp -> math." + f)
-               for f in ["tanh", "trunc", "round", "roundeven", "log1p", "expm1"]]
+               for f in ["tanh", "tan", "trunc", "round", "roundeven", "log1p", "expm1"]]
         add("base_math_exp_" + dt, gc.math_op, n_grid(nm, Bm), args, {"OP": "exp", "BLOCK": Bm}, derive=der)
         xs = [("x_ptr", Buf(x, dt)), ("y_ptr", Buf(y, dt)), ("z_ptr", Buf(y, dt)),
               ("o_ptr", Buf(fill(dt, nm, 0), dt)), ("n", Scalar(nm, "i32"))]
