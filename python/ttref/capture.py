@@ -10,10 +10,18 @@ before the launch, from the pointer to the end of its storage, raw bits for bf16
 DIR/NAME/ARG.gpu.npy (after it), DIR/NAME/meta.json (Triton version, device, grid, constexprs,
 Python arguments). `ttref conform DIR --backend reference` replays the suite on the CPU and
 `ttref conform DIR --backend DIR/replay_gpu.py` judges the recorded GPU outputs against ttref.
-Launches that cannot be recorded faithfully (arguments aliasing one storage, tensor
-descriptors, ...) are listed in DIR/UNCAPTURED.txt and warned about, never silently dropped.
+Launches whose pointer arguments share one storage (two slices of a tensor, a tensor and its
+transpose, overlapping views) cannot be a suite case (one buffer per argument) and are never
+split into copies: they go to DIR/aliased/NAME/ as whole storages (raw bytes before and after)
+plus each argument's storage and byte offset (launch.json), and `python3 -m ttref.capture
+replay DIR` replays them on ttref with one buffer per storage, so writes through one view are
+seen through the other. Launches that cannot be recorded faithfully at all (tensor
+descriptors, distinct storages overlapping in memory, dtypes without a suite spelling, ...) are
+listed in DIR/UNCAPTURED.txt and warned about, never silently dropped. DIR/captures.jsonl
+indexes every launch seen (test id under pytest, kernel, case or reason).
 
-write_case() and the modes are plain Python over numpy (tested without Triton or a GPU).
+write_case(), write_aliased(), replay_aliased() and the modes are plain Python over numpy
+(tested without Triton or a GPU).
 """
 import json
 import os
@@ -26,7 +34,8 @@ import numpy as np
 
 from . import BadInput
 
-__all__ = ["capture", "write_case", "default_mode", "Capture", "REPLAY_ADAPTER"]
+__all__ = ["capture", "write_case", "write_aliased", "replay_aliased", "replay_dir", "default_mode", "Capture",
+           "REPLAY_ADAPTER"]
 
 # numpy / torch dtype name -> suite dtype
 _DTYPES = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64", "int8": "i8", "int16": "i16",
@@ -62,10 +71,12 @@ def _yaml_scalar(v):
 _NAME = re.compile(r"[^A-Za-z0-9_.-]")
 
 
-def _case_name(dirpath, kernel):
-    base = _NAME.sub("_", kernel) or "kernel"
+def _case_name(dirpath, kernel, ext=".yaml", inside=None):
+    base = _NAME.sub("_", kernel).lstrip(".") or "kernel"
     n = 0
-    while os.path.exists(os.path.join(dirpath, "%s_%d.yaml" % (base, n))):
+    taken = (lambda c: os.path.exists(os.path.join(dirpath, c, inside))) if inside else \
+        (lambda c: os.path.exists(os.path.join(dirpath, c + ext)))
+    while taken("%s_%d" % (base, n)):
         n += 1
     return "%s_%d" % (base, n)
 
@@ -152,6 +163,170 @@ def note_uncaptured(dirpath, kernel, reason):
     warnings.warn("ttref.capture: launch of %s not captured: %s" % (kernel, reason), stacklevel=3)
 
 
+def note_launch(dirpath, entry):
+    """Append one line to DIR/captures.jsonl, the index of every launch seen: {"test" (pytest
+    node id or null), "kernel", "case" (suite case), "aliased" (DIR/aliased case) or
+    "uncaptured" (the reason)}."""
+    os.makedirs(dirpath, exist_ok=True)
+    with open(os.path.join(dirpath, "captures.jsonl"), "a") as f:
+        f.write(json.dumps(entry, sort_keys=True) + "\n")
+
+
+def _check_name(what, name):
+    if not isinstance(name, str) or not name or name.startswith(".") or _NAME.search(name):
+        raise BadInput("error: %s name %r: use [A-Za-z0-9_.-], not starting with '.'" % (what, name))
+
+
+def write_aliased(dirpath, record, modes=None):
+    """Write one launch whose pointer arguments share storages as DIR/aliased/NAME/; returns
+    NAME. `record`: kernel, ttir, grid, storages: a list of (before, after) numpy arrays (the
+    whole storage, any dtype, read as raw bytes, equal sizes), args in TTIR order: {"name",
+    "kind": "ptr", "dtype" (suite dtype), "storage" (index), "offset" (bytes)} or {"name",
+    "kind": "scalar", "value"}; optional name, meta. `modes` maps an argument name to
+    {"mode", "options"}. Nothing is copied per argument: replay_aliased rebuilds the storages
+    and binds every argument at its offset."""
+    adir = os.path.join(dirpath, "aliased")
+    os.makedirs(adir, exist_ok=True)
+    name = record.get("name") or _case_name(adir, record["kernel"], ".json", "launch.json")
+    _check_name("case", name)
+    grid = [int(g) for g in record["grid"]]
+    if not 1 <= len(grid) <= 3:
+        raise BadInput("error: grid %r: 1 to 3 dimensions" % (record["grid"],))
+    storages = []
+    for i, (before, after) in enumerate(record["storages"]):
+        b = np.ascontiguousarray(before).reshape(-1).view(np.uint8)
+        a = np.ascontiguousarray(after).reshape(-1).view(np.uint8)
+        if b.size != a.size:
+            raise BadInput("error: storage %d: %d bytes before the launch, %d after" % (i, b.size, a.size))
+        storages.append((b, a))
+    args, used = [], set()
+    for a in record["args"]:
+        _check_name("argument", a["name"])
+        if a["kind"] == "scalar":
+            _yaml_scalar(a["value"])  # refuses what a replay could not bind
+            v = a["value"]
+            args.append({"name": a["name"], "kind": "scalar",
+                         "value": bool(v) if isinstance(v, (bool, np.bool_)) else
+                         int(v) if isinstance(v, (int, np.integer)) else repr(float(v))})
+            continue
+        dt, s, off = a["dtype"], a["storage"], a["offset"]
+        if dt not in _BYTES:
+            raise BadInput("error: argument '%s': dtype %s cannot be replayed" % (a["name"], dt))
+        if not (isinstance(s, int) and 0 <= s < len(storages)):
+            raise BadInput("error: argument '%s': storage %r of %d" % (a["name"], s, len(storages)))
+        if not (isinstance(off, int) and 0 <= off <= storages[s][0].size):
+            raise BadInput("error: argument '%s': offset %r is outside storage %d (%d bytes)"
+                           % (a["name"], off, s, storages[s][0].size))
+        used.add(s)
+        args.append({"name": a["name"], "kind": "ptr", "dtype": dt, "storage": s, "offset": off})
+    if len(used) != len(storages):
+        raise BadInput("error: %d storages but arguments point into %d of them" % (len(storages), len(used)))
+    cdir = os.path.join(adir, name)
+    os.makedirs(cdir, exist_ok=True)
+    with open(os.path.join(cdir, "kernel.ttir"), "w") as f:
+        f.write(record["ttir"])
+    for i, (b, a) in enumerate(storages):
+        np.save(os.path.join(cdir, "S%d.in.npy" % i), b)
+        np.save(os.path.join(cdir, "S%d.gpu.npy" % i), a)
+    launch = {"format": "ttref-aliased-launch", "format_version": 1, "kernel": record["kernel"], "grid": grid,
+              "storages": [{"nbytes": int(b.size), "input": "S%d.in.npy" % i, "gpu": "S%d.gpu.npy" % i}
+                           for i, (b, _) in enumerate(storages)],
+              "args": args, "modes": {k: v for k, v in (modes or {}).items() if any(x["name"] == k for x in args)}}
+    with open(os.path.join(cdir, "launch.json"), "w") as f:
+        json.dump(launch, f, indent=1, sort_keys=True)
+    with open(os.path.join(cdir, "meta.json"), "w") as f:
+        json.dump(record.get("meta", {}), f, indent=1, sort_keys=True, default=str)
+    return name
+
+
+_TT_NP = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "i8": np.int8, "i16": np.int16,
+          "i32": np.int32, "i64": np.int64, "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
+          "bool": np.bool_, "bf16": np.uint16, "f8E4M3FN": np.uint8, "f8E5M2": np.uint8, "f8E4M3FNUZ": np.uint8,
+          "f8E5M2FNUZ": np.uint8}
+
+
+def _judge_view(launch, s, nbytes):
+    """(dtype, mode dict, byte start) storage `s` is judged in: the dtype and mode of its first
+    pointer argument in TTIR order, from the first whole element at or before that argument's
+    offset, when every argument into it sits a whole number of elements from there; else raw
+    bytes, exactly."""
+    ptrs = [a for a in launch["args"] if a["kind"] == "ptr" and a["storage"] == s]
+    first = ptrs[0]
+    size = _BYTES[first["dtype"]]
+    start = first["offset"] % size
+    if all((a["offset"] - start) % size == 0 for a in ptrs) and nbytes - start >= size:
+        mode = launch.get("modes", {}).get(first["name"]) or default_mode(first["dtype"])
+        return first["dtype"], mode, start
+    return "u8", {"mode": "exact"}, 0
+
+
+def replay_aliased(case_dir, threads=None):
+    """Replay one DIR/aliased/NAME/ launch on ttref: each storage is rebuilt from S<i>.in.npy as
+    one array, every pointer argument is bound at its byte offset into it (one ttref
+    allocation per storage, ttref.triton.run_ttir), and each storage after the run is judged
+    against the GPU's (S<i>.gpu.npy) with the mode of _judge_view (ttref is the reference).
+    Returns {"case", "verdict": PASS | FAIL | UNSUPPORTED | ERROR, "reason", "storages": [...]}:
+    UNSUPPORTED when ttref cannot load the TTIR, ERROR when the replay faults."""
+    from . import Error, Kernel, compare
+    from .triton import run_ttir
+    name = os.path.basename(os.path.normpath(case_dir))
+    res = {"case": name, "verdict": "PASS", "reason": "", "storages": []}
+    try:
+        with open(os.path.join(case_dir, "launch.json")) as f:
+            launch = json.load(f)
+        if launch.get("format") != "ttref-aliased-launch":
+            raise BadInput("error: %s: not a ttref aliased launch" % os.path.join(name, "launch.json"))
+        roots = [np.load(os.path.join(case_dir, st["input"])).astype(np.uint8, copy=True).reshape(-1)
+                 for st in launch["storages"]]
+        gpus = [np.load(os.path.join(case_dir, st["gpu"])).reshape(-1) for st in launch["storages"]]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        return dict(res, verdict="ERROR", reason="%s: %s" % (type(e).__name__, e))
+    except Error as e:
+        return dict(res, verdict="ERROR", reason=str(e))
+    try:
+        kernel = Kernel(os.path.join(case_dir, "kernel.ttir"))
+    except Error as e:
+        return dict(res, verdict="UNSUPPORTED", reason=str(e).splitlines()[0] if str(e) else "ttref cannot load it")
+    try:
+        params = {}
+        for a in launch["args"]:
+            if a["kind"] == "ptr":
+                params[a["name"]] = roots[a["storage"]][a["offset"]:]  # a view: one root per storage
+            else:
+                v = a["value"]
+                params[a["name"]] = float(v) if isinstance(v, str) else v
+        run_ttir(kernel, tuple(launch["grid"]), params, threads=threads)
+    except Error as e:
+        return dict(res, verdict="ERROR", reason=str(e).splitlines()[0])
+    finally:
+        kernel.close()
+    for s, (ref, gpu) in enumerate(zip(roots, gpus)):
+        if gpu.size != ref.size:
+            res["storages"].append({"storage": s, "verdict": "ERROR", "reason": "GPU storage has %d bytes" % gpu.size})
+            res["verdict"], res["reason"] = "ERROR", "storage %d: GPU output has the wrong size" % s
+            continue
+        dt, mode, start = _judge_view(launch, s, ref.size)
+        nd = _TT_NP[dt]
+        cnt = (ref.size - start) // np.dtype(nd).itemsize
+        view = lambda b: b[start:start + cnt * np.dtype(nd).itemsize].view(nd)
+        v = compare(view(gpu), view(ref), mode["mode"], dtype=dt, **(mode.get("options") or {}))
+        ent = {"storage": s, "dtype": dt, "mode": mode["mode"], "verdict": "PASS" if v.passed else "FAIL",
+               "reason": v.reason, "worst": v.worst}
+        res["storages"].append(ent)
+        if not v.passed and res["verdict"] == "PASS":
+            res["verdict"] = "FAIL"
+            res["reason"] = "storage %d (%s, %s): %s" % (s, dt, mode["mode"], v.reason or "outside the bound")
+    return res
+
+
+def replay_dir(dirpath, threads=None):
+    """replay_aliased for every DIR/aliased/*/launch.json, in name order."""
+    adir = os.path.join(dirpath, "aliased")
+    names = sorted(n for n in os.listdir(adir) if os.path.isfile(os.path.join(adir, n, "launch.json"))) \
+        if os.path.isdir(adir) else []
+    return [replay_aliased(os.path.join(adir, n), threads=threads) for n in names]
+
+
 # ---- the GPU side (torch + Triton, imported lazily) ---------------------------------------------
 
 def _torch_raw(t):
@@ -165,6 +340,18 @@ def _torch_raw(t):
     if dt in _NP:
         return b.view(_NP[dt]), dt
     return b.view(_RAW[es]), dt  # bf16, fp8 (raw bits); None: a dtype the suite cannot hold
+
+
+def _torch_storage_bytes(t):
+    """The whole storage t is a view of, as raw bytes (a CPU numpy uint8 array)."""
+    import torch
+    es = t.element_size()
+    nb = t.untyped_storage().nbytes()
+    if nb % es:
+        raise BadInput("a storage of %d bytes is not a whole number of %d-byte elements" % (nb, es))
+    flat = t.detach().as_strided((nb // es,), (1,), 0).cpu()
+    b = flat.view({1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}[es]).numpy()
+    return np.ascontiguousarray(b).view(np.uint8).reshape(-1).copy()
 
 
 _NP = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "i8": np.int8, "i16": np.int16, "i32": np.int32,
@@ -187,6 +374,7 @@ class Capture:
 
     def __init__(self, dirpath, modes=None):
         self.dir, self.modes, self.count, self.missed = dirpath, modes or {}, 0, 0
+        self.test = None  # the pytest node id while the plugin runs a test
         self._orig = None
         self._busy = threading.local()
 
@@ -228,24 +416,30 @@ class Capture:
         bound.apply_defaults()
         params = dict(bound.arguments)
         tensors = {n: v for n, v in params.items() if hasattr(v, "data_ptr") and hasattr(v, "untyped_storage")}
-        reason = None
-        ranges = sorted((t.untyped_storage().data_ptr(), t.untyped_storage().data_ptr() + t.untyped_storage().nbytes(), n)
-                        for n, t in tensors.items())
-        top, top_name = None, None  # the furthest-reaching storage so far
-        for lo, hi, n in ranges:
-            if top is not None and lo < top and reason is None:
-                reason = "arguments %s and %s share one storage (the suite format has one buffer per argument)" % (top_name, n)
-            if top is None or hi > top:
-                top, top_name = hi, n
+        name = getattr(fn, "__name__", "kernel")
+        groups, reason = {}, None  # (storage base, nbytes) -> argument names
+        for n, t in tensors.items():
+            st = t.untyped_storage()
+            groups.setdefault((st.data_ptr(), st.nbytes()), []).append(n)
+        keys = sorted(groups)
+        for (lo, nb), (lo2, _) in zip(keys, keys[1:]):
+            if lo2 < lo + nb:
+                reason = ("arguments %s and %s are distinct storages that overlap in memory (not replayable exactly)"
+                          % (groups[(lo, nb)][0], groups[(lo2, _)][0]))
+        aliased = any(len(v) > 1 for v in groups.values())
         try:
-            before = {} if reason else {n: _torch_raw(t) for n, t in tensors.items()}
+            if reason:
+                before = {}
+            elif aliased:
+                before = {k: _torch_storage_bytes(tensors[groups[k][0]]) for k in keys}
+            else:
+                before = {n: _torch_raw(t) for n, t in tensors.items()}
         except Exception as e:  # noqa: BLE001 - reported below
             reason = "reading the inputs failed: %s: %s" % (type(e).__name__, e)
         ret = self._orig(fn, *args, grid=grid, warmup=False, **kwargs)
-        name = getattr(fn, "__name__", "kernel")
+        test = self.test
         if reason:
-            note_uncaptured(self.dir, name, reason)
-            self.missed += 1
+            self._miss(name, reason, test)
             return ret
         try:
             torch.cuda.synchronize()
@@ -261,28 +455,55 @@ class Capture:
                 if a.kind == "pointer":
                     if a.name not in tensors:
                         raise BadInput("pointer argument %s is not a torch tensor" % a.name)
-                    b, dt = before[a.name]
-                    after, _ = _torch_raw(tensors[a.name])
+                    t = tensors[a.name]
+                    dt = _DTYPES.get(str(t.dtype).split(".")[-1])
                     if dt is None:
-                        raise BadInput("dtype %s of %s" % (tensors[a.name].dtype, a.name))
-                    rec_args.append({"name": a.name, "kind": "ptr", "dtype": dt, "before": b, "after": after})
+                        raise BadInput("dtype %s of %s" % (t.dtype, a.name))
+                    if aliased:
+                        st = t.untyped_storage()
+                        rec_args.append({"name": a.name, "kind": "ptr", "dtype": dt,
+                                         "storage": keys.index((st.data_ptr(), st.nbytes())),
+                                         "offset": t.data_ptr() - st.data_ptr()})
+                    else:
+                        b, _ = before[a.name]
+                        after, _ = _torch_raw(t)
+                        rec_args.append({"name": a.name, "kind": "ptr", "dtype": dt, "before": b, "after": after})
                 elif a.kind == "scalar":
                     rec_args.append({"name": a.name, "kind": "scalar", "value": v.value if hasattr(v, "value") else v})
                 else:
                     raise BadInput("argument %s has a type the suite format cannot hold" % a.name)
+            k.close()
             dev = torch.cuda.get_device_name() if torch.cuda.is_available() else "?"
             meta = {"triton": triton.__version__, "torch": torch.__version__, "device": dev, "grid": g,
-                    "kernel": name, "python_args": {n: repr(v) if n not in tensors else
-                                                    {"dtype": str(v.dtype), "shape": list(v.shape),
-                                                     "stride": list(v.stride()), "storage_offset": v.storage_offset()}
-                                                    for n, v in meta_args.items()}}
-            write_case(self.dir, {"kernel": name, "ttir": ttir, "grid": g, "args": rec_args, "meta": meta},
-                       self.modes)
+                    "kernel": name, "test": test,
+                    "python_args": {n: repr(v) if n not in tensors else
+                                    {"dtype": str(v.dtype), "shape": list(v.shape), "stride": list(v.stride()),
+                                     "storage_offset": v.storage_offset()} for n, v in meta_args.items()}}
+            rec = {"kernel": name, "ttir": ttir, "grid": g, "args": rec_args, "meta": meta}
+            if aliased:
+                used = []  # storages numbered in TTIR argument order; ones only Python-side arguments use drop out
+                for a in rec_args:
+                    if a["kind"] == "ptr" and a["storage"] not in used:
+                        used.append(a["storage"])
+                remap = {s: i for i, s in enumerate(used)}
+                for a in rec_args:
+                    if a["kind"] == "ptr":
+                        a["storage"] = remap[a["storage"]]
+                rec["storages"] = [(before[keys[s]], _torch_storage_bytes(tensors[groups[keys[s]][0]])) for s in used]
+                case = write_aliased(self.dir, rec, self.modes)
+                note_launch(self.dir, {"test": test, "kernel": name, "aliased": case})
+            else:
+                case = write_case(self.dir, rec, self.modes)
+                note_launch(self.dir, {"test": test, "kernel": name, "case": case})
             self.count += 1
         except Exception as e:  # noqa: BLE001 - every miss is reported
-            note_uncaptured(self.dir, name, "%s: %s" % (type(e).__name__, e))
-            self.missed += 1
+            self._miss(name, "%s: %s" % (type(e).__name__, e), test)
         return ret
+
+    def _miss(self, name, reason, test):
+        note_uncaptured(self.dir, name, reason)
+        note_launch(self.dir, {"test": test, "kernel": name, "uncaptured": reason})
+        self.missed += 1
 
 
 def capture(dirpath, modes=None):
@@ -306,9 +527,54 @@ def pytest_configure(config):
         _plugin["cap"] = Capture(d).start()
 
 
+def pytest_runtest_setup(item):
+    cap = _plugin.get("cap")
+    if cap is not None:
+        cap.test = item.nodeid
+
+
+def pytest_runtest_teardown(item, nextitem):
+    cap = _plugin.get("cap")
+    if cap is not None:
+        cap.test = None
+
+
 def pytest_unconfigure(config):
     cap = _plugin.pop("cap", None)
     if cap is not None:
         cap.stop()
         sys.stderr.write("ttref.capture: %d launches recorded, %d not (see UNCAPTURED.txt) in %s\n"
                          % (cap.count, cap.missed, cap.dir))
+
+
+# ---- python3 -m ttref.capture replay DIR ---------------------------------------------------------
+
+def main(argv=None):
+    """`python3 -m ttref.capture replay DIR [--threads N] [--json FILE]`: replay DIR/aliased/* on
+    ttref and judge the recorded GPU storages; prints one line per launch and `N passed, N
+    failed`; exit 0 when every launch passed (or was UNSUPPORTED), 1 otherwise, 2 on bad usage."""
+    import argparse
+    ap = argparse.ArgumentParser(prog="python3 -m ttref.capture",
+                                 description="replay captured launches whose arguments alias one storage")
+    ap.add_argument("cmd", choices=["replay"])
+    ap.add_argument("dir")
+    ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--json", metavar="FILE", help="write the results as JSON")
+    a = ap.parse_args(argv)
+    if not os.path.isdir(a.dir):
+        sys.stderr.write("%s: error: no such suite directory\n" % a.dir)
+        return 2
+    res = replay_dir(a.dir, threads=a.threads)
+    for r in res:
+        print("%s: %s%s" % (r["case"], r["verdict"], " (%s)" % r["reason"] if r["reason"] else ""))
+    n = {v: sum(r["verdict"] == v for r in res) for v in ("PASS", "FAIL", "UNSUPPORTED", "ERROR")}
+    print("%d passed, %d failed (%d unsupported, %d errors)" % (n["PASS"], n["FAIL"] + n["ERROR"], n["UNSUPPORTED"],
+                                                              n["ERROR"]))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(res, f, indent=1, sort_keys=True, default=str)
+    return 1 if n["FAIL"] or n["ERROR"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -44,7 +44,8 @@ except (OSError, AttributeError):  # pragma: no cover
 
 def _np_extent(a):
     """(storage lo, storage hi, data pointer) of numpy array `a`: the storage is the root array
-    its views come from (or that root's byte range when it wraps foreign memory)."""
+    its views come from, or the whole buffer a root wrapping foreign memory was made from
+    (np.frombuffer of a bytearray, an mmap, ...), so arrays over one buffer share a storage."""
     root = a
     while isinstance(root.base, np.ndarray):
         root = root.base
@@ -53,6 +54,14 @@ def _np_extent(a):
     except ImportError:  # numpy < 2
         byte_bounds = np.byte_bounds
     lo, hi = byte_bounds(root) if root.size else (root.__array_interface__["data"][0],) * 2
+    if root.base is not None:  # foreign memory (np.frombuffer, mmap, ctypes): the whole exporting buffer
+        try:
+            whole = np.frombuffer(memoryview(root.base).cast("B"), np.uint8)
+            wlo = whole.__array_interface__["data"][0]
+            if whole.size and wlo <= lo and hi <= wlo + whole.size:
+                lo, hi = wlo, wlo + whole.size
+        except (TypeError, ValueError, BufferError):
+            pass
     return lo, hi, a.__array_interface__["data"][0]
 
 
@@ -187,18 +196,25 @@ def run_ttir(kernel, grid, params, *, threads=None, check_races=False, max_steps
     message ends with the Python source line."""
     buffers, scalars = map_arguments(kernel.args, params)
     gx, gy, gz = _grid(grid)
-    staged = []  # (device tensor storage, cpu copy) for non-CPU torch tensors
+    staged = {}  # device storage base -> (device storage, its one host copy), for non-CPU torch tensors
     views = []
     for name, v in buffers:
         if hasattr(v, "device") and getattr(v.device, "type", "cpu") != "cpu" and hasattr(v, "untyped_storage"):
             st = v.untyped_storage()
-            host = st.cpu()
-            staged.append((st, host))
+            key = (getattr(v.device, "type", "?"), getattr(v.device, "index", None), st.data_ptr())
+            if key not in staged:  # views of one device storage share one host copy, so they alias on ttref too
+                staged[key] = (st, st.cpu())
+            host = staged[key][1]
             lo = host.data_ptr()
             views.append((name, lo, lo + host.nbytes(), lo + (v.data_ptr() - st.data_ptr())))
         else:
             lo, hi, ptr = extent(v)
             views.append((name, lo, hi, ptr))
+    dev = sorted((k[:2], st.data_ptr(), st.data_ptr() + st.nbytes()) for k, (st, _) in staged.items())
+    for (d1, _, hi1), (d2, lo2, _) in zip(dev, dev[1:]):
+        if d1 == d2 and lo2 < hi1:
+            raise BadInput("error: two device storages of the arguments overlap in device memory; ttref cannot alias "
+                           "their host copies (move the tensors to the CPU)")
     storages, binding = plan_buffers(views)
     err = _Err()
     launch = _lib.ttref_launch_new(kernel._k, ctypes.byref(err))
@@ -227,7 +243,7 @@ def run_ttir(kernel, grid, params, *, threads=None, check_races=False, max_steps
                 raise KernelFault(msg, e.status, e.note) from None
     finally:
         _lib.ttref_launch_free(launch)
-        for st, host in staged:
+        for st, host in staged.values():
             st.copy_(host)
 
 

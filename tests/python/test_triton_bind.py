@@ -433,16 +433,21 @@ y = torch.Tensor(yb, torch.float32, 0, (4096,), (1,))
 ob = np.zeros(4096 + 7, np.float32)
 o = torch.Tensor(ob, torch.float32, 7, (4096,), (1,))      # an offset view
 with cap.capture(sys.argv[2]) as c:
+    c.test = "t.py::test_one"
     k[lambda m: (m["n"] // m["BLOCK"],)](T(4096, 4096), y, o, 4096, BLOCK=1024)
     def do_bench():
         k[(4,)](T(0, 4096), y, o, 4096, BLOCK=1024)
     do_bench()                                              # not recorded
-    k[(4,)](T(0, 4096), y, T(4096, 4096), 4096, BLOCK=1024)  # x and o share a storage: reported
+    k[(4,)](T(0, 4096), y, T(8192, 4096), 4096, BLOCK=1024)  # x and o: two slices of one storage
+    k[(4,)](T(4096, 4096), y, T(4096, 4096), 4096, BLOCK=1024)  # in place: x and o are one view
+    k[(4,)](T(1, 4096), T(0, 4096), o, 4096, BLOCK=1024)      # x and y overlap, shifted by one element
+    other = torch.Tensor(st[16:], torch.float32, 0, (4096,), (1,))  # a second storage inside st's memory
+    k[(4,)](T(0, 4096), other, o, 4096, BLOCK=1024)           # refused: distinct storages overlapping
 print(c.count, c.missed)
 """
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
     out = subprocess.run([sys.executable, "-W", "ignore", "-c", code, VADD, suite], capture_output=True, text=True, env=env)
-    assert out.stdout.strip() == "1 1", out.stdout + out.stderr
+    assert out.stdout.strip() == "4 1", out.stdout + out.stderr
     y = open(os.path.join(suite, "vadd_0.yaml")).read()
     assert "grid: [4, 1, 1]" in y and "x_ptr: {shape: [8192], dtype: f32" in y and "o_ptr: {shape: [4096]," in y, y
     xin = np.load(os.path.join(suite, "vadd_0", "x_ptr.in.npy"))
@@ -450,9 +455,30 @@ print(c.count, c.missed)
     meta = json.load(open(os.path.join(suite, "vadd_0", "meta.json")))
     assert meta["python_args"]["o_ptr"]["storage_offset"] == 7 and meta["grid"] == [4], meta
     unc = open(os.path.join(suite, "UNCAPTURED.txt")).read()
-    assert "vadd: arguments " in unc and "share one storage" in unc, unc
+    assert unc.count("\n") == 1 and "vadd: arguments x_ptr and y_ptr are distinct storages that overlap" in unc, unc
     rc, txt = conform(suite, os.path.join(suite, "replay_gpu.py"))
     assert rc == 0 and "1 passed" in txt, txt
+    # the aliased launches: whole storages, each argument at its byte offset, never split into copies
+    idx = [json.loads(l) for l in open(os.path.join(suite, "captures.jsonl"))]
+    assert [e.get("case") or e.get("aliased") or "-" for e in idx] == ["vadd_0", "vadd_0", "vadd_1", "vadd_2", "-"], idx
+    assert all(e["test"] == "t.py::test_one" for e in idx) and "overlap in memory" in idx[4]["uncaptured"], idx
+    lj = json.load(open(os.path.join(suite, "aliased", "vadd_0", "launch.json")))
+    assert [(a["name"], a.get("storage"), a.get("offset")) for a in lj["args"]] == \
+        [("x_ptr", 0, 0), ("y_ptr", 1, 0), ("o_ptr", 0, 8192 * 4), ("n", None, None)], lj["args"]
+    assert lj["storages"][0]["nbytes"] == 3 * 4096 * 4
+    s0 = np.load(os.path.join(suite, "aliased", "vadd_2", "S0.in.npy"))
+    assert s0.dtype == np.uint8 and s0.size == 3 * 4096 * 4
+    res = cap.replay_dir(suite)
+    assert [(r["case"], r["verdict"]) for r in res] == [("vadd_0", "PASS"), ("vadd_1", "PASS"), ("vadd_2", "PASS")], res
+    # a GPU storage that differs from what ttref computes through the shared buffer is caught
+    f = os.path.join(suite, "aliased", "vadd_1", "S0.gpu.npy")
+    g = np.load(f)
+    g.view(np.float32)[4096 + 77] += np.float32(1)
+    np.save(f, g)
+    r = cap.replay_aliased(os.path.join(suite, "aliased", "vadd_1"))
+    assert r["verdict"] == "FAIL" and r["storages"][0]["worst"]["flat_index"] == 4096 + 77, r
+    p = subprocess.run([sys.executable, "-m", "ttref.capture", "replay", suite], capture_output=True, text=True)
+    assert p.returncode == 1 and "vadd_1: FAIL" in p.stdout and "2 passed, 1 failed" in p.stdout, p.stdout + p.stderr
 
 
 def corpus_record(case):
@@ -508,6 +534,135 @@ def test_capture_suite_replays():
     assert open(os.path.join(suite, "UNCAPTURED.txt")).read() == "k: arguments a and b share one storage\n"
     raises(ttref.BadInput, lambda: cap.write_case(suite, {"kernel": "k", "ttir": "", "grid": [1], "args": [
         {"name": "p", "kind": "ptr", "dtype": "c64", "before": np.zeros(1), "after": np.zeros(1)}]}), "dtype c64")
+
+
+def test_views_of_foreign_memory_and_transpose():
+    """numpy arrays that are distinct roots over one buffer (np.frombuffer) overlap in memory and
+    are bound as one storage; a transposed view binds at its own data pointer of the same root."""
+    k = ttref.Kernel(VADD)
+    buf = bytearray(3 * N * 4)
+    whole = np.frombuffer(buf, np.float32)
+    whole[:] = np.arange(3 * N, dtype=np.float32) * np.float32(0.25)
+    want = whole.copy()
+    x = np.frombuffer(buf, np.float32, count=N, offset=N * 4)      # a second root, inside the first
+    o = np.frombuffer(buf, np.float32, count=N, offset=2 * N * 4)  # a third
+    y = np.frombuffer(buf, np.float32, count=N + 1)                # overlaps x by one element
+    st, b = tt.plan_buffers([("x", *tt.extent(x)), ("y", *tt.extent(y)), ("o", *tt.extent(o))])
+    assert len(st) == 1 and b == {"y": (0, 0), "x": (0, N * 4), "o": (0, 2 * N * 4)}, (st, b)
+    tt.run_ttir(k, (4,), {"x_ptr": x, "y_ptr": y, "o_ptr": o, "n": N})
+    want[2 * N:] = want[N:2 * N] + want[:N]
+    assert np.array_equal(whole, want)
+    # in place through two differently strided views of one root: o is the transpose of x
+    a = np.arange(64 * 64, dtype=np.float32).reshape(64, 64)
+    ref = a.T.copy()
+    tt.run_ttir(k, (4,), {"x_ptr": a.T, "y_ptr": np.zeros(N, np.float32), "o_ptr": a, "n": N})
+    assert np.array_equal(a, ref.T)  # the kernel walks the storage linearly from both pointers
+
+
+class _Dev:
+    type, index = "cuda", 0
+
+
+class _HostStorage:
+    def __init__(self, arr):
+        self.arr = arr
+
+    def data_ptr(self):
+        return self.arr.ctypes.data
+
+    def nbytes(self):
+        return self.arr.nbytes
+
+
+class _DevStorage(_HostStorage):
+    """Fake device memory (a numpy array ttref must never touch directly): cpu() counts copies."""
+    cpus = 0
+
+    def cpu(self):
+        self.cpus += 1
+        return _HostStorage(self.arr.copy())
+
+    def copy_(self, host):
+        self.arr[...] = host.arr
+
+
+class _DevTensor:
+    device = _Dev()
+
+    def __init__(self, storage, off):
+        self.st, self.off = storage, off
+
+    def untyped_storage(self):
+        return self.st
+
+    def data_ptr(self):
+        return self.st.data_ptr() + self.off * 4
+
+
+def test_device_tensors_share_one_host_copy():
+    """CUDA tensors (GPU visible) are staged through the host once per storage, so two views of
+    one device storage still alias on ttref; distinct device storages overlapping are refused."""
+    k = ttref.Kernel(VADD)
+    dev = _DevStorage(np.arange(2 * N, dtype=np.float32))
+    ydev = _DevStorage(np.full(N, np.float32(0.5)))
+    want = dev.arr.copy()
+    want[N:] = want[:N] + np.float32(0.5)
+    tt.run_ttir(k, (4,), {"x_ptr": _DevTensor(dev, 0), "y_ptr": _DevTensor(ydev, 0), "o_ptr": _DevTensor(dev, N), "n": N})
+    assert dev.cpus == 1 and ydev.cpus == 1 and np.array_equal(dev.arr, want)
+    # reading past the view: o = x[0:N] + y where x and o are one view; y reaches into o's storage
+    tt.run_ttir(k, (4,), {"x_ptr": _DevTensor(dev, N), "y_ptr": _DevTensor(dev, 0), "o_ptr": _DevTensor(dev, N), "n": N})
+    want[N:] = want[N:] + want[:N]
+    assert dev.cpus == 2 and np.array_equal(dev.arr, want)
+    inner = _DevStorage(dev.arr[16:])  # a second storage object over the same device memory
+    raises(ttref.BadInput, lambda: tt.run_ttir(k, (4,), {"x_ptr": _DevTensor(dev, 0), "y_ptr": _DevTensor(inner, 0),
+                                                        "o_ptr": _DevTensor(ydev, 0), "n": N}),
+           "overlap in device memory")
+
+
+def test_aliased_records():
+    """write_aliased / replay_aliased without torch: storages as raw bytes, arguments by storage
+    and byte offset; the GPU side computed by numpy through the same views."""
+    st = (np.arange(3 * N, dtype=np.float32) - N).astype(np.float32)
+    after = st.copy()
+    after[2 * N:] = st[N:2 * N] + st[:N]  # o = x + y, x = st[N:2N], y = st[0:N], o = st[2N:3N]
+    ttir = open(VADD).read()
+    rec = {"kernel": "vadd", "ttir": ttir, "grid": [4], "storages": [(st, after)],
+           "args": [{"name": "x_ptr", "kind": "ptr", "dtype": "f32", "storage": 0, "offset": N * 4},
+                    {"name": "y_ptr", "kind": "ptr", "dtype": "f32", "storage": 0, "offset": 0},
+                    {"name": "o_ptr", "kind": "ptr", "dtype": "f32", "storage": 0, "offset": 2 * N * 4},
+                    {"name": "n", "kind": "scalar", "value": np.int32(N)}], "meta": {"device": "numpy"}}
+    suite = os.path.join(TMP, "aliased-suite")
+    assert cap.write_aliased(suite, rec) == "vadd_0" and cap.write_aliased(suite, rec) == "vadd_1"
+    r = cap.replay_aliased(os.path.join(suite, "aliased", "vadd_0"))
+    assert r["verdict"] == "PASS" and r["storages"][0]["dtype"] == "f32" and r["storages"][0]["mode"] == "ulp", r
+    # an output offset that is not a whole number of f32 elements from x's: judged as exact bytes
+    bad = dict(rec, name="odd", args=[dict(a) for a in rec["args"]])
+    bad["args"][1]["offset"] = 2
+    bad["storages"] = [(st, st)]
+    cap.write_aliased(suite, bad)
+    r = cap.replay_aliased(os.path.join(suite, "aliased", "odd"))
+    assert r["storages"][0]["dtype"] == "u8" and r["verdict"] == "FAIL", r
+    # ttref cannot load the TTIR: UNSUPPORTED with ttref's located message, not a crash
+    cap.write_aliased(suite, dict(rec, name="unsup", ttir=ttir.replace("tt.load", "tt.frobnicate", 1)))
+    r = cap.replay_aliased(os.path.join(suite, "aliased", "unsup"))
+    assert r["verdict"] == "UNSUPPORTED" and "tt.frobnicate" in r["reason"], r
+    # a replay that faults (n past the storage) is an ERROR carrying ttref's message
+    cap.write_aliased(suite, dict(rec, name="oob", grid=[8], args=rec["args"][:3] + [
+        {"name": "n", "kind": "scalar", "value": 2 * N}]))
+    r = cap.replay_aliased(os.path.join(suite, "aliased", "oob"))
+    assert r["verdict"] == "ERROR" and "out-of-bounds" in r["reason"], r
+    # malformed records are refused with one line, before anything is written
+    for change, want in (({"storages": [(st, st[:5])]}, "before the launch"),
+                         ({"args": rec["args"][:2] + [dict(rec["args"][2], offset=3 * N * 4 + 4)]}, "outside storage 0"),
+                         ({"args": rec["args"][:2] + [dict(rec["args"][2], storage=1)]}, "storage 1 of 1"),
+                         ({"storages": [(st, after), (st, after)]}, "2 storages but arguments point into 1"),
+                         ({"name": "../x"}, "case name"), ({"grid": [1, 1, 1, 1]}, "1 to 3 dimensions"),
+                         ({"args": [dict(rec["args"][0], dtype="c64")]}, "dtype c64")):
+        e = raises(ttref.BadInput, lambda: cap.write_aliased(suite, dict(rec, **change)), want)
+        assert "\n" not in str(e)
+    assert sorted(os.listdir(os.path.join(suite, "aliased"))) == ["odd", "oob", "unsup", "vadd_0", "vadd_1"]
+    res = cap.replay_dir(suite)
+    assert [r["verdict"] for r in res] == ["FAIL", "ERROR", "UNSUPPORTED", "PASS", "PASS"], res
 
 
 if __name__ == "__main__":
