@@ -512,6 +512,8 @@ def capture(dirpath, modes=None):
 
 
 # ---- pytest plugin: pytest -p ttref.capture --ttref-capture=DIR ----------------------------------
+# Besides the launches, DIR/tests.jsonl gets each test's outcome (test_outcome) and every launch
+# in DIR/captures.jsonl carries the node id of the test that made it.
 
 _plugin = {}
 
@@ -527,16 +529,39 @@ def pytest_configure(config):
         _plugin["cap"] = Capture(d).start()
 
 
-def pytest_runtest_setup(item):
+def pytest_runtest_protocol(item, nextitem):
     cap = _plugin.get("cap")
-    if cap is not None:
+    if cap is not None:  # before setup, so launches in fixtures count for the test too
         cap.test = item.nodeid
+    return None  # pytest runs the test as usual
 
 
-def pytest_runtest_teardown(item, nextitem):
+def pytest_runtest_logfinish(nodeid, location):
     cap = _plugin.get("cap")
     if cap is not None:
         cap.test = None
+
+
+def test_outcome(report):
+    """The DIR/tests.jsonl entry of a pytest TestReport, or None: the call phase, and setup or
+    teardown when they did not pass (skips and errors), with the first line of the reason."""
+    if report.when != "call" and report.outcome == "passed":
+        return None
+    text = getattr(report, "longreprtext", "") or ""
+    if report.outcome == "skipped" and isinstance(report.longrepr, tuple) and len(report.longrepr) == 3:
+        text = str(report.longrepr[2])
+    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    why = next((l for l in reversed(lines) if l.startswith("E ")), lines[-1] if lines else "")
+    return {"test": report.nodeid, "when": report.when, "outcome": report.outcome, "reason": why[:300]}
+
+
+def pytest_runtest_logreport(report):
+    cap = _plugin.get("cap")
+    e = test_outcome(report) if cap is not None else None
+    if e is not None:
+        os.makedirs(cap.dir, exist_ok=True)
+        with open(os.path.join(cap.dir, "tests.jsonl"), "a") as f:
+            f.write(json.dumps(e, sort_keys=True) + "\n")
 
 
 def pytest_unconfigure(config):

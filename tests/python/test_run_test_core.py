@@ -1,0 +1,218 @@
+"""Plain-assert tests of scripts/gpu/run_test_core.py (the test_core sample runner) without
+Triton, torch, pytest or a GPU: collection parsing, the stratified order, chunking, the
+replay phase on a captured suite (cases ttref cannot load are set aside with ttref's message,
+the rest judged by `ttref conform`, aliased launches by ttref.capture), the summary and its
+markdown, and the pytest plugin's per-test records. Run by tests/python/test_triton_bind.sh;
+expected values come from the runner's inputs or from ttref itself."""
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import types
+
+import numpy as np
+
+import ttref
+import ttref.capture as cap
+
+SRC = os.environ.get("TTREF_SRCDIR", ".")
+DATA = os.environ.get("TTREF_TEST_DATA", "tests/data")
+BIN = os.environ.get("TTREF_BIN", "./ttref")
+CORPUS = os.path.join(DATA, "corpus", "triton-3.6-h100")
+RUNNER = os.path.join(SRC, "scripts", "gpu", "run_test_core.py")
+TMP = tempfile.mkdtemp(prefix="ttref-rtc-")
+
+_spec = importlib.util.spec_from_file_location("run_test_core", RUNNER)
+rtc = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(rtc)
+
+
+def test_parse_collected():
+    text = ("language/test_core.py::test_empty_kernel[int8]\n"
+            "language/test_core.py::test_bin_op[1-float32-float32-+]\n"
+            "language/test_core.py::test_empty_kernel[int8]\n"
+            "\n"
+            "=============================== warnings summary ===============================\n"
+            "language/test_core.py:42: DeprecationWarning: something::odd\n"
+            "  language/test_core.py::indented[x]\n"
+            "12345 tests collected in 31.2s\n")
+    ids = rtc.parse_collected(text)
+    assert ids == ["language/test_core.py::test_empty_kernel[int8]", "language/test_core.py::test_bin_op[1-float32-float32-+]",
+                   "language/test_core.py::indented[x]"], ids
+
+
+def test_stratified_order():
+    ids = ["f.py::a[%d]" % i for i in range(7)] + ["f.py::b[%d]" % i for i in range(3)] + ["f.py::c"] + \
+          ["f.py::d[%d]" % i for i in range(5)]
+    o = rtc.stratified_order(ids, "1")
+    assert sorted(o) == sorted(ids) and len(set(o)) == len(o)
+    # every prefix is balanced: the first 4 are one of each function, then the next round
+    assert [rtc.function_of(n) for n in o[:4]] == ["f.py::a", "f.py::b", "f.py::c", "f.py::d"], o
+    assert sorted(rtc.function_of(n) for n in o[4:7]) == ["f.py::a", "f.py::b", "f.py::d"], o
+    assert o == rtc.stratified_order(list(ids), "1")
+    assert o != rtc.stratified_order(ids, "2") and sorted(rtc.stratified_order(ids, "2")) == sorted(ids)
+    assert [n for n in rtc.stratified_order(ids, "1", exclude=r"::(a|d)\[")] == [n for n in o if "::a[" not in n and "::d[" not in n]
+    ch = rtc.chunks_of(o, 6)
+    assert [len(c) for c in ch] == [6, 6, 4] and sum(ch, []) == o
+
+
+def corpus_record(case):
+    d = os.path.join(CORPUS, case)
+    cj = json.load(open(os.path.join(d, "case.json")))
+    args = []
+    for a in cj["args"]:
+        if a["kind"] == "ptr":
+            args.append({"name": a["name"], "kind": "ptr", "dtype": a["dtype"],
+                         "before": np.load(os.path.join(d, a["name"] + ".in.npy")),
+                         "after": np.load(os.path.join(d, a["name"] + ".gpu.npy"))})
+        else:
+            args.append({"name": a["name"], "kind": "scalar", "value": a["value"]})
+    return {"kernel": cj["kernel"], "ttir": open(os.path.join(d, "kernel.ttir")).read(), "grid": cj["grid"], "args": args}
+
+
+def aliased_record(corrupt=False):
+    vadd = open(os.path.join(DATA, "ttir", "vadd_f32.ttir")).read()
+    n = 4096
+    st = np.arange(2 * n, dtype=np.float32)
+    after = st.copy()
+    after[n:] = st[:n] + st[n:]  # in place: o = x + y with x = st[0:n], y = o = st[n:2n]
+    if corrupt:
+        after[n + 3] += 1
+    return {"kernel": "vadd", "ttir": vadd, "grid": [4], "storages": [(st, after)],
+            "args": [{"name": "x_ptr", "kind": "ptr", "dtype": "f32", "storage": 0, "offset": 0},
+                     {"name": "y_ptr", "kind": "ptr", "dtype": "f32", "storage": 0, "offset": n * 4},
+                     {"name": "o_ptr", "kind": "ptr", "dtype": "f32", "storage": 0, "offset": n * 4},
+                     {"name": "n", "kind": "scalar", "value": n}]}
+
+
+def test_quarantine_reason():
+    suite = os.path.join(TMP, "qsuite")
+    name = cap.write_case(suite, corpus_record("int_op0"))
+    y = os.path.join(suite, name + ".yaml")
+    with open(y) as f:
+        text = f.read()
+    with open(y, "w") as f:
+        f.write(text.replace("args:\n", "args:\n  bogus: 3\n", 1))
+    p = subprocess.run([BIN, "conform", suite, "--backend", "reference", "--report-dir", os.path.join(TMP, "qrep")],
+                       capture_output=True, text=True)
+    assert p.returncode == 2, p.stdout + p.stderr
+    q = rtc.quarantine_reason(p.stderr)
+    assert q is not None and q[0] == name and "bogus" in q[1], (q, p.stderr)
+    assert rtc.quarantine_reason("error: cannot open suite\n") is None
+
+
+def test_replay_and_summary():
+    """A captured suite as the run phase leaves it; the replay and summary phases run here."""
+    out = os.path.join(TMP, "sample")
+    suite = os.path.join(out, "suite")
+    T = "language/test_core.py::"
+    tests = [T + "test_bin_op[int]", T + "test_unary[exp]", T + "test_bad[ttir]", T + "test_bad[yaml]",
+             T + "test_alias[ok]", T + "test_alias[bad]", T + "test_compile_error", T + "test_skip", T + "test_desc"]
+    c_int = cap.write_case(suite, corpus_record("int_op0"))
+    c_float = cap.write_case(suite, corpus_record("binary_op0"))
+    wrong = corpus_record("int_op0")
+    wrong["args"][[a["name"] for a in wrong["args"]].index("o_ptr")]["after"].reshape(-1)[9] += 1
+    c_wrong = cap.write_case(suite, wrong)
+    broken = corpus_record("int_op0")
+    broken["ttir"] = broken["ttir"].replace("tt.load", "tt.frobnicate", 1)
+    c_broken = cap.write_case(suite, broken)
+    c_yaml = cap.write_case(suite, corpus_record("int_op0"))
+    with open(os.path.join(suite, c_yaml + ".yaml")) as f:
+        text = f.read()
+    with open(os.path.join(suite, c_yaml + ".yaml"), "w") as f:
+        f.write(text.replace("args:\n", "args:\n  bogus: 3\n", 1))
+    a_ok = cap.write_aliased(suite, aliased_record())
+    a_bad = cap.write_aliased(suite, aliased_record(corrupt=True))
+    caps = [(tests[0], {"case": c_int}), (tests[0], {"case": c_float}), (tests[1], {"case": c_wrong}),
+            (tests[2], {"case": c_broken}), (tests[3], {"case": c_yaml}), (tests[4], {"aliased": a_ok}),
+            (tests[5], {"aliased": a_bad}), (tests[8], {"uncaptured": "argument desc has a type the suite format cannot hold"})]
+    for t, e in caps:
+        cap.note_launch(suite, dict(e, test=t, kernel="k"))
+    with open(os.path.join(suite, "tests.jsonl"), "w") as f:
+        for t in tests:
+            e = {"test": t, "when": "call", "outcome": "passed", "reason": ""}
+            if t.endswith("test_compile_error"):
+                e.update(outcome="failed", reason="E   triton.compiler.errors.CompilationError: at 3:4")
+            if t.endswith("test_skip"):
+                e.update(when="setup", outcome="skipped", reason="bfloat16 is not supported")
+            f.write(json.dumps(e) + "\n")
+    os.makedirs(os.path.join(out, "chunks"))
+    with open(os.path.join(out, "chunks", "0000.txt"), "w") as f:
+        f.write("\n".join(tests) + "\n")
+    open(os.path.join(out, "chunks", "0000.done"), "w").close()
+    env = dict(os.environ, TTREF_BIN=BIN)
+    p = subprocess.run([sys.executable, RUNNER, out, "--phases", "replay,summary", "--jobs", "1"], capture_output=True,
+                       text=True, env=env)
+    assert p.returncode == 0, p.stdout + p.stderr
+    s = json.load(open(os.path.join(out, "summary.json")))
+    st = {e["test"][len(T):]: e["status"] for e in s["per_test"]}
+    assert st == {"test_bin_op[int]": "pass", "test_unary[exp]": "fail", "test_bad[ttir]": "unsupported",
+                  "test_bad[yaml]": "unsupported", "test_alias[ok]": "pass", "test_alias[bad]": "fail",
+                  "test_compile_error": "gpu_failed", "test_skip": "gpu_skipped", "test_desc": "unsupported"}, st
+    why = {e["test"][len(T):]: e["reason"] for e in s["per_test"]}
+    assert "tt.frobnicate" in why["test_bad[ttir]"] and "bogus" in why["test_bad[yaml]"], why
+    assert why["test_unary[exp]"].startswith(c_wrong + ": FAIL") and "aliased/" + a_bad + ": FAIL" in why["test_alias[bad]"], why
+    assert "CompilationError" in why["test_compile_error"] and "UNCAPTURED" in why["test_desc"], why
+    t = s["launch_totals"]
+    assert (t["launches"], t["agree"], t["disagree"], t["unsupported"], t["uncaptured"]) == (8, 3, 2, 2, 1), t
+    assert s["agreement"] == 60.0 and s["agreement_all"] == 37.5, s
+    assert sorted(os.listdir(os.path.join(out, "unsupported"))) == sorted([c_broken, c_broken + ".yaml", c_yaml,
+                                                                           c_yaml + ".yaml", "reasons.jsonl"])
+    md = open(os.path.join(out, "summary.md")).read()
+    for needle in ("| 8 | 3 | 2 | 2 | 1 | 0 |", "Agreement (judged launches): 60.00%", c_wrong, "aliased/" + a_bad,
+                   "tt.frobnicate", "test_skip | gpu_skipped | bfloat16 is not supported"):
+        assert needle in md, (needle, md)
+    assert "8 launches: 3 agree, 2 disagree, 2 unsupported, 1 not captured" in p.stdout, p.stdout
+    # usage errors
+    p = subprocess.run([sys.executable, RUNNER, out, "--phases", "run"], capture_output=True, text=True, env=env)
+    assert p.returncode == 2 and "--tests" in p.stderr, p.stderr
+    p = subprocess.run([sys.executable, RUNNER, out, "--phases", "replay,frob"], capture_output=True, text=True, env=env)
+    assert p.returncode == 2 and "unknown phase frob" in p.stderr, p.stderr
+
+
+class _Report:
+    def __init__(self, nodeid, when, outcome, longrepr=None, text=""):
+        self.nodeid, self.when, self.outcome, self.longrepr, self.longreprtext = nodeid, when, outcome, longrepr, text
+
+
+def test_pytest_plugin_records():
+    """The plugin's hooks with pytest-shaped fakes: the test id reaches the capture while a test
+    runs, and every test's outcome lands in DIR/tests.jsonl with the reason's E line."""
+    d = os.path.join(TMP, "plug")
+    fake = types.SimpleNamespace(dir=d, test=None)
+    cap._plugin["cap"] = fake
+    try:
+        cap.pytest_runtest_protocol(types.SimpleNamespace(nodeid="t.py::test_a[1]"), None)
+        assert fake.test == "t.py::test_a[1]"
+        cap.pytest_runtest_logreport(_Report("t.py::test_a[1]", "setup", "passed"))  # not recorded
+        cap.pytest_runtest_logreport(_Report("t.py::test_a[1]", "call", "failed",
+                                             text="def test_a():\n>   assert x\nE   AssertionError: 3 != 4\n\nt.py:9: AssertionError"))
+        cap.pytest_runtest_logfinish("t.py::test_a[1]", None)
+        assert fake.test is None
+        cap.pytest_runtest_logreport(_Report("t.py::test_b", "setup", "skipped", longrepr=("t.py", 3, "Skipped: no bf16")))
+        cap.pytest_runtest_logreport(_Report("t.py::test_c", "call", "passed"))
+    finally:
+        cap._plugin.pop("cap", None)
+    got = [json.loads(l) for l in open(os.path.join(d, "tests.jsonl"))]
+    assert got == [{"test": "t.py::test_a[1]", "when": "call", "outcome": "failed", "reason": "E   AssertionError: 3 != 4"},
+                   {"test": "t.py::test_b", "when": "setup", "outcome": "skipped", "reason": "Skipped: no bf16"},
+                   {"test": "t.py::test_c", "when": "call", "outcome": "passed", "reason": ""}], got
+
+
+if __name__ == "__main__":
+    n = fail = 0
+    for name, fn in list(globals().items()):
+        if name.startswith("test_") and callable(fn):
+            n += 1
+            try:
+                fn()
+                print("ok %d - %s" % (n, name))
+            except Exception as e:  # noqa: BLE001
+                fail += 1
+                print("not ok %d - %s: %s: %s" % (n, name, type(e).__name__, e))
+    print("1..%d" % n)
+    shutil.rmtree(TMP, ignore_errors=True)
+    sys.exit(1 if fail else 0)
