@@ -374,6 +374,7 @@ class Capture:
 
     def __init__(self, dirpath, modes=None):
         self.dir, self.modes, self.count, self.missed = dirpath, modes or {}, 0, 0
+        self.aliased = 0  # of count: launches recorded under DIR/aliased (python3 -m ttref.capture replay DIR)
         self.test = None  # the pytest node id while the plugin runs a test
         self._orig = None
         self._busy = threading.local()
@@ -491,6 +492,7 @@ class Capture:
                         a["storage"] = remap[a["storage"]]
                 rec["storages"] = [(before[keys[s]], _torch_storage_bytes(tensors[groups[keys[s]][0]])) for s in used]
                 case = write_aliased(self.dir, rec, self.modes)
+                self.aliased += 1
                 note_launch(self.dir, {"test": test, "kernel": name, "aliased": case})
             else:
                 case = write_case(self.dir, rec, self.modes)
@@ -568,8 +570,8 @@ def pytest_unconfigure(config):
     cap = _plugin.pop("cap", None)
     if cap is not None:
         cap.stop()
-        sys.stderr.write("ttref.capture: %d launches recorded, %d not (see UNCAPTURED.txt) in %s\n"
-                         % (cap.count, cap.missed, cap.dir))
+        sys.stderr.write("ttref.capture: %d launches recorded (%d with aliased arguments: python3 -m ttref.capture "
+                         "replay DIR), %d not (see UNCAPTURED.txt) in %s\n" % (cap.count, cap.aliased, cap.missed, cap.dir))
 
 
 # ---- python3 -m ttref.capture replay DIR ---------------------------------------------------------

@@ -416,9 +416,17 @@ def _jit_run(self, *args, grid, warmup, **kwargs):
 
 def _autotune_run(self, *args, **kwargs):
     """Autotuner.run on ttref: no benchmarking; the config chosen by enable(config=) or
-    TTREF_TRITON_CONFIG (default the first, after the autotuner's own pruning when it has one)."""
+    TTREF_TRITON_CONFIG (default 0), indexing the configs left by the autotuner's
+    early_config_prune (prune_configs_by) when it has one."""
     self.nargs = dict(zip(self.arg_names, args))
     configs = list(self.configs)
+    prune = getattr(self, "early_config_prune", None)
+    if prune and len(configs) > 1:  # as Triton prunes before benchmarking (its perf_model is not run)
+        ps = inspect.signature(prune).parameters.values()
+        takes_kw = any(p.kind == p.VAR_KEYWORD for p in ps)
+        configs = list(prune(self.configs, self.nargs, **kwargs) if takes_kw else prune(self.configs, self.nargs))
+        if not configs:
+            raise BadInput("error: the autotuner's early_config_prune left no config")
     idx = _state.get("config")
     if idx is None:
         idx = _env_config() or 0

@@ -226,6 +226,20 @@ def test_env_hook_and_autotune():
         assert k["BLOCK"] == 256 and t.best_config is Tuner.configs[2]
         os.environ["TTREF_TRITON_CONFIG"] = "3"
         raises(ttref.BadInput, lambda: tt._autotune_run(t, "X", 10, grid=(1,), warmup=False), "config 3 of 3")
+        # prune_configs_by's early_config_prune runs first (with the bound arguments); the index
+        # picks among what it keeps
+        seen = []
+
+        def prune(configs, nargs, **kw):
+            seen.append((nargs, sorted(kw)))
+            return [c for c in configs if c.kwargs["BLOCK"] <= nargs["n"] * 16]
+        t.early_config_prune = prune
+        os.environ["TTREF_TRITON_CONFIG"] = "1"
+        a, k = tt._autotune_run(t, "X", 10, grid=(1,), warmup=False)
+        assert k["BLOCK"] == 128 and seen == [({"x": "X", "n": 10}, ["grid", "warmup"])], (k, seen)
+        raises(ttref.BadInput, lambda: tt._autotune_run(t, "X", 5, grid=(1,), warmup=False), "config 1 of 1")
+        t.early_config_prune = lambda configs, nargs: []  # the older two-argument form
+        raises(ttref.BadInput, lambda: tt._autotune_run(t, "X", 5, grid=(1,), warmup=False), "left no config")
     finally:
         os.environ.pop("TTREF_TRITON_CONFIG", None)
         if old is not None:
@@ -443,11 +457,11 @@ with cap.capture(sys.argv[2]) as c:
     k[(4,)](T(1, 4096), T(0, 4096), o, 4096, BLOCK=1024)      # x and y overlap, shifted by one element
     other = torch.Tensor(st[16:], torch.float32, 0, (4096,), (1,))  # a second storage inside st's memory
     k[(4,)](T(0, 4096), other, o, 4096, BLOCK=1024)           # refused: distinct storages overlapping
-print(c.count, c.missed)
+print(c.count, c.missed, c.aliased)
 """
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
     out = subprocess.run([sys.executable, "-W", "ignore", "-c", code, VADD, suite], capture_output=True, text=True, env=env)
-    assert out.stdout.strip() == "4 1", out.stdout + out.stderr
+    assert out.stdout.strip() == "4 1 3", out.stdout + out.stderr
     y = open(os.path.join(suite, "vadd_0.yaml")).read()
     assert "grid: [4, 1, 1]" in y and "x_ptr: {shape: [8192], dtype: f32" in y and "o_ptr: {shape: [4096]," in y, y
     xin = np.load(os.path.join(suite, "vadd_0", "x_ptr.in.npy"))
