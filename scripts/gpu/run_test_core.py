@@ -238,10 +238,10 @@ def _env():
 
 
 def _core(tests):
-    p = os.path.join(tests, "language", "test_core.py")
-    if not os.path.isfile(p):
-        sys.exit("error: %s: no language/test_core.py (give Triton's python/test/unit directory)" % tests)
-    return p
+    for need in ("conftest.py", os.path.join("language", "test_core.py")):
+        if not os.path.isfile(os.path.join(tests, need)):
+            sys.exit("error: %s: no %s (give Triton's python/test/unit directory of the installed release)" % (tests, need))
+    return os.path.join(tests, "language", "test_core.py")
 
 
 def phase_collect(out, tests):
