@@ -350,6 +350,22 @@ def _to_ttir(jitfn, signature, constexprs, attrs, options):
     return str(module)
 
 
+def _fingerprint():
+    """What else decides the TTIR of one key: the Triton version and the environment variables
+    Triton itself lets invalidate its cache (TRITON_*), so the disk cache follows Triton's."""
+    f = _state.get("fingerprint")
+    if f is None:
+        import triton
+        try:
+            from triton._C.libtriton import get_cache_invalidating_env_vars
+            env = get_cache_invalidating_env_vars()
+        except (ImportError, AttributeError):
+            env = {k: v for k, v in os.environ.items() if k.startswith("TRITON_")}
+        f = json.dumps([getattr(triton, "__version__", "?"), sorted(env.items())])
+        _state["fingerprint"] = f
+    return f
+
+
 def _binder(jitfn):
     b = jitfn.__dict__.get("_ttref_binder")
     if b is None:
@@ -386,7 +402,7 @@ def _jit_run(self, *args, grid, warmup, **kwargs):
     signature = dict(zip(sigkeys, sigvals))
     cpaths = _paths_if(sigvals, lambda _, v: v == "constexpr")
     constexprs = {p: _get_path(list(bound_args.values()), p) for p in cpaths}
-    key = cache_key(self.cache_key, specialization, constexprs, options, _state.get("target"))
+    key = cache_key(self.cache_key, specialization, constexprs, options, "%s|%s" % (_state.get("target"), _fingerprint()))
     cache = self.__dict__.setdefault("_ttref_cache", {})
     k = cache.get(key)
     if k is None:
@@ -394,15 +410,22 @@ def _jit_run(self, *args, grid, warmup, **kwargs):
         for kw in kwargs:
             if kw not in opts.__dict__ and kw not in sigkeys:
                 raise KeyError("Keyword argument %s was specified but unrecognised" % kw)
-        attrvals = [s[1] for s in specialization]
-        apaths = _paths_if(attrvals, lambda _, x: isinstance(x, str))
-        attrs = {p: backend.parse_attr(_get_path(attrvals, p)) for p in apaths}
-        with _lock:
-            ttir = _to_ttir(self, signature, constexprs, attrs, opts)
         name = self.fn.__name__
         path = os.path.join(_cache_dir(), "%s-%s.ttir" % (name, key[:16]))
-        with open(path, "w") as f:
-            f.write(ttir)
+        ttir = None
+        if os.path.isfile(path):  # compiled by an earlier process: same key, same TTIR
+            with open(path) as f:
+                ttir = f.read()
+        if not ttir:
+            attrvals = [s[1] for s in specialization]
+            apaths = _paths_if(attrvals, lambda _, x: isinstance(x, str))
+            attrs = {p: backend.parse_attr(_get_path(attrvals, p)) for p in apaths}
+            with _lock:
+                ttir = _to_ttir(self, signature, constexprs, attrs, opts)
+            tmp = "%s.%d.tmp" % (path, os.getpid())
+            with open(tmp, "w") as f:
+                f.write(ttir)
+            os.replace(tmp, path)  # readers never see a partial file
         k = TTIRKernel(name, ttir, path, Kernel(path), signature, constexprs)
         cache[key] = k
     if warmup:
@@ -457,7 +480,7 @@ def enable(target=None, config=None, threads=None, check_races=False, max_steps=
         raise BadInput("error: TTREF_TRITON and TRITON_INTERPRET=1 are exclusive (unset TRITON_INTERPRET)")
     _state.update(target=target or os.environ.get("TTREF_TRITON_TARGET") or "cuda:90", config=config,
                   threads=threads if threads is not None else int(os.environ.get("TTREF_TRITON_THREADS", "0") or 0),
-                  check_races=check_races, max_steps=max_steps, cache_dir=cache_dir, backend=None)
+                  check_races=check_races, max_steps=max_steps, cache_dir=cache_dir, backend=None, fingerprint=None)
     parse_target(_state["target"])
     if not _state.get("on"):
         _state["orig"] = (jit.JITFunction.run, autotuner.Autotuner.run)

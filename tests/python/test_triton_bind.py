@@ -247,7 +247,8 @@ def test_env_hook_and_autotune():
 
 
 FAKE = {
-    "triton/__init__.py": "__version__ = 'fake'\nfrom . import runtime, compiler, backends\n",
+    "triton/__init__.py": "import os\n__version__ = os.environ.get('FAKE_TRITON_VERSION', 'fake')\n"
+                          "from . import runtime, compiler, backends\n",
     "triton/runtime/__init__.py": "from . import jit, autotuner\n",
     "triton/runtime/autotuner.py": "class Autotuner:\n    def run(self, *a, **k): raise RuntimeError('0 active drivers')\n",
     "triton/runtime/jit.py": """
@@ -371,6 +372,25 @@ print("fine")
     out = subprocess.run([sys.executable, "-c", code, VADD, os.path.join(TMP, "ttir-cache")], capture_output=True,
                          text=True, env=env)
     assert out.stdout.strip() == "fine", out.stdout + out.stderr
+    # a later process reuses the compiled TTIR from the cache directory, unless the Triton version
+    # or a TRITON_* variable (Triton's cache-invalidating environment) differs
+    again = r"""
+import sys, numpy as np, ttref.triton as tt
+import triton.runtime.jit as jit, triton.compiler.compiler as cc
+def vadd(x_ptr, y_ptr, o_ptr, n, BLOCK: "constexpr", scale=None):
+    pass
+k = jit.JITFunction(vadd, open(sys.argv[1]).read())
+tt.enable(cache_dir=sys.argv[2])
+x = np.arange(4096, dtype=np.float32); y = np.float32(2) * x; o = np.zeros(4096, np.float32)
+k[(4,)](x, y, o, 4096, BLOCK=1024)
+assert np.array_equal(o, x + y)
+print(len(cc.COMPILES))
+"""
+    for extra, want in (({}, "0"), ({"FAKE_TRITON_VERSION": "3.7"}, "1"), ({"TRITON_ALWAYS_COMPILE": "1"}, "1")):
+        out = subprocess.run([sys.executable, "-c", again, VADD, os.path.join(TMP, "ttir-cache")], capture_output=True,
+                             text=True, env=dict(env, **extra))
+        assert out.stdout.strip() == want, (extra, out.stdout + out.stderr)
+    assert not [f for f in os.listdir(os.path.join(TMP, "ttir-cache")) if f.endswith(".tmp")]
 
 
 FAKE_TORCH = '''
