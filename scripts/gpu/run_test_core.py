@@ -112,6 +112,38 @@ def read_jsonl(path):
 
 
 _PASSING = ("PASS", "QUALITY_WARNING", "XFAIL")
+_ODD = ("UNSUPPORTED", "UNCAPTURED", "NOT_REPLAYED")  # no verdict on the launch: explained, not judged
+
+
+def kind_of(verdict):
+    """agree | disagree (FAIL: the GPU's output is outside the bound) | error (the replay could
+    not judge: ttref faulted, crashed, timed out) | unsupported | uncaptured | not_replayed."""
+    if verdict in _PASSING:
+        return "agree"
+    if verdict == "FAIL":
+        return "disagree"
+    if verdict in _ODD:
+        return verdict.lower()
+    return "error"
+
+
+_SEE_LOG = re.compile(r"see (work/\S+\.log)")
+
+
+def explain(reason, report_dir):
+    """A conform reason that points at a log (`... see work/CASE/VARIANT/ref.log`) with the log's
+    first error line appended, so the summary carries ttref's own message."""
+    m = _SEE_LOG.search(reason or "")
+    if not m:
+        return reason
+    try:
+        with open(os.path.join(report_dir, m.group(1)), errors="replace") as f:
+            for line in f:
+                if "error:" in line:
+                    return "%s: %s" % (reason, line.strip()[:400])
+    except OSError:
+        pass
+    return reason
 
 
 def summarize(order, tests, captures, results, aliased, unsupported, meta=None):
@@ -135,7 +167,8 @@ def summarize(order, tests, captures, results, aliased, unsupported, meta=None):
     for c in captures:
         launches.setdefault(c.get("test"), []).append(c)
     per_test, counts = [], {}
-    tally = {"launches": 0, "agree": 0, "disagree": 0, "unsupported": 0, "uncaptured": 0, "not_replayed": 0}
+    tally = {"launches": 0, "agree": 0, "disagree": 0, "error": 0, "unsupported": 0, "uncaptured": 0,
+             "not_replayed": 0}
     for tid in order:
         ls = []
         for c in launches.get(tid, []):
@@ -154,20 +187,11 @@ def summarize(order, tests, captures, results, aliased, unsupported, meta=None):
                     v, why = (r["verdict"], r.get("reason", "")) if r else ("NOT_REPLAYED", "no replay result")
             ls.append({"kernel": c.get("kernel"), "case": where, "verdict": v, "reason": why})
             tally["launches"] += 1
-            if v in _PASSING:
-                tally["agree"] += 1
-            elif v == "UNSUPPORTED":
-                tally["unsupported"] += 1
-            elif v == "UNCAPTURED":
-                tally["uncaptured"] += 1
-            elif v == "NOT_REPLAYED":
-                tally["not_replayed"] += 1
-            else:
-                tally["disagree"] += 1
+            tally[kind_of(v)] += 1
         g = gpu.get(tid)
         go = g["outcome"] if g else "not_run"
-        bad = [l for l in ls if l["verdict"] not in _PASSING + ("UNSUPPORTED", "UNCAPTURED", "NOT_REPLAYED")]
-        odd = [l for l in ls if l["verdict"] in ("UNSUPPORTED", "UNCAPTURED", "NOT_REPLAYED")]
+        bad = [l for l in ls if kind_of(l["verdict"]) in ("disagree", "error")]
+        odd = [l for l in ls if l["verdict"] in _ODD]
         if bad:
             st, why = "fail", "%s: %s: %s" % (bad[0]["case"], bad[0]["verdict"], bad[0]["reason"])
         elif odd:
@@ -183,7 +207,7 @@ def summarize(order, tests, captures, results, aliased, unsupported, meta=None):
             st, why = "no_launch", "the test launched no kernel" if g else "no pytest outcome recorded"
         counts[st] = counts.get(st, 0) + 1
         per_test.append({"test": tid, "status": st, "gpu": go, "reason": why, "launches": ls})
-    judged = tally["agree"] + tally["disagree"]
+    judged = tally["agree"] + tally["disagree"] + tally["error"]
     return {"format": "ttref-test-core-sample", "format_version": 1, "meta": meta or {},
             "tests": len(order), "status": dict(sorted(counts.items())), "launch_totals": tally,
             "agreement": round(100.0 * tally["agree"] / judged, 2) if judged else None,
@@ -204,10 +228,10 @@ def render_md(summary):
         out += ["%s" % ", ".join("%s %s" % (k, _md(v)) for k, v in sorted(m.items())), ""]
     out += ["%d tests run; status: %s." % (summary["tests"], ", ".join("%s %d" % kv for kv in summary["status"].items())),
             "",
-            "| launches | agree | disagree | ttref unsupported | not captured | not replayed |",
-            "|---|---|---|---|---|---|",
-            "| %d | %d | %d | %d | %d | %d |" % (t["launches"], t["agree"], t["disagree"], t["unsupported"],
-                                               t["uncaptured"], t["not_replayed"]), ""]
+            "| launches | agree | disagree | replay error | ttref unsupported | not captured | not replayed |",
+            "|---|---|---|---|---|---|---|",
+            "| %d | %d | %d | %d | %d | %d | %d |" % (t["launches"], t["agree"], t["disagree"], t["error"],
+                                                    t["unsupported"], t["uncaptured"], t["not_replayed"]), ""]
     out.append("Agreement (judged launches): %s; over every launch: %s." % (
         "-" if summary["agreement"] is None else "%.2f%%" % summary["agreement"],
         "-" if summary["agreement_all"] is None else "%.2f%%" % summary["agreement_all"]))
@@ -231,7 +255,7 @@ def render_md(summary):
 # ---- phases (collect and run need the GPU machine) -------------------------------------------------
 
 def _env():
-    env = dict(os.environ)
+    env = {k: v for k, v in os.environ.items() if k not in ("TTREF_TRITON", "TRITON_INTERPRET")}  # the real GPU
     here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env["PYTHONPATH"] = os.pathsep.join(p for p in (os.path.join(here, "python"), env.get("PYTHONPATH")) if p)
     return env
@@ -362,6 +386,8 @@ def phase_summary(out, meta):
     if os.path.exists(rj):
         with open(rj) as f:
             results = json.load(f)["results"]
+        for r in results:
+            r["reason"] = explain(r.get("reason", ""), os.path.join(out, "replay"))
     aliased = []
     if os.path.exists(os.path.join(out, "aliased.json")):
         with open(os.path.join(out, "aliased.json")) as f:
@@ -398,7 +424,7 @@ def main(argv=None):
     ap.add_argument("--tests", help="Triton's python/test/unit directory (collect and run)")
     ap.add_argument("--phases", default=",".join(PHASES), help="comma list of %s" % ", ".join(PHASES))
     ap.add_argument("--launches", type=int, default=300, help="stop running chunks once this many launches are seen")
-    ap.add_argument("--chunk", type=int, default=40, help="tests per pytest process")
+    ap.add_argument("--chunk", type=int, default=60, help="tests per pytest process")
     ap.add_argument("--seed", default="1")
     ap.add_argument("--exclude", default=None, help="regex of node ids not to run")
     ap.add_argument("--budget-s", type=float, default=540, help="stop starting chunks after this many seconds")
@@ -429,8 +455,9 @@ def main(argv=None):
     if "summary" in phases:
         s = phase_summary(a.out, _meta())
         t = s["launch_totals"]
-        print("%d tests, %d launches: %d agree, %d disagree, %d unsupported, %d not captured; agreement %s%%"
-              % (s["tests"], t["launches"], t["agree"], t["disagree"], t["unsupported"], t["uncaptured"], s["agreement"]))
+        print("%d tests, %d launches: %d agree, %d disagree, %d replay errors, %d unsupported, %d not captured; "
+              "agreement %s%%" % (s["tests"], t["launches"], t["agree"], t["disagree"], t["error"], t["unsupported"],
+                                  t["uncaptured"], s["agreement"]))
     return 0
 
 

@@ -110,7 +110,8 @@ def test_replay_and_summary():
     suite = os.path.join(out, "suite")
     T = "language/test_core.py::"
     tests = [T + "test_bin_op[int]", T + "test_unary[exp]", T + "test_bad[ttir]", T + "test_bad[yaml]",
-             T + "test_alias[ok]", T + "test_alias[bad]", T + "test_compile_error", T + "test_skip", T + "test_desc"]
+             T + "test_alias[ok]", T + "test_alias[bad]", T + "test_compile_error", T + "test_skip", T + "test_desc",
+             T + "test_oob"]
     c_int = cap.write_case(suite, corpus_record("int_op0"))
     c_float = cap.write_case(suite, corpus_record("binary_op0"))
     wrong = corpus_record("int_op0")
@@ -124,11 +125,16 @@ def test_replay_and_summary():
         text = f.read()
     with open(os.path.join(suite, c_yaml + ".yaml"), "w") as f:
         f.write(text.replace("args:\n", "args:\n  bogus: 3\n", 1))
+    oob = corpus_record("int_op0")
+    n_at = [a["name"] for a in oob["args"]].index("n")
+    oob["args"][n_at]["value"] = 10 ** 6  # the reference run reads past the buffers: ttref faults
+    c_oob = cap.write_case(suite, oob)
     a_ok = cap.write_aliased(suite, aliased_record())
     a_bad = cap.write_aliased(suite, aliased_record(corrupt=True))
     caps = [(tests[0], {"case": c_int}), (tests[0], {"case": c_float}), (tests[1], {"case": c_wrong}),
             (tests[2], {"case": c_broken}), (tests[3], {"case": c_yaml}), (tests[4], {"aliased": a_ok}),
-            (tests[5], {"aliased": a_bad}), (tests[8], {"uncaptured": "argument desc has a type the suite format cannot hold"})]
+            (tests[5], {"aliased": a_bad}), (tests[8], {"uncaptured": "argument desc has a type the suite format cannot hold"}),
+            (tests[9], {"case": c_oob})]
     for t, e in caps:
         cap.note_launch(suite, dict(e, test=t, kernel="k"))
     with open(os.path.join(suite, "tests.jsonl"), "w") as f:
@@ -151,21 +157,23 @@ def test_replay_and_summary():
     st = {e["test"][len(T):]: e["status"] for e in s["per_test"]}
     assert st == {"test_bin_op[int]": "pass", "test_unary[exp]": "fail", "test_bad[ttir]": "unsupported",
                   "test_bad[yaml]": "unsupported", "test_alias[ok]": "pass", "test_alias[bad]": "fail",
-                  "test_compile_error": "gpu_failed", "test_skip": "gpu_skipped", "test_desc": "unsupported"}, st
+                  "test_compile_error": "gpu_failed", "test_skip": "gpu_skipped", "test_desc": "unsupported",
+                  "test_oob": "fail"}, st
     why = {e["test"][len(T):]: e["reason"] for e in s["per_test"]}
     assert "tt.frobnicate" in why["test_bad[ttir]"] and "bogus" in why["test_bad[yaml]"], why
     assert why["test_unary[exp]"].startswith(c_wrong + ": FAIL") and "aliased/" + a_bad + ": FAIL" in why["test_alias[bad]"], why
     assert "CompilationError" in why["test_compile_error"] and "UNCAPTURED" in why["test_desc"], why
+    assert c_oob + ": ERROR: the reference run failed" in why["test_oob"] and "out-of-bounds" in why["test_oob"], why
     t = s["launch_totals"]
-    assert (t["launches"], t["agree"], t["disagree"], t["unsupported"], t["uncaptured"]) == (8, 3, 2, 2, 1), t
-    assert s["agreement"] == 60.0 and s["agreement_all"] == 37.5, s
+    assert (t["launches"], t["agree"], t["disagree"], t["error"], t["unsupported"], t["uncaptured"]) == (9, 3, 2, 1, 2, 1), t
+    assert s["agreement"] == 50.0 and s["agreement_all"] == 33.33, s
     assert sorted(os.listdir(os.path.join(out, "unsupported"))) == sorted([c_broken, c_broken + ".yaml", c_yaml,
                                                                            c_yaml + ".yaml", "reasons.jsonl"])
     md = open(os.path.join(out, "summary.md")).read()
-    for needle in ("| 8 | 3 | 2 | 2 | 1 | 0 |", "Agreement (judged launches): 60.00%", c_wrong, "aliased/" + a_bad,
+    for needle in ("| 9 | 3 | 2 | 1 | 2 | 1 | 0 |", "Agreement (judged launches): 50.00%", c_wrong, "aliased/" + a_bad,
                    "tt.frobnicate", "test_skip | gpu_skipped | bfloat16 is not supported"):
         assert needle in md, (needle, md)
-    assert "8 launches: 3 agree, 2 disagree, 2 unsupported, 1 not captured" in p.stdout, p.stdout
+    assert "9 launches: 3 agree, 2 disagree, 1 replay errors, 2 unsupported, 1 not captured" in p.stdout, p.stdout
     # usage errors
     p = subprocess.run([sys.executable, RUNNER, out, "--phases", "run"], capture_output=True, text=True, env=env)
     assert p.returncode == 2 and "--tests" in p.stderr, p.stderr
