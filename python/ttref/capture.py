@@ -393,6 +393,27 @@ class Capture:
             finally:
                 cap._busy.on = False
         jit.JITFunction.run = run
+        try:  # launches of a compiled kernel (triton.compile(...)[grid](...)) bypass JITFunction.run
+            from triton.compiler.compiler import CompiledKernel
+        except ImportError:
+            CompiledKernel = None
+        if CompiledKernel is not None and "__getitem__" in CompiledKernel.__dict__:
+            self._ck = (CompiledKernel, CompiledKernel.__dict__["__getitem__"])
+            orig_getitem = self._ck[1]
+
+            def getitem(ck, grid):
+                runner = orig_getitem(ck, grid)
+
+                def launch(*a, **k):
+                    ret = runner(*a, **k)
+                    if not getattr(cap._busy, "on", False) and not _benchmarking():
+                        meta = getattr(ck, "metadata", None)
+                        name = getattr(ck, "name", None) or getattr(meta, "name", None) or "kernel"
+                        cap._miss(name, "launched as a compiled kernel (triton.compile(...)[grid]), not through a "
+                                        "@triton.jit function: its Python arguments are not known", cap.test)
+                    return ret
+                return launch
+            CompiledKernel.__getitem__ = getitem
         return self
 
     def stop(self):
@@ -400,6 +421,9 @@ class Capture:
             import triton.runtime.jit as jit
             jit.JITFunction.run = self._orig
             self._orig = None
+        if getattr(self, "_ck", None):
+            self._ck[0].__getitem__ = self._ck[1]
+            self._ck = None
 
     def __enter__(self):
         return self.start()

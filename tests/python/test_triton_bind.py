@@ -444,12 +444,23 @@ class JITFunction:
 '''
 
 
+FAKE_COMPILED = '''
+class CompiledKernel:
+    def __init__(self, name): self.name = name
+    def __getitem__(self, grid):
+        return lambda *a, **k: "launched " + self.name
+ORIG = CompiledKernel.__getitem__
+CompiledKernel.ORIG = ORIG
+'''
+
+
 def test_capture_on_a_fake_gpu():
     """ttref.capture's recording (bound arguments, storage snapshots before/after, grid lambda,
     TTIR names, aliasing reported, benchmark launches skipped) with a fake torch and Triton."""
     root = os.path.join(TMP, "fakegpu")
     for f, text in (("torch/__init__.py", FAKE_TORCH), ("triton/__init__.py", "__version__ = 'fake'\nfrom . import runtime\n"),
-                    ("triton/runtime/__init__.py", "from . import jit\n"), ("triton/runtime/jit.py", FAKE_GPU_JIT)):
+                    ("triton/runtime/__init__.py", "from . import jit\n"), ("triton/runtime/jit.py", FAKE_GPU_JIT),
+                    ("triton/compiler/__init__.py", ""), ("triton/compiler/compiler.py", FAKE_COMPILED)):
         os.makedirs(os.path.dirname(os.path.join(root, f)), exist_ok=True)
         with open(os.path.join(root, f), "w") as fh:
             fh.write(text)
@@ -477,11 +488,15 @@ with cap.capture(sys.argv[2]) as c:
     k[(4,)](T(1, 4096), T(0, 4096), o, 4096, BLOCK=1024)      # x and y overlap, shifted by one element
     other = torch.Tensor(st[16:], torch.float32, 0, (4096,), (1,))  # a second storage inside st's memory
     k[(4,)](T(0, 4096), other, o, 4096, BLOCK=1024)           # refused: distinct storages overlapping
+    from triton.compiler.compiler import CompiledKernel
+    CompiledKernel("vadd_compiled")[(4,)](T(0, 4096), y, o, 4096)  # a compiled kernel launched directly: reported
+from triton.compiler.compiler import CompiledKernel  # stop() gave the compiled-kernel launcher back
+assert CompiledKernel("after")[(1,)]() == "launched after" and CompiledKernel.__getitem__ is CompiledKernel.ORIG
 print(c.count, c.missed, c.aliased)
 """
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
     out = subprocess.run([sys.executable, "-W", "ignore", "-c", code, VADD, suite], capture_output=True, text=True, env=env)
-    assert out.stdout.strip() == "4 1 3", out.stdout + out.stderr
+    assert out.stdout.strip() == "4 2 3", out.stdout + out.stderr
     y = open(os.path.join(suite, "vadd_0.yaml")).read()
     assert "grid: [4, 1, 1]" in y and "x_ptr: {shape: [8192], dtype: f32" in y and "o_ptr: {shape: [4096]," in y, y
     xin = np.load(os.path.join(suite, "vadd_0", "x_ptr.in.npy"))
@@ -489,12 +504,13 @@ print(c.count, c.missed, c.aliased)
     meta = json.load(open(os.path.join(suite, "vadd_0", "meta.json")))
     assert meta["python_args"]["o_ptr"]["storage_offset"] == 7 and meta["grid"] == [4], meta
     unc = open(os.path.join(suite, "UNCAPTURED.txt")).read()
-    assert unc.count("\n") == 1 and "vadd: arguments x_ptr and y_ptr are distinct storages that overlap" in unc, unc
+    assert unc.count("\n") == 2 and "vadd: arguments x_ptr and y_ptr are distinct storages that overlap" in unc, unc
+    assert "vadd_compiled: launched as a compiled kernel" in unc, unc
     rc, txt = conform(suite, os.path.join(suite, "replay_gpu.py"))
     assert rc == 0 and "1 passed" in txt, txt
     # the aliased launches: whole storages, each argument at its byte offset, never split into copies
     idx = [json.loads(l) for l in open(os.path.join(suite, "captures.jsonl"))]
-    assert [e.get("case") or e.get("aliased") or "-" for e in idx] == ["vadd_0", "vadd_0", "vadd_1", "vadd_2", "-"], idx
+    assert [e.get("case") or e.get("aliased") or "-" for e in idx] == ["vadd_0", "vadd_0", "vadd_1", "vadd_2", "-", "-"], idx
     assert all(e["test"] == "t.py::test_one" for e in idx) and "overlap in memory" in idx[4]["uncaptured"], idx
     lj = json.load(open(os.path.join(suite, "aliased", "vadd_0", "launch.json")))
     assert [(a["name"], a.get("storage"), a.get("offset")) for a in lj["args"]] == \
