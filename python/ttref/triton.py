@@ -29,7 +29,7 @@ import numpy as np
 from . import (BadInput, Error, Kernel, KernelFault, _Err, _P, _Z, _check, _lib, _literal, _grid, _raise)
 
 __all__ = ["enable", "disable", "enabled", "plan_buffers", "map_arguments", "eval_grid", "cache_key", "run_ttir",
-           "parse_target", "TTIRKernel"]
+           "parse_target", "TTIRKernel", "CPUDriver"]
 
 _lib.ttref_launch_buffer_at.restype = ctypes.c_int
 _lib.ttref_launch_buffer_at.argtypes = [_P, ctypes.c_char_p, _P, _Z, _Z, ctypes.POINTER(_Err)]
@@ -464,6 +464,81 @@ def _autotune_run(self, *args, **kwargs):
     return self.fn.run(*args, **kwargs, **ckw)
 
 
+class CPUDriver:
+    """Triton's active driver when no GPU driver is active (the GPU hidden, a laptop): host code
+    that asks it what it runs on (`triton.runtime.driver.active.get_active_torch_device()`,
+    `get_current_target()`, as the tutorials and Triton's tests do at import) gets the CPU and
+    the ttref target instead of "0 active drivers". Anything else needs a GPU and is refused by
+    name (an AttributeError, so hasattr() probes still work)."""
+
+    def __init__(self, target):
+        self.target = parse_target(target)
+
+    def is_active(self):
+        return True
+
+    def get_current_target(self):
+        from triton.backends.compiler import GPUTarget
+        return GPUTarget(*self.target)
+
+    def get_active_torch_device(self):
+        try:
+            import torch
+            return torch.device("cpu")
+        except ImportError:
+            return "cpu"
+
+    def get_current_device(self):
+        return 0
+
+    def set_current_device(self, device):
+        pass
+
+    def get_current_stream(self, device=None):
+        return 0
+
+    def get_device_capability(self, device=0):
+        kind, arch, _ = self.target
+        return (arch // 10, arch % 10) if kind == "cuda" else (9, 4)
+
+    def __getattr__(self, name):
+        raise AttributeError("triton.runtime.driver.active.%s needs a GPU: ttref's CPU driver (TTREF_TRITON, no GPU "
+                             "driver active) answers get_current_target, get_active_torch_device, get_current_device, "
+                             "get_current_stream and get_device_capability" % name)
+
+
+def _driver_config():
+    """Triton's DriverConfig (triton.runtime.driver.driver; `triton.runtime.driver` itself is
+    that object once triton.runtime is imported, so go through the module), or None."""
+    import importlib
+    try:
+        return getattr(importlib.import_module("triton.runtime.driver"), "driver", None)
+    except ImportError:
+        return None
+
+
+def _install_driver():
+    """Make CPUDriver Triton's active driver when no GPU driver is active; True if it did."""
+    holder = _driver_config()
+    if holder is None:
+        return False
+    try:
+        holder.active.get_current_target()
+        return False  # a GPU driver is active: tensors may live there (staged per storage)
+    except Exception:  # noqa: BLE001 - "0 active drivers" and whatever a broken driver raises
+        pass
+    cpu = CPUDriver(_state["target"])
+    try:
+        _state["driver_orig"] = holder.active  # a lazy proxy (older Triton) ...
+    except Exception:  # noqa: BLE001 - ... or a property that raises (Triton 3.2+): put back "not chosen yet"
+        _state["driver_orig"] = None
+    if hasattr(holder, "set_active"):
+        holder.set_active(cpu)
+    else:
+        holder.active = cpu
+    return True
+
+
 def enabled():
     return bool(_state.get("on"))
 
@@ -487,6 +562,11 @@ def enable(target=None, config=None, threads=None, check_races=False, max_steps=
         jit.JITFunction.run = _jit_run
         autotuner.Autotuner.run = _autotune_run
         _state["on"] = True
+        _state["driver"] = _install_driver()
+    elif _state.get("driver"):
+        holder = _driver_config()
+        if holder is not None and isinstance(holder.active, CPUDriver):
+            holder.active.target = parse_target(_state["target"])  # a new target for the CPU driver
 
 
 def disable():
@@ -496,6 +576,12 @@ def disable():
         from triton.runtime import autotuner
         jit.JITFunction.run, autotuner.Autotuner.run = _state["orig"]
         _state["on"] = False
+        if _state.pop("driver", False):
+            holder, orig = _driver_config(), _state.pop("driver_orig", None)
+            if holder is not None and hasattr(holder, "set_active"):
+                holder.set_active(orig)
+            elif holder is not None:
+                holder.active = orig
 
 
 class _ImportHook:

@@ -249,7 +249,34 @@ def test_env_hook_and_autotune():
 FAKE = {
     "triton/__init__.py": "import os\n__version__ = os.environ.get('FAKE_TRITON_VERSION', 'fake')\n"
                           "from . import runtime, compiler, backends\n",
-    "triton/runtime/__init__.py": "from . import jit, autotuner\n",
+    "triton/runtime/__init__.py": "from . import jit, autotuner\nfrom .driver import driver\n",  # as Triton's
+    "triton/runtime/driver.py": """
+import os
+class _Gpu:
+    def get_current_target(self):
+        from triton.backends.compiler import GPUTarget
+        return GPUTarget("cuda", 80, 32)
+def _create_driver():
+    if os.environ.get("FAKE_GPU"):
+        return _Gpu()
+    raise RuntimeError("0 active drivers ([]). There should only be one.")
+class DriverConfig:  # Triton 3.6's: the default driver is made on first use
+    def __init__(self):
+        self._default = self._active = None
+    @property
+    def default(self):
+        if self._default is None:
+            self._default = _create_driver()
+        return self._default
+    @property
+    def active(self):
+        if self._active is None:
+            self._active = self.default
+        return self._active
+    def set_active(self, d): self._active = d
+    def reset_active(self): self._active = self.default
+driver = DriverConfig()
+""",
     "triton/runtime/autotuner.py": "class Autotuner:\n    def run(self, *a, **k): raise RuntimeError('0 active drivers')\n",
     "triton/runtime/jit.py": """
 import inspect
@@ -360,7 +387,23 @@ try:
     raise SystemExit("no KeyError")
 except KeyError as e:
     assert "bogus" in str(e)
+from triton.runtime import driver
+t = driver.active.get_current_target()        # the GPU hidden: ttref's CPU driver answers
+assert (t.backend, t.arch, t.warp_size) == ("cuda", 90, 32) and str(driver.active.get_active_torch_device()) == "cpu"
+assert driver.active.get_device_capability() == (9, 0) and not hasattr(driver.active, "utils")
+try:
+    driver.active.get_benchmarker()
+    raise SystemExit("no AttributeError")
+except AttributeError as e:
+    assert "get_benchmarker needs a GPU" in str(e), str(e)
+tt.enable(target="cuda:80", cache_dir=sys.argv[2])
+assert driver.active.get_current_target().arch == 80
 tt.disable()
+try:
+    driver.active
+    raise SystemExit("the CPU driver is still active")
+except RuntimeError as e:
+    assert "0 active drivers" in str(e)
 try:
     k[(4,)](x, y, o, 4096, BLOCK=1024)
 except RuntimeError as e:
@@ -386,6 +429,10 @@ k[(4,)](x, y, o, 4096, BLOCK=1024)
 assert np.array_equal(o, x + y)
 print(len(cc.COMPILES))
 """
+    # with a GPU driver active, enable() leaves it alone
+    gpu = "import ttref.triton as tt; from triton.runtime import driver; tt.enable(); print(driver.active.get_current_target().arch)"
+    out = subprocess.run([sys.executable, "-c", gpu], capture_output=True, text=True, env=dict(env, FAKE_GPU="1"))
+    assert out.stdout.strip() == "80", out.stdout + out.stderr
     for extra, want in (({}, "0"), ({"FAKE_TRITON_VERSION": "3.7"}, "1"), ({"TRITON_ALWAYS_COMPILE": "1"}, "1")):
         out = subprocess.run([sys.executable, "-c", again, VADD, os.path.join(TMP, "ttir-cache")], capture_output=True,
                              text=True, env=dict(env, **extra))
