@@ -539,7 +539,9 @@ def capture(dirpath, modes=None):
 
 # ---- pytest plugin: pytest -p ttref.capture --ttref-capture=DIR ----------------------------------
 # Besides the launches, DIR/tests.jsonl gets each test's outcome (test_outcome) and every launch
-# in DIR/captures.jsonl carries the node id of the test that made it.
+# in DIR/captures.jsonl carries the node id of the test that made it. `--ttref-triton` runs the
+# tests' launches on ttref instead (the CPU run of scripts/gpu/run_test_core.py) and
+# `--ttref-outcomes=FILE` records the outcomes without capturing.
 
 _plugin = {}
 
@@ -547,9 +549,19 @@ _plugin = {}
 def pytest_addoption(parser):
     parser.addoption("--ttref-capture", metavar="DIR", default=None,
                      help="record every Triton launch as a ttref conformance suite case in DIR")
+    parser.addoption("--ttref-triton", action="store_true", default=False,
+                     help="run every Triton launch on ttref (ttref.triton.enable(), as TTREF_TRITON=1)")
+    parser.addoption("--ttref-outcomes", metavar="FILE", default=None,
+                     help="append each test's outcome to FILE as JSON lines (as DIR/tests.jsonl)")
 
 
 def pytest_configure(config):
+    if config.getoption("--ttref-triton", default=False):
+        if config.getoption("--ttref-capture", default=None):
+            raise BadInput("error: --ttref-capture records GPU launches; it cannot be combined with --ttref-triton")
+        from . import triton as ttref_triton
+        ttref_triton.enable()  # before test modules import triton's driver (the GPU may be hidden)
+    _plugin["outcomes"] = config.getoption("--ttref-outcomes", default=None)
     d = config.getoption("--ttref-capture", default=None)
     if d:
         _plugin["cap"] = Capture(d).start()
@@ -582,11 +594,17 @@ def test_outcome(report):
 
 
 def pytest_runtest_logreport(report):
-    cap = _plugin.get("cap")
-    e = test_outcome(report) if cap is not None else None
-    if e is not None:
-        os.makedirs(cap.dir, exist_ok=True)
-        with open(os.path.join(cap.dir, "tests.jsonl"), "a") as f:
+    cap, out = _plugin.get("cap"), _plugin.get("outcomes")
+    e = test_outcome(report) if cap is not None or out else None
+    if e is None:
+        return
+    files = [os.path.join(cap.dir, "tests.jsonl")] if cap is not None else []
+    files += [out] if out else []
+    for path in files:
+        d = os.path.dirname(path)
+        if d:
+            os.makedirs(d, exist_ok=True)
+        with open(path, "a") as f:
             f.write(json.dumps(e, sort_keys=True) + "\n")
 
 

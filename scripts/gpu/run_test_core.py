@@ -22,10 +22,14 @@ the next call goes on):
   summary  OUTDIR/summary.json and OUTDIR/summary.md: per test pass / fail / unsupported /
            no_launch / gpu_skipped / gpu_failed with the reason, and the launch agreement rate
 
+`--on ttref --phases run,summary` then runs the tests the GPU run ran once more with the GPU
+hidden (CUDA_VISIBLE_DEVICES=, `--ttref-triton --device cpu`): Triton's own assertions judge
+ttref.triton end to end, and the summary adds the per-test comparison (compare_outcomes).
+
 Needs Triton, torch, pytest, numpy and libttref (TTREF_LIB, TTREF_BIN, PYTHONPATH=python) for
 collect and run; replay and summary need only ttref and numpy. The pure parts (parse_collected,
 stratified_order, chunks_of, quarantine_reason, summarize, render_md) are tested in make check
-(tests/python/test_run_test_core.py).
+(tests/python/test_run_test_core.py), as is compare_outcomes.
 """
 import argparse
 import hashlib
@@ -215,6 +219,43 @@ def summarize(order, tests, captures, results, aliased, unsupported, meta=None):
             "per_test": per_test}
 
 
+def _outcomes(entries):
+    """node id -> the entry that decides the test (a failed or skipped phase wins over a pass)."""
+    out = {}
+    for t in entries:
+        cur = out.get(t["test"])
+        if cur is None or (cur["outcome"] == "passed" and t["outcome"] != "passed"):
+            out[t["test"]] = t
+    return out
+
+
+def compare_outcomes(order, gpu_tests, cpu_tests):
+    """The same tests run on the GPU and on the CPU through ttref.triton (their own assertions
+    judging ttref): per test pass (both passed), ttref_fail (passed on the GPU, failed on ttref:
+    the reason is ttref's E line), ttref_skip, gpu_failed / gpu_skipped (not meaningful), or
+    not_run; without a GPU record the CPU outcome alone decides. Rate: pass / (pass + ttref_fail)."""
+    gpu, cpu = _outcomes(gpu_tests), _outcomes(cpu_tests)
+    per, counts = [], {}
+    for tid in order:
+        g, c = gpu.get(tid), cpu.get(tid)
+        go, co = (g["outcome"] if g else None), (c["outcome"] if c else None)
+        if co is None:
+            st, why = "not_run", "no outcome on ttref (the chunk timed out?)"
+        elif go in ("failed", "skipped"):
+            st, why = "gpu_" + go, g.get("reason", "")
+        elif co == "passed":
+            st, why = "pass", ""
+        elif co == "skipped":
+            st, why = "ttref_skip", c.get("reason", "")
+        else:
+            st, why = "ttref_fail", c.get("reason", "")
+        counts[st] = counts.get(st, 0) + 1
+        per.append({"test": tid, "gpu": go, "ttref": co, "status": st, "reason": why})
+    judged = counts.get("pass", 0) + counts.get("ttref_fail", 0)
+    return {"tests": len(order), "status": dict(sorted(counts.items())),
+            "pass_rate": round(100.0 * counts.get("pass", 0) / judged, 2) if judged else None, "per_test": per}
+
+
 def _md(s):
     return str(s).replace("|", "\\|").replace("\n", " ")
 
@@ -249,6 +290,16 @@ def render_md(summary):
     for e in summary["per_test"]:
         if e["status"] in ("no_launch", "gpu_skipped", "gpu_failed"):
             out.append("| %s | %s | %s |" % (_md(e["test"]), e["status"], _md(e["reason"])))
+    c = summary.get("ttref_run")
+    if c:
+        out += ["", "## The same tests on the CPU through ttref.triton (GPU hidden, their own assertions)", "",
+                "%d tests; status: %s; pass rate (pass / (pass + ttref_fail)): %s." % (
+                    c["tests"], ", ".join("%s %d" % kv for kv in c["status"].items()),
+                    "-" if c["pass_rate"] is None else "%.2f%%" % c["pass_rate"]),
+                "", "| test | GPU | ttref | status | reason |", "|---|---|---|---|---|"]
+        for e in c["per_test"]:
+            if e["status"] not in ("pass", "gpu_failed", "gpu_skipped"):
+                out.append("| %s | %s | %s | %s | %s |" % (_md(e["test"]), e["gpu"], e["ttref"], e["status"], _md(e["reason"])))
     return "\n".join(out) + "\n"
 
 
@@ -292,14 +343,34 @@ def phase_select(out, seed, exclude):
         f.write("\n".join(stratified_order(ids, seed, exclude)) + "\n")
 
 
-def phase_run(out, tests, launches, chunk, deadline, per_test_s):
+def ran_tests(out, sub="chunks"):
+    """The node ids of the done chunks of OUTDIR/SUB, in run order."""
+    order, cdir = [], os.path.join(out, sub)
+    for n in sorted(os.listdir(cdir)) if os.path.isdir(cdir) else []:
+        if n.endswith(".done"):
+            with open(os.path.join(cdir, n[:-5] + ".txt")) as f:
+                order += [l.strip() for l in f if l.strip()]
+    return order
+
+
+def phase_run(out, tests, launches, chunk, deadline, per_test_s, on="gpu"):
+    """on="gpu": the GPU run under the capture plugin until `launches` launches are seen.
+    on="ttref": the tests the GPU run ran (else the whole order) with the GPU hidden, every
+    launch on ttref (--ttref-triton, --device cpu); outcomes in OUTDIR/ttref/tests.jsonl."""
     suite = os.path.join(out, "suite")
-    cdir = os.path.join(out, "chunks")
+    cdir = os.path.join(out, "chunks" if on == "gpu" else "ttref-chunks")
     os.makedirs(cdir, exist_ok=True)
     with open(os.path.join(out, "order.txt")) as f:
         order = [l.strip() for l in f if l.strip()]
+    env = _env()
+    extra = ["--ttref-capture=" + os.path.abspath(suite)]
+    if on == "ttref":
+        order = ran_tests(out) or order
+        env["CUDA_VISIBLE_DEVICES"] = ""
+        extra = ["--ttref-triton", "--ttref-outcomes=" + os.path.abspath(os.path.join(out, "ttref", "tests.jsonl")),
+                 "--device", "cpu"]
     for i, ids in enumerate(chunks_of(order, chunk)):
-        if len(read_jsonl(os.path.join(suite, "captures.jsonl"))) >= launches:
+        if on == "gpu" and len(read_jsonl(os.path.join(suite, "captures.jsonl"))) >= launches:
             return True
         done = os.path.join(cdir, "%04d.done" % i)
         if os.path.exists(done):
@@ -309,10 +380,10 @@ def phase_run(out, tests, launches, chunk, deadline, per_test_s):
             return False
         with open(os.path.join(cdir, "%04d.txt" % i), "w") as f:
             f.write("\n".join(ids) + "\n")
-        cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", tests, "-p", "ttref.capture",
-               "--ttref-capture=" + os.path.abspath(suite)] + ids
+        cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", tests, "-p",
+               "ttref.capture"] + extra + ids
         try:
-            p = subprocess.run(cmd, cwd=tests, env=_env(), capture_output=True, text=True,
+            p = subprocess.run(cmd, cwd=tests, env=env, capture_output=True, text=True,
                                timeout=min(left, per_test_s * len(ids)))
             with open(os.path.join(cdir, "%04d.log" % i), "w") as f:
                 f.write(p.stdout[-20000:] + p.stderr[-20000:])
@@ -322,7 +393,7 @@ def phase_run(out, tests, launches, chunk, deadline, per_test_s):
             if deadline - time.time() < 30:
                 return False
         open(done, "w").close()
-    return len(read_jsonl(os.path.join(suite, "captures.jsonl"))) >= launches
+    return on != "gpu" or len(read_jsonl(os.path.join(suite, "captures.jsonl"))) >= launches
 
 
 def quarantine(out, case, reason):
@@ -375,12 +446,7 @@ def phase_replay(out, ttref_bin, jobs):
 
 def phase_summary(out, meta):
     suite = os.path.join(out, "suite")
-    order = []
-    cdir = os.path.join(out, "chunks")
-    for n in sorted(os.listdir(cdir)) if os.path.isdir(cdir) else []:
-        if n.endswith(".done"):
-            with open(os.path.join(cdir, n[:-5] + ".txt")) as f:
-                order += [l.strip() for l in f if l.strip()]
+    order = ran_tests(out)
     results = []
     rj = os.path.join(out, "replay", "results.json")
     if os.path.exists(rj):
@@ -393,8 +459,11 @@ def phase_summary(out, meta):
         with open(os.path.join(out, "aliased.json")) as f:
             aliased = json.load(f)
     unsup = {e["case"]: e["reason"] for e in read_jsonl(os.path.join(out, "unsupported", "reasons.jsonl"))}
-    s = summarize(order, read_jsonl(os.path.join(suite, "tests.jsonl")), read_jsonl(os.path.join(suite, "captures.jsonl")),
-                  results, aliased, unsup, meta)
+    gpu_tests = read_jsonl(os.path.join(suite, "tests.jsonl"))
+    s = summarize(order, gpu_tests, read_jsonl(os.path.join(suite, "captures.jsonl")), results, aliased, unsup, meta)
+    cpu_order = ran_tests(out, "ttref-chunks")
+    if cpu_order:
+        s["ttref_run"] = compare_outcomes(cpu_order, gpu_tests, read_jsonl(os.path.join(out, "ttref", "tests.jsonl")))
     with open(os.path.join(out, "summary.json"), "w") as f:
         json.dump(s, f, indent=1, sort_keys=True, default=str)
     with open(os.path.join(out, "summary.md"), "w") as f:
@@ -430,6 +499,9 @@ def main(argv=None):
     ap.add_argument("--budget-s", type=float, default=540, help="stop starting chunks after this many seconds")
     ap.add_argument("--per-test-s", type=float, default=60, help="a chunk's time limit per test")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--on", choices=["gpu", "ttref"], default="gpu",
+                    help="run phase: on the GPU with capture (default), or the GPU run's tests on ttref with the GPU "
+                         "hidden (--ttref-triton --device cpu)")
     a = ap.parse_args(argv)
     phases = a.phases.split(",")
     bad = [p for p in phases if p not in PHASES]
@@ -444,9 +516,9 @@ def main(argv=None):
     if "select" in phases:
         phase_select(a.out, a.seed, a.exclude)
     if "run" in phases:
-        enough = phase_run(a.out, os.path.abspath(a.tests), a.launches, a.chunk, deadline, a.per_test_s)
-        print("run: %d launches seen%s" % (len(read_jsonl(os.path.join(a.out, "suite", "captures.jsonl"))),
-                                           "" if enough else " (budget spent: call again to go on)"))
+        enough = phase_run(a.out, os.path.abspath(a.tests), a.launches, a.chunk, deadline, a.per_test_s, a.on)
+        print("run (%s): %d launches seen%s" % (a.on, len(read_jsonl(os.path.join(a.out, "suite", "captures.jsonl"))),
+                                                "" if enough else " (budget spent: call again to go on)"))
     rc = 0
     if "replay" in phases:
         rc = phase_replay(a.out, os.environ.get("TTREF_BIN", "ttref"), a.jobs)
@@ -458,6 +530,8 @@ def main(argv=None):
         print("%d tests, %d launches: %d agree, %d disagree, %d replay errors, %d unsupported, %d not captured; "
               "agreement %s%%" % (s["tests"], t["launches"], t["agree"], t["disagree"], t["error"], t["unsupported"],
                                   t["uncaptured"], s["agreement"]))
+        if "ttref_run" in s:
+            print("on ttref (GPU hidden): %s; pass rate %s%%" % (s["ttref_run"]["status"], s["ttref_run"]["pass_rate"]))
     return 0
 
 

@@ -181,6 +181,35 @@ def test_replay_and_summary():
     assert p.returncode == 2 and "unknown phase frob" in p.stderr, p.stderr
 
 
+def test_compare_outcomes():
+    """The CPU run (the GPU run's tests on ttref.triton with the GPU hidden) against the GPU's."""
+    T = "t.py::"
+    order = [T + n for n in ("a", "b", "c", "d", "e", "f", "g")]
+    gpu = [{"test": T + "a", "when": "call", "outcome": "passed", "reason": ""},
+           {"test": T + "b", "when": "call", "outcome": "passed", "reason": ""},
+           {"test": T + "c", "when": "call", "outcome": "passed", "reason": ""},
+           {"test": T + "d", "when": "call", "outcome": "failed", "reason": "E   GPU said no"},
+           {"test": T + "e", "when": "setup", "outcome": "skipped", "reason": "needs sm100"},
+           {"test": T + "g", "when": "call", "outcome": "passed", "reason": ""}]
+    cpu = [{"test": T + "a", "when": "call", "outcome": "passed", "reason": ""},
+           {"test": T + "b", "when": "call", "outcome": "failed", "reason": "E   ttref.KernelFault: out-of-bounds"},
+           {"test": T + "c", "when": "setup", "outcome": "skipped", "reason": "Only for cuda or HIP"},
+           {"test": T + "d", "when": "call", "outcome": "passed", "reason": ""},
+           {"test": T + "e", "when": "call", "outcome": "passed", "reason": ""},
+           {"test": T + "f", "when": "call", "outcome": "passed", "reason": ""},
+           {"test": T + "a", "when": "teardown", "outcome": "passed", "reason": ""}]
+    c = rtc.compare_outcomes(order, gpu, cpu)
+    assert [(e["test"][len(T):], e["status"]) for e in c["per_test"]] == [
+        ("a", "pass"), ("b", "ttref_fail"), ("c", "ttref_skip"), ("d", "gpu_failed"), ("e", "gpu_skipped"),
+        ("f", "pass"), ("g", "not_run")], c
+    assert c["per_test"][1]["reason"] == "E   ttref.KernelFault: out-of-bounds" and c["pass_rate"] == 66.67, c
+    s = rtc.summarize([], [], [], [], [], {})
+    s["ttref_run"] = c
+    md = rtc.render_md(s)
+    assert "pass rate (pass / (pass + ttref_fail)): 66.67%" in md and "| t.py::b | passed | failed | ttref_fail |" in md, md
+    assert "| t.py::a |" not in md.split("## The same tests")[1], md
+
+
 class _Report:
     def __init__(self, nodeid, when, outcome, longrepr=None, text=""):
         self.nodeid, self.when, self.outcome, self.longrepr, self.longreprtext = nodeid, when, outcome, longrepr, text
@@ -192,6 +221,7 @@ def test_pytest_plugin_records():
     d = os.path.join(TMP, "plug")
     fake = types.SimpleNamespace(dir=d, test=None)
     cap._plugin["cap"] = fake
+    cap._plugin["outcomes"] = os.path.join(TMP, "plug-out", "cpu.jsonl")  # --ttref-outcomes, as well
     try:
         cap.pytest_runtest_protocol(types.SimpleNamespace(nodeid="t.py::test_a[1]"), None)
         assert fake.test == "t.py::test_a[1]"
@@ -204,7 +234,22 @@ def test_pytest_plugin_records():
         cap.pytest_runtest_logreport(_Report("t.py::test_c", "call", "passed"))
     finally:
         cap._plugin.pop("cap", None)
+        cap._plugin.pop("outcomes", None)
+    assert open(os.path.join(d, "tests.jsonl")).read() == open(os.path.join(TMP, "plug-out", "cpu.jsonl")).read()
     got = [json.loads(l) for l in open(os.path.join(d, "tests.jsonl"))]
+    # the options: --ttref-triton runs launches on ttref, so it cannot be combined with capturing
+    opts = []
+    cap.pytest_addoption(types.SimpleNamespace(addoption=lambda name, **kw: opts.append(name)))
+    assert opts == ["--ttref-capture", "--ttref-triton", "--ttref-outcomes"], opts
+    conf = lambda **v: types.SimpleNamespace(getoption=lambda name, default=None: v.get(name, default))
+    raises_bad = False
+    try:
+        cap.pytest_configure(conf(**{"--ttref-triton": True, "--ttref-capture": d}))
+    except ttref.BadInput as e:
+        raises_bad = "cannot be combined with --ttref-triton" in str(e)
+    assert raises_bad and "cap" not in cap._plugin
+    cap.pytest_configure(conf(**{"--ttref-outcomes": "x.jsonl"}))
+    assert cap._plugin.pop("outcomes") == "x.jsonl" and "cap" not in cap._plugin
     assert got == [{"test": "t.py::test_a[1]", "when": "call", "outcome": "failed", "reason": "E   AssertionError: 3 != 4"},
                    {"test": "t.py::test_b", "when": "setup", "outcome": "skipped", "reason": "Skipped: no bf16"},
                    {"test": "t.py::test_c", "when": "call", "outcome": "passed", "reason": ""}], got
