@@ -276,10 +276,20 @@ def replay_aliased(case_dir, threads=None):
             launch = json.load(f)
         if launch.get("format") != "ttref-aliased-launch":
             raise BadInput("error: %s: not a ttref aliased launch" % os.path.join(name, "launch.json"))
-        roots = [np.load(os.path.join(case_dir, st["input"])).astype(np.uint8, copy=True).reshape(-1)
-                 for st in launch["storages"]]
-        gpus = [np.load(os.path.join(case_dir, st["gpu"])).reshape(-1) for st in launch["storages"]]
-    except (OSError, ValueError, KeyError, TypeError) as e:
+        roots = [np.load(os.path.join(case_dir, os.path.basename(st["input"])), allow_pickle=False)
+                 .reshape(-1).view(np.uint8).copy() for st in launch["storages"]]
+        gpus = [np.load(os.path.join(case_dir, os.path.basename(st["gpu"])), allow_pickle=False).reshape(-1).view(np.uint8)
+                for st in launch["storages"]]
+        for a in launch["args"]:  # a hand-edited or damaged launch.json must not bind out of place
+            if a["kind"] == "ptr":
+                s, off = a["storage"], a["offset"]
+                if not (type(s) is int and 0 <= s < len(roots) and type(off) is int and 0 <= off <= roots[s].size
+                        and a["dtype"] in _BYTES):
+                    raise ValueError("launch.json: argument %r: storage %r, offset %r, dtype %r do not fit"
+                                     % (a.get("name"), s, off, a.get("dtype")))
+            elif a["kind"] != "scalar":
+                raise ValueError("launch.json: argument %r: kind %r" % (a.get("name"), a["kind"]))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         return dict(res, verdict="ERROR", reason="%s: %s" % (type(e).__name__, e))
     except Error as e:
         return dict(res, verdict="ERROR", reason=str(e))

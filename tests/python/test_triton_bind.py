@@ -760,6 +760,20 @@ def test_aliased_records():
     assert sorted(os.listdir(os.path.join(suite, "aliased"))) == ["odd", "oob", "unsup", "vadd_0", "vadd_1"]
     res = cap.replay_dir(suite)
     assert [r["verdict"] for r in res] == ["FAIL", "ERROR", "UNSUPPORTED", "PASS", "PASS"], res
+    # a damaged launch.json is an ERROR naming what does not fit, never a binding out of place
+    lj = os.path.join(suite, "aliased", "vadd_1", "launch.json")
+    good = open(lj).read()
+    for path, val, want in ((("args", 0, "offset"), -4, "offset -4"), (("args", 1, "storage"), 3, "storage 3"),
+                            (("args", 2, "kind"), "tensor", "kind 'tensor'"), (("storages", 0, "input"), "nope.npy", "nope.npy")):
+        d = json.loads(good)
+        d[path[0]][path[1]][path[2]] = val
+        with open(lj, "w") as f:
+            json.dump(d, f)
+        r = cap.replay_aliased(os.path.dirname(lj))
+        assert r["verdict"] == "ERROR" and want in r["reason"], (path, r)
+    with open(lj, "w") as f:
+        f.write(good[:40])
+    assert cap.replay_aliased(os.path.dirname(lj))["verdict"] == "ERROR"
 
 
 if __name__ == "__main__":
