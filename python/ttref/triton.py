@@ -517,25 +517,42 @@ def _driver_config():
         return None
 
 
+class _DriverChoice:
+    """Triton's active driver under ttref.triton: the GPU driver when one is active, else
+    CPUDriver, chosen on first use, so enable() neither initialises CUDA nor imports torch."""
+
+    def __init__(self, holder, orig, target):
+        self._holder, self._orig, self._cpu, self._chosen = holder, orig, CPUDriver(target), None
+
+    def _choose(self):
+        if self._chosen is None:
+            try:
+                d = self._orig if self._orig is not None else self._holder.default
+                d.get_current_target()
+                self._chosen = d
+            except Exception:  # noqa: BLE001 - "0 active drivers", no torch, a broken driver: the CPU
+                self._chosen = self._cpu
+        return self._chosen
+
+    def __getattr__(self, name):
+        return getattr(self._choose(), name)
+
+
 def _install_driver():
-    """Make CPUDriver Triton's active driver when no GPU driver is active; True if it did."""
+    """Put _DriverChoice in as Triton's active driver; True if it did (a Triton with a
+    DriverConfig: triton.runtime.driver.driver)."""
     holder = _driver_config()
     if holder is None:
         return False
-    try:
-        holder.active.get_current_target()
-        return False  # a GPU driver is active: tensors may live there (staged per storage)
-    except Exception:  # noqa: BLE001 - "0 active drivers" and whatever a broken driver raises
-        pass
-    cpu = CPUDriver(_state["target"])
-    try:
-        _state["driver_orig"] = holder.active  # a lazy proxy (older Triton) ...
-    except Exception:  # noqa: BLE001 - ... or a property that raises (Triton 3.2+): put back "not chosen yet"
-        _state["driver_orig"] = None
-    if hasattr(holder, "set_active"):
-        holder.set_active(cpu)
+    if isinstance(getattr(type(holder), "active", None), property):
+        _state["driver_orig"] = None  # Triton 3.2+: the active driver is made on first use; set_active(None) restores that
     else:
-        holder.active = cpu
+        _state["driver_orig"] = holder.active  # older Triton: a lazy proxy, not initialised by this
+    choice = _DriverChoice(holder, _state["driver_orig"], _state["target"])
+    if hasattr(holder, "set_active"):
+        holder.set_active(choice)
+    else:
+        holder.active = choice
     return True
 
 
@@ -565,8 +582,8 @@ def enable(target=None, config=None, threads=None, check_races=False, max_steps=
         _state["driver"] = _install_driver()
     elif _state.get("driver"):
         holder = _driver_config()
-        if holder is not None and isinstance(holder.active, CPUDriver):
-            holder.active.target = parse_target(_state["target"])  # a new target for the CPU driver
+        if holder is not None and isinstance(holder.active, _DriverChoice):
+            holder.active._cpu.target = parse_target(_state["target"])  # a new target for the CPU driver
 
 
 def disable():

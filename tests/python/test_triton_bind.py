@@ -430,9 +430,10 @@ assert np.array_equal(o, x + y)
 print(len(cc.COMPILES))
 """
     # with a GPU driver active, enable() leaves it alone
-    gpu = "import ttref.triton as tt; from triton.runtime import driver; tt.enable(); print(driver.active.get_current_target().arch)"
+    gpu = ("import ttref.triton as tt; from triton.runtime import driver; tt.enable(); made = driver._default is not None; "
+           "print(made, driver.active.get_current_target().arch)")
     out = subprocess.run([sys.executable, "-c", gpu], capture_output=True, text=True, env=dict(env, FAKE_GPU="1"))
-    assert out.stdout.strip() == "80", out.stdout + out.stderr
+    assert out.stdout.strip() == "False 80", out.stdout + out.stderr  # chosen on first use, not by enable()
     for extra, want in (({}, "0"), ({"FAKE_TRITON_VERSION": "3.7"}, "1"), ({"TRITON_ALWAYS_COMPILE": "1"}, "1")):
         out = subprocess.run([sys.executable, "-c", again, VADD, os.path.join(TMP, "ttir-cache")], capture_output=True,
                              text=True, env=dict(env, **extra))
