@@ -9,7 +9,8 @@ Triton compiled, compiled.asm["ttir"]), DIR/NAME/ARG.in.npy (each pointer argume
 before the launch, from the pointer to the end of its storage, raw bits for bf16/fp8) and
 DIR/NAME/ARG.gpu.npy (after it), DIR/NAME/meta.json (Triton version, device, grid, constexprs,
 Python arguments). `ttref conform DIR --backend reference` replays the suite on the CPU and
-`ttref conform DIR --backend DIR/replay_gpu.py` judges the recorded GPU outputs against ttref.
+`ttref conform DIR --backend DIR/replay_gpu.py --config DIR/replay_gpu.yml` judges the recorded
+GPU outputs against ttref (the config declares the GPU's subnormal flushing).
 Launches whose pointer arguments share one storage (two slices of a tensor, a tensor and its
 transpose, overlapping views) cannot be a suite case (one buffer per argument) and are never
 split into copies: they go to DIR/aliased/NAME/ as whole storages (raw bytes before and after)
@@ -34,7 +35,7 @@ import numpy as np
 
 from . import BadInput
 
-__all__ = ["capture", "write_case", "write_aliased", "replay_aliased", "replay_dir", "default_mode", "Capture",
+__all__ = ["capture", "write_case", "write_aliased", "replay_aliased", "replay_dir", "default_mode", "kernel_mode", "Capture",
            "REPLAY_ADAPTER"]
 
 # numpy / torch dtype name -> suite dtype
@@ -55,6 +56,26 @@ def default_mode(dtype, ulp=None):
         u = ulp if ulp is not None else float(os.environ.get("TTREF_CAPTURE_ULP", "16"))
         return {"mode": "ulp", "options": {"ulp": u if u != int(u) else int(u), "allow_ftz": True}}
     return {"mode": "exact"}
+
+
+_DOT = re.compile(r"\btt\.dot(?:_scaled)?\b([^\n]*?):\s*tensor<((?:\d+x)+)[^>]*>")
+
+
+def kernel_mode(ttir, dtype, ulp=None):
+    """The default mode of a float output of kernel `ttir` (TTIR text): dot_product with k = K + 1
+    (docs/compliance.md's op table; no bias test) when the kernel has one tt.dot / tt.dot_scaled
+    outside any loop, K being the contraction length of its A operand (the GPU's MMA order and
+    TF32/fp8 truncation are then judged against the precise dot, not in ulps); else
+    default_mode. Integers and bool: exact."""
+    base = default_mode(dtype, ulp)
+    if base["mode"] != "ulp":
+        return base
+    dots = _DOT.findall(ttir)
+    if len(dots) != 1 or re.search(r"\bscf\.(for|while)\b", ttir):
+        return base  # a K loop (or several dots): the number of terms per output is not in the TTIR
+    attrs, dims = dots[0]
+    k = int(dims.split("x")[-2]) * (2 if re.search(r"\blhs\s*=\s*e2m1\b", attrs) else 1)  # e2m1: two per byte
+    return {"mode": "dot_product", "options": {"k": k + 1, "bias_test": False}}
 
 
 def _yaml_scalar(v):
@@ -99,13 +120,24 @@ for name in names:
 '''
 
 
+REPLAY_CONFIG = '''# Backend config (docs/adapter-protocol.md; .yml, so `ttref conform` does not read it as a case)
+# for replay_gpu.py: the recorded GPU flushes subnormals
+# in some ops (sqrt, ceil, ... of a subnormal input), so every item is also run by the reference
+# with --ftz and an element equal to either reference passes.
+backend: captured-gpu
+device: "%s"
+capabilities:
+  ftz: true
+'''
+
+
 def write_case(dirpath, record, modes=None):
     """Write one launch record as a suite case; returns the case name. `record` is a dict:
     kernel (name), ttir (text), grid (1-3 ints), args: a list in TTIR order of
     {"name", "kind": "ptr", "dtype" (suite dtype), "before", "after" (numpy arrays of raw bits
     or values, the memory from the pointer to the end of its storage)} or
     {"name", "kind": "scalar", "value"}; optional "meta" (dict, into meta.json).
-    `modes` maps an argument name to {"mode", "options"} (default: default_mode)."""
+    `modes` maps an argument name to {"mode", "options"} (default: kernel_mode)."""
     os.makedirs(dirpath, exist_ok=True)
     name = record.get("name") or _case_name(dirpath, record["kernel"])
     cdir = os.path.join(dirpath, name)
@@ -137,7 +169,7 @@ def write_case(dirpath, record, modes=None):
             np.save(os.path.join(cdir, "%s.%s.npy" % (a["name"], sfx)), np.ascontiguousarray(out).reshape(-1))
         lines.append("  %s: {shape: [%d], dtype: %s, input: {gen: file, file: %s/%s.in.npy}}"
                      % (a["name"], before.size, dt, name, a["name"]))
-        outputs.append((a["name"], (modes or {}).get(a["name"]) or default_mode(dt)))
+        outputs.append((a["name"], (modes or {}).get(a["name"]) or kernel_mode(record["ttir"], dt)))
     lines.append("outputs:")
     for n, m in outputs:
         opts = m.get("options") or {}
@@ -152,6 +184,11 @@ def write_case(dirpath, record, modes=None):
         with open(adapter, "w") as f:
             f.write(REPLAY_ADAPTER)
         os.chmod(adapter, 0o755)
+    config = os.path.join(dirpath, "replay_gpu.yml")
+    if not os.path.exists(config):
+        dev = str(record.get("meta", {}).get("device", "GPU")).replace('"', "'")
+        with open(config, "w") as f:
+            f.write(REPLAY_CONFIG % dev)
     return name
 
 

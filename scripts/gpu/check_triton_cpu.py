@@ -422,8 +422,10 @@ def main():
     ttref_bin = os.environ.get("TTREF_BIN", "./ttref")
     if os.path.isdir(suite):
         for be in ("reference", os.path.join(suite, "replay_gpu.py")):
+            cfg = os.path.join(suite, "replay_gpu.yml")  # the GPU's subnormal flushing
             rc, so, se = sub([ttref_bin, "conform", suite, "--backend", be, "--report-dir",
-                              os.path.join(out, "rep-" + os.path.basename(be)), "--no-progress"], env, 60)
+                              os.path.join(out, "rep-" + os.path.basename(be)), "--no-progress"]
+                             + (["--config", cfg] if be != "reference" and os.path.exists(cfg) else []), env, 60)
             print("== conform --backend %s: rc %d\n%s" % (os.path.basename(be), rc, (so + se)[-1200:]))
         if os.path.isdir(os.path.join(suite, "aliased")):  # launches with aliased arguments (the strided views)
             rc, so, se = sub([sys.executable, "-m", "ttref.capture", "replay", suite], env, 120)

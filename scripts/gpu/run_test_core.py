@@ -17,8 +17,9 @@ the next call goes on):
            until OUTDIR/suite/captures.jsonl holds --launches launches (or --budget-s runs out);
            each chunk's ids in OUTDIR/chunks/N.txt, done chunks marked N.done
   replay   no GPU needed: cases whose TTIR ttref cannot load are moved to OUTDIR/unsupported/
-           with ttref's message, `ttref conform OUTDIR/suite --backend OUTDIR/suite/replay_gpu.py`
-           judges the GPU's outputs against ttref, `ttref.capture.replay_dir` the aliased ones
+           with ttref's message, `ttref conform OUTDIR/suite --backend OUTDIR/suite/replay_gpu.py
+           --config OUTDIR/suite/replay_gpu.yml` judges the GPU's outputs against ttref,
+           `ttref.capture.replay_dir` the aliased ones
   summary  OUTDIR/summary.json and OUTDIR/summary.md: per test pass / fail / unsupported /
            no_launch / gpu_skipped / gpu_failed with the reason, and the launch agreement rate
 
@@ -428,8 +429,10 @@ def phase_replay(out, ttref_bin, jobs):
     if any(y.endswith(".yaml") for y in os.listdir(suite)):
         for _ in range(10000):
             shutil.rmtree(rep, ignore_errors=True)
+            cfg = os.path.join(suite, "replay_gpu.yml")  # the GPU's subnormal flushing (ttref.capture writes it)
             p = subprocess.run([ttref_bin, "conform", suite, "--backend", os.path.join(suite, "replay_gpu.py"),
-                                "--report-dir", rep, "-j", str(jobs), "--no-progress"], capture_output=True, text=True)
+                                "--report-dir", rep, "-j", str(jobs), "--no-progress"]
+                               + (["--config", cfg] if os.path.exists(cfg) else []), capture_output=True, text=True)
             rc = p.returncode
             if rc != 2:
                 break

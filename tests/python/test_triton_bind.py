@@ -594,6 +594,46 @@ def corpus_record(case):
             "args": args, "meta": {"device": "NVIDIA H100 (corpus)", "triton": "3.6.0"}}
 
 
+def test_kernel_mode():
+    """Captured float outputs of a kernel with one tt.dot outside loops are judged as dot products
+    with k = K + 1 (K from the case's own constexprs, e2m1 operands packed two per byte); K loops,
+    other kernels and integer outputs keep the default modes."""
+    gen = os.path.join(DATA, "corpus", "triton-3.6-h100-gen")
+    seen = {"dot_product": 0, "ulp": 0, "exact": 0}
+    for case in sorted(c for c in os.listdir(gen) if c.startswith("dot_")):
+        cj = json.load(open(os.path.join(gen, case, "case.json")))
+        ttir = open(os.path.join(gen, case, "kernel.ttir")).read()
+        out_dt = [a["dtype"] for a in cj["args"] if a["name"] == "o_ptr"][0]
+        m = cap.kernel_mode(ttir, {"f8e4m3": "f8E4M3FN", "f8e5m2": "f8E5M2"}.get(out_dt, out_dt))
+        seen[m["mode"]] += 1
+        if out_dt.startswith("i"):
+            assert m == {"mode": "exact"}, (case, m)
+        elif "scf.for" in ttir:
+            assert m == cap.default_mode(out_dt), (case, m)
+        else:
+            assert m == {"mode": "dot_product", "options": {"k": cj["constexprs"]["K"] + 1, "bias_test": False}}, (case, m)
+    assert seen["dot_product"] >= 20 and seen["ulp"] >= 2 and seen["exact"] >= 2, seen
+    assert cap.kernel_mode(open(VADD).read(), "f32") == cap.default_mode("f32")
+    # the suite written for a dot kernel carries the mode, and the GPU replay config declares FTZ
+    suite = os.path.join(TMP, "dotsuite")
+    d = os.path.join(gen, "dot_f16_16x16x16")
+    cj = json.load(open(os.path.join(d, "case.json")))
+    names = {a.name for a in ttref.Kernel(os.path.join(d, "kernel.ttir")).args}
+    args = [{"name": a["name"], "kind": "ptr", "dtype": a["dtype"], "before": np.load(os.path.join(d, a["name"] + ".in.npy")),
+             "after": np.load(os.path.join(d, a["name"] + ".gpu.npy"))} if a["kind"] == "ptr" else
+            {"name": a["name"], "kind": "scalar", "value": a["value"]} for a in cj["args"] if a["name"] in names]
+    n = cap.write_case(suite, {"kernel": "dot", "ttir": open(os.path.join(d, "kernel.ttir")).read(), "grid": cj["grid"],
+                               "args": args, "meta": {"device": "NVIDIA H100"}})
+    assert "o_ptr: {mode: dot_product, options: {k: 17, bias_test: false}}" in open(os.path.join(suite, n + ".yaml")).read()
+    cfg = open(os.path.join(suite, "replay_gpu.yml")).read()
+    assert "ftz: true" in cfg and 'device: "NVIDIA H100"' in cfg, cfg
+    rep = os.path.join(TMP, "dotrep")
+    p = subprocess.run([BIN, "conform", suite, "--backend", os.path.join(suite, "replay_gpu.py"), "--config",
+                        os.path.join(suite, "replay_gpu.yml"), "--report-dir", rep, "-j", "1", "--no-progress"],
+                       capture_output=True, text=True)
+    assert p.returncode == 0 and "1 passed" in p.stdout + p.stderr, p.stdout + p.stderr  # the H100's dot within the bound
+
+
 def conform(suite, backend):
     rep = os.path.join(TMP, "rep-%d" % len(os.listdir(TMP)))
     p = subprocess.run([BIN, "conform", suite, "--backend", backend, "--report-dir", rep, "-j", "1", "--no-progress"],
