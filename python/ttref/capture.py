@@ -35,7 +35,8 @@ import numpy as np
 
 from . import BadInput
 
-__all__ = ["capture", "write_case", "write_aliased", "replay_aliased", "replay_dir", "default_mode", "kernel_mode", "Capture",
+__all__ = ["capture", "write_case", "write_aliased", "replay_aliased", "replay_dir", "default_mode", "kernel_mode",
+           "kernel_unordered", "Capture",
            "REPLAY_ADAPTER"]
 
 # numpy / torch dtype name -> suite dtype
@@ -76,6 +77,16 @@ def kernel_mode(ttir, dtype, ulp=None):
     attrs, dims = dots[0]
     k = int(dims.split("x")[-2]) * (2 if re.search(r"\blhs\s*=\s*e2m1\b", attrs) else 1)  # e2m1: two per byte
     return {"mode": "dot_product", "options": {"k": k + 1, "bias_test": False}}
+
+
+_UNORDERED = re.compile(r"\btt\.atomic_rmw\s+(?:exch|fadd)\b|\btt\.atomic_cas\b|\btt\.cat\b")
+
+
+def kernel_unordered(ttir):
+    """True when kernel `ttir` leaves the order of its results open, so captured outputs are
+    compared as multisets: atomic exchange / float add / compare-and-swap (which program wins
+    is the hardware's choice) and tt.cat (its element order is unspecified)."""
+    return bool(_UNORDERED.search(ttir))
 
 
 def _yaml_scalar(v):
@@ -137,7 +148,8 @@ def write_case(dirpath, record, modes=None):
     {"name", "kind": "ptr", "dtype" (suite dtype), "before", "after" (numpy arrays of raw bits
     or values, the memory from the pointer to the end of its storage)} or
     {"name", "kind": "scalar", "value"}; optional "meta" (dict, into meta.json).
-    `modes` maps an argument name to {"mode", "options"} (default: kernel_mode)."""
+    `modes` maps an argument name to {"mode", "options", "unordered"} (default: kernel_mode, and
+    kernel_unordered for every output)."""
     os.makedirs(dirpath, exist_ok=True)
     name = record.get("name") or _case_name(dirpath, record["kernel"])
     cdir = os.path.join(dirpath, name)
@@ -171,10 +183,13 @@ def write_case(dirpath, record, modes=None):
                      % (a["name"], before.size, dt, name, a["name"]))
         outputs.append((a["name"], (modes or {}).get(a["name"]) or kernel_mode(record["ttir"], dt)))
     lines.append("outputs:")
+    unordered = kernel_unordered(record["ttir"])
     for n, m in outputs:
         opts = m.get("options") or {}
         o = ", ".join("%s: %s" % (k, _yaml_scalar(v) if not isinstance(v, str) else v) for k, v in opts.items())
-        lines.append("  %s: {mode: %s%s}" % (n, m["mode"], ", options: {%s}" % o if o else ""))
+        un = m.get("unordered", unordered)
+        lines.append("  %s: {mode: %s%s%s}" % (n, m["mode"], ", options: {%s}" % o if o else "",
+                                               ", unordered: true" if un else ""))
     with open(os.path.join(dirpath, name + ".yaml"), "w") as f:
         f.write("\n".join(lines) + "\n")
     with open(os.path.join(cdir, "meta.json"), "w") as f:

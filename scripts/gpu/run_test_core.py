@@ -160,6 +160,7 @@ def summarize(order, tests, captures, results, aliased, unsupported, meta=None):
     unsupported: {case: ttref's message} of cases ttref could not load (quarantined).
     Returns a dict: totals, rates and one entry per test run: status pass | fail | unsupported |
     no_launch | gpu_skipped | gpu_failed, with launches and reasons."""
+    order = list(dict.fromkeys(order))  # a test run twice (a re-run chunk) counts once
     gpu = {}
     for t in tests:
         cur = gpu.get(t["test"])

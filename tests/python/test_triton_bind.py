@@ -614,6 +614,12 @@ def test_kernel_mode():
             assert m == {"mode": "dot_product", "options": {"k": cj["constexprs"]["K"] + 1, "bias_test": False}}, (case, m)
     assert seen["dot_product"] >= 20 and seen["ulp"] >= 2 and seen["exact"] >= 2, seen
     assert cap.kernel_mode(open(VADD).read(), "f32") == cap.default_mode("f32")
+    # outputs compared as multisets exactly where the corpus generator marked the case unordered
+    for case in sorted(os.listdir(gen)):
+        if os.path.isfile(os.path.join(gen, case, "case.json")):
+            cj = json.load(open(os.path.join(gen, case, "case.json")))
+            got = cap.kernel_unordered(open(os.path.join(gen, case, "kernel.ttir")).read())
+            assert got == bool(cj.get("unordered")), (case, got)
     # the suite written for a dot kernel carries the mode, and the GPU replay config declares FTZ
     suite = os.path.join(TMP, "dotsuite")
     d = os.path.join(gen, "dot_f16_16x16x16")
