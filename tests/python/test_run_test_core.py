@@ -210,6 +210,76 @@ def test_compare_outcomes():
     assert "| t.py::a |" not in md.split("## The same tests")[1], md
 
 
+FAKE_PYTEST = r'''
+"""A stand-in for `python3 -m pytest`: --collect-only prints FAKE_IDS' node ids; a run records,
+as the ttref.capture plugin would, one launch and one outcome per node id, and logs its argv."""
+import json, os, sys
+argv = sys.argv[1:]
+with open(os.environ["FAKE_LOG"], "a") as f:
+    f.write(json.dumps({"argv": argv, "cuda": os.environ.get("CUDA_VISIBLE_DEVICES"), "cwd": os.getcwd()}) + "\n")
+if "--collect-only" in argv:
+    print(open(os.environ["FAKE_IDS"]).read() + "\n12 tests collected in 0.1s")
+    sys.exit(0)
+ids = [a for a in argv if "::" in a]
+opt = lambda name: next((a.split("=", 1)[1] for a in argv if a.startswith(name + "=")), None)
+cap, outs = opt("--ttref-capture"), opt("--ttref-outcomes")
+for t in ids:
+    rec = {"test": t, "when": "call", "outcome": "passed", "reason": ""}
+    if cap:
+        os.makedirs(cap, exist_ok=True)
+        open(os.path.join(cap, "captures.jsonl"), "a").write(json.dumps({"test": t, "kernel": "k", "uncaptured": "fake"}) + "\n")
+        open(os.path.join(cap, "tests.jsonl"), "a").write(json.dumps(rec) + "\n")
+    if outs:
+        os.makedirs(os.path.dirname(outs), exist_ok=True)
+        open(outs, "a").write(json.dumps(rec) + "\n")
+'''
+
+
+def test_run_phase_with_a_fake_pytest():
+    """collect, select and run (GPU and --on ttref) with a stand-in pytest: chunks stop at the
+    launch target, a second call goes on without re-running a chunk, the budget is honoured,
+    and the CPU run hides the GPU and asks for --ttref-triton --device cpu."""
+    root = os.path.join(TMP, "fakepytest")
+    os.makedirs(os.path.join(root, "pytest"))
+    open(os.path.join(root, "pytest", "__init__.py"), "w").close()
+    with open(os.path.join(root, "pytest", "__main__.py"), "w") as f:
+        f.write(FAKE_PYTEST)
+    tests = os.path.join(TMP, "unit")
+    os.makedirs(os.path.join(tests, "language"))
+    for f in ("conftest.py", "language/test_core.py"):
+        open(os.path.join(tests, f), "w").close()
+    ids = ["language/test_core.py::test_%s[%d]" % (fn, i) for fn in "abc" for i in range(4)]
+    with open(os.path.join(TMP, "ids.txt"), "w") as f:
+        f.write("\n".join(ids))
+    log = os.path.join(TMP, "fakepytest.log")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]), FAKE_IDS=os.path.join(TMP, "ids.txt"),
+               FAKE_LOG=log, CUDA_VISIBLE_DEVICES="0", TTREF_BIN=BIN)
+    out = os.path.join(TMP, "runout")
+    run = lambda *a: subprocess.run([sys.executable, RUNNER, out, "--tests", tests, "--chunk", "3"] + list(a),
+                                    capture_output=True, text=True, env=env)
+    p = run("--launches", "5", "--phases", "collect,select,run")
+    assert p.returncode == 0 and "run (gpu): 6 launches seen" in p.stdout, p.stdout + p.stderr
+    order = open(os.path.join(out, "order.txt")).read().split()
+    assert sorted(order) == sorted(ids) and order == rtc.stratified_order(ids, "1")
+    assert sorted(os.listdir(os.path.join(out, "chunks"))) == ["0000.done", "0000.log", "0000.txt", "0001.done", "0001.log",
+                                                               "0001.txt"]
+    p = run("--launches", "8", "--phases", "collect,select,run")  # goes on: one more chunk, none re-run
+    assert "run (gpu): 9 launches seen" in p.stdout, p.stdout + p.stderr
+    assert rtc.ran_tests(out) == order[:9]
+    p = run("--launches", "12", "--phases", "run", "--budget-s", "60")  # under 2 minutes left: no chunk starts
+    assert "9 launches seen (budget spent" in p.stdout, p.stdout + p.stderr
+    p = run("--on", "ttref", "--phases", "run,summary")
+    assert p.returncode == 0 and "on ttref (GPU hidden): {'pass': 9}; pass rate 100.0%" in p.stdout, p.stdout + p.stderr
+    calls = [json.loads(l) for l in open(log)]
+    assert sum("--collect-only" in c["argv"] for c in calls) == 1 and all(c["cwd"] == tests for c in calls)
+    gpu = [c for c in calls if "--ttref-triton" not in c["argv"] and "--collect-only" not in c["argv"]]
+    cpu = [c for c in calls if "--ttref-triton" in c["argv"]]
+    assert len(gpu) == 3 and all(c["cuda"] == "0" and "ttref.capture" in c["argv"] for c in gpu), gpu
+    assert len(cpu) == 3 and all(c["cuda"] == "" and c["argv"][-4:-3] != ["--ttref-capture"] and "--device" in c["argv"]
+                                 and c["argv"][c["argv"].index("--device") + 1] == "cpu" for c in cpu), cpu
+    assert sum((c["argv"][c["argv"].index("--device") + 2:] for c in cpu), []) == order[:9]
+
+
 class _Report:
     def __init__(self, nodeid, when, outcome, longrepr=None, text=""):
         self.nodeid, self.when, self.outcome, self.longrepr, self.longreprtext = nodeid, when, outcome, longrepr, text
