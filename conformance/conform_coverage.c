@@ -225,6 +225,7 @@ static void expected(ir_opcode c, const char *const **dts, const char *const **a
   case IR_OP_MATH_COS: case IR_OP_MATH_SQRT: case IR_OP_MATH_RSQRT: case IR_OP_MATH_ERF: case IR_OP_MATH_FLOOR:
   case IR_OP_MATH_CEIL: case IR_OP_MATH_TANH: case IR_OP_MATH_TRUNC: case IR_OP_MATH_ROUND: case IR_OP_MATH_ROUNDEVEN:
   case IR_OP_MATH_LOG1P: case IR_OP_MATH_EXPM1: case IR_OP_MATH_POWF:
+  case IR_OP_MATH_TAN:
     *dts = MATH_DT;
     break;
   case IR_OP_ATOMIC_RMW: *attrs = RMW_K; break;

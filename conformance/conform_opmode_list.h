@@ -19,6 +19,7 @@ X(MATH_SQRT,          "ulp",         0, 3, 1, "sqrt.approx.f32; OpenCL sqrt: 3 u
 X(MATH_RSQRT,         "ulp",         2, 2, 1, "rsqrt.approx; OpenCL rsqrt: 2 ulp")
 X(MATH_ERF,           "ulp",         2, 4, 1, "libdevice erf: 2 ulp; OpenCL erf: 16 ulp")
 X(MATH_TANH,          "ulp",         2, 8, 2, "tanh.approx or libdevice; OpenCL tanh: 5 ulp")
+X(MATH_TAN,           "ulp",         2, 5, 1, "libdevice tan: 2 ulp, tanf: 4 ulp; OpenCL tan: 5 ulp")
 X(MATH_LOG1P,         "ulp",         2, 4, 1, "libdevice log1p: 1 ulp; OpenCL: 2 ulp")
 X(MATH_EXPM1,         "ulp",         2, 4, 1, "libdevice expm1: 1 ulp; OpenCL: 3 ulp")
 X(MATH_POWF,          "ulp",         2, 8, 2, "libdevice pow: 2 ulp; OpenCL pow: 16 ulp")

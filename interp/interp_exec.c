@@ -1157,6 +1157,7 @@ static ttref_status op_float_unary(ctx *c, const ir_op *op)
   case IR_OP_MATH_RSQRT: fn = FP_MATH_RSQRT; break;
   case IR_OP_MATH_ERF: fn = FP_MATH_ERF; break;
   case IR_OP_MATH_TANH: fn = FP_MATH_TANH; break;
+  case IR_OP_MATH_TAN: fn = FP_MATH_TAN; break;
   case IR_OP_MATH_LOG1P: fn = FP_MATH_LOG1P; break;
   case IR_OP_MATH_EXPM1: fn = FP_MATH_EXPM1; break;
   default:
@@ -2735,6 +2736,7 @@ static ttref_status exec_op_value(ctx *c, const ir_op *op)
   OP_CASE(MATH_SIN) OP_CASE(MATH_COS) OP_CASE(MATH_SQRT) OP_CASE(MATH_RSQRT) OP_CASE(MATH_ERF)
   OP_CASE(MATH_FLOOR) OP_CASE(MATH_CEIL) OP_CASE(MATH_ABSF) OP_CASE(MATH_TANH) OP_CASE(MATH_TRUNC)
   OP_CASE(MATH_ROUND) OP_CASE(MATH_ROUNDEVEN) OP_CASE(MATH_LOG1P) OP_CASE(MATH_EXPM1)
+  OP_CASE(MATH_TAN)
     return op_float_unary(c, op);
   OP_CASE(MATH_ABSI) OP_CASE(MATH_CTPOP) OP_CASE(MATH_CTLZ) OP_CASE(MATH_CTTZ) return op_int_unary(c, op);
   OP_CASE(MATH_FMA) return op_fma(c, op);

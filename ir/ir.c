@@ -14,10 +14,12 @@ typedef struct op_info {
   const char *name;
   int nopnds, nres;
   unsigned flags;
+  ir_syntax syn;
+  ir_type_rule rule;
 } op_info;
 
 static const op_info op_table[IR_OP_COUNT] = {
-#define X(name, mnem, nopnd, nres, flags) {mnem, nopnd, nres, flags},
+#define X(name, mnem, nopnd, nres, flags, syn, rule) {mnem, nopnd, nres, flags, IR_SYN_##syn, IR_TR_##rule},
 #include "ir_op_list.h"
 #undef X
 };
@@ -37,6 +39,14 @@ int ir_op_nopnds(ir_opcode op)
 int ir_op_nresults(ir_opcode op)
 {
   return ((int)op >= 0 && op < IR_OP_COUNT) ? op_table[op].nres : 0;
+}
+ir_syntax ir_op_syntax(ir_opcode op)
+{
+  return ((int)op >= 0 && op < IR_OP_COUNT) ? op_table[op].syn : IR_SYN_CUSTOM;
+}
+ir_type_rule ir_op_type_rule(ir_opcode op)
+{
+  return ((int)op >= 0 && op < IR_OP_COUNT) ? op_table[op].rule : IR_TR_CUSTOM;
 }
 
 bool ir_op_lookup(const char *s, size_t n, ir_opcode *out)

@@ -24,8 +24,61 @@ enum {
   IR_F_VENDOR = 1u << 7,      /* a vendor op: name, rule and semantics from op->vdef */
 };
 
+/* The syntax column: how a regular op is written (ir_parse_op.c, ir_print_op.c). */
+typedef enum ir_syntax {
+  IR_SYN_CUSTOM,  /* hand-written format (ir_parse_custom.c, ir_print_op.c) */
+  IR_SYN_SAME,    /* op %a[, %b[, %c]] [fastmath|overflow] [attrs] : T          (operands and result T) */
+  IR_SYN_CMP,     /* op PRED, %a, %b [fastmath] [attrs] : T                   (result: i1 of T's shape) */
+  IR_SYN_CAST,    /* op %x [fastmath|overflow] [attrs] : A to B */
+  IR_SYN_CAST_RM, /* op %x [rounding-mode] [fastmath] [attrs] : A to B */
+  IR_SYN_ARROW,   /* op %x [attrs] : A -> B                                     (tt one-operand ops) */
+} ir_syntax;
+
+/* The type rule column: the verifier's check of a regular op (ir_verify_op.c). */
+typedef enum ir_type_rule {
+  IR_TR_CUSTOM,         /* hand-written check (ir_verify_op.c, ir_verify_ctl.c) */
+  IR_TR_SAME_INT,       /* operands and results: one integer (tensor) type */
+  IR_TR_SAME_FLOAT,     /* operands and results: one float (tensor) type */
+  IR_TR_CMP_INT,        /* two integer operands of one type; i1 result of their shape; predicate */
+  IR_TR_CMP_FLOAT,      /* two float operands of one type; i1 result of their shape; predicate */
+  IR_TR_INT_WIDER,      /* integer to a wider integer, same shape */
+  IR_TR_INT_NARROWER,   /* integer to a narrower integer */
+  IR_TR_INT_INT,        /* integer to an integer of any width */
+  IR_TR_FLOAT_WIDER,    /* float to a wider float */
+  IR_TR_FLOAT_NARROWER, /* float to a narrower float */
+  IR_TR_INT_FLOAT,      /* integer to float */
+  IR_TR_FLOAT_INT,      /* float to integer */
+  IR_TR_BITCAST,        /* integer or float to integer or float of the same width */
+} ir_type_rule;
+
+/* Case labels generated from the table: inside a switch on an opcode,
+ *   #define X(name, mnem, nopnd, nres, flags, syn, rule) IR_CASE_SYN_##syn(name)
+ *   #include "ir_op_list.h"
+ * expands to `case IR_OP_name:` for every op of a regular syntax (likewise
+ * IR_CASE_RULE_##rule for every op with a table type rule), so a switch
+ * under -Wswitch-enum names its irregular ops by hand and the rest by row. */
+#define IR_CASE_SYN_CUSTOM(name)
+#define IR_CASE_SYN_SAME(name) case IR_OP_##name:
+#define IR_CASE_SYN_CMP(name) case IR_OP_##name:
+#define IR_CASE_SYN_CAST(name) case IR_OP_##name:
+#define IR_CASE_SYN_CAST_RM(name) case IR_OP_##name:
+#define IR_CASE_SYN_ARROW(name) case IR_OP_##name:
+#define IR_CASE_RULE_CUSTOM(name)
+#define IR_CASE_RULE_SAME_INT(name) case IR_OP_##name:
+#define IR_CASE_RULE_SAME_FLOAT(name) case IR_OP_##name:
+#define IR_CASE_RULE_CMP_INT(name) case IR_OP_##name:
+#define IR_CASE_RULE_CMP_FLOAT(name) case IR_OP_##name:
+#define IR_CASE_RULE_INT_WIDER(name) case IR_OP_##name:
+#define IR_CASE_RULE_INT_NARROWER(name) case IR_OP_##name:
+#define IR_CASE_RULE_INT_INT(name) case IR_OP_##name:
+#define IR_CASE_RULE_FLOAT_WIDER(name) case IR_OP_##name:
+#define IR_CASE_RULE_FLOAT_NARROWER(name) case IR_OP_##name:
+#define IR_CASE_RULE_INT_FLOAT(name) case IR_OP_##name:
+#define IR_CASE_RULE_FLOAT_INT(name) case IR_OP_##name:
+#define IR_CASE_RULE_BITCAST(name) case IR_OP_##name:
+
 typedef enum ir_opcode {
-#define X(name, mnem, nopnd, nres, flags) IR_OP_##name,
+#define X(name, mnem, nopnd, nres, flags, syn, rule) IR_OP_##name,
 #include "ir_op_list.h"
 #undef X
   IR_OP_COUNT
@@ -35,6 +88,8 @@ const char *ir_op_name(ir_opcode op);    /* mnemonic, or "<invalid>" */
 unsigned ir_op_flags(ir_opcode op);      /* 0 for invalid */
 int ir_op_nopnds(ir_opcode op);          /* -1 = variable */
 int ir_op_nresults(ir_opcode op);        /* -1 = variable */
+ir_syntax ir_op_syntax(ir_opcode op);    /* IR_SYN_CUSTOM for invalid */
+ir_type_rule ir_op_type_rule(ir_opcode op); /* IR_TR_CUSTOM for invalid */
 /* Look up a mnemonic of length n; returns false when unknown. */
 bool ir_op_lookup(const char *s, size_t n, ir_opcode *out);
 

@@ -2,6 +2,8 @@
  * ir_fx.c: parser of TK (Turbine Kernel) torch.fx-style printed traces:
  * `region_N:graph():` sections of placeholder / call_function nodes and a
  * `return`, with Python-literal arguments and sympy-style index expressions.
+ * Size (1.1k lines): the lexer, the expression and statement parsers and the
+ * name resolution of one small grammar, sharing one parser state and errors.
  */
 #include "config.h"
 #include "ir_fx.h"
@@ -882,6 +884,7 @@ static ttref_status resolve(parser *p)
       }
       TRY(resolve_arg(p, r, i, nd->args));
       TRY(resolve_arg(p, r, i, nd->kwargs));
+      if (nd->dims) TRY(resolve_arg(p, r, i, nd->dims)); /* a node named in a buffer's dims */
       if (nd->kind == IR_FX_N_CALL && nd->op == IR_FX_FOR_LOOP) {
         const ir_fx_arg *sg = ir_fx_kwarg(nd, "subgraph");
         if (!sg) FAIL(perr(p, nd->tline, nd->tcol, "for_loop needs kwargs subgraph"));

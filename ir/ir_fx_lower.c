@@ -4,6 +4,9 @@
  * values are i64 scalars, TK vectors are tensors (rank 0 = scalar) whose dims
  * are rounded up to powers of two (padding lanes are masked where it matters),
  * block loads/stores are pointer tensors with bounds masks, for_loop is scf.for.
+ * Size (1.7k lines): one lowering per TK op sharing one emitter state (names,
+ * shapes, masks); the next split, when it grows, is the index-expression
+ * emitter and the block load/store lowering into files of their own.
  */
 #include "config.h"
 #include "ir_fx_lower.h"
@@ -1200,6 +1203,9 @@ fail:
   return st;
 }
 
+/* One case per row of ir_fx_op_list.h; -Wswitch-enum makes a missing row a build error. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wswitch-enum"
 static ttref_status lower_call(lower *L, const scope *s, const ir_fx_node *nd, val *out)
 {
   ttref_status st = TTREF_OK;
@@ -1269,12 +1275,17 @@ static ttref_status lower_call(lower *L, const scope *s, const ir_fx_node *nd, v
     TRY(eval_shape(L, s->r, s->env, param(nd, 0, "shape"), &rank, shape));
     TRY(want_dtype(L, param(nd, 1, "dtype"), &dt));
     TRY(check_shape(L, nd, rank, shape));
+    if (!va) FAIL(lerr(L, nd->tline, nd->tcol, "vector_constant needs a value"));
     if (va->kind == IR_FX_A_FLOAT) {
       if (!ir_scalar_is_float(dt)) FAIL(AERR(L, va, "float value for a %s constant", sname(dt)));
       *out = vec_const(L, dt, rank, shape, va->f, 0, false);
     } else {
       int64_t v = 0;
       TRY(eval_static(L, s->r, s->env, va, &v));
+      int bits = ir_scalar_bits(dt);
+      /* the TTIR constant's range: signed or unsigned reading of the bits (as the TTIR parser accepts) */
+      if (!ir_scalar_is_float(dt) && bits < 64 && (v < -((int64_t)1 << (bits - 1)) || v > ((int64_t)1 << bits) - 1))
+        FAIL(AERR(L, va, "integer value %" PRId64 " does not fit in a %s constant", v, sname(dt)));
       *out = vec_const(L, dt, rank, shape, 0, v, true);
     }
     break;
@@ -1434,11 +1445,13 @@ static ttref_status lower_call(lower *L, const scope *s, const ir_fx_node *nd, v
     *out = t.items[i];
     break;
   }
+  case IR_FX_OP_COUNT:
   default: FAIL(lerr(L, nd->tline, nd->tcol, "no lowering for %s", nd->target));
   }
 fail:
   return st;
 }
+#pragma GCC diagnostic pop
 
 /* Lower region ri with env (placeholders bound by the caller). For a loop body,
  * the return's values become the scf.yield (checked against results[]). */

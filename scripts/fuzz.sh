@@ -83,9 +83,11 @@ for w in ok unsupported error okay; do # reply seeds: "DIR\nLINE"
   printf '/r/work/a/v\n%s /r/work/a/v why' "$w" >"$work/corpus_fuzz_reply/seed_$w"
 done
 printf '/r/work/a/v\nok /r/work/b/v' >"$work/corpus_fuzz_reply/seed_other"
+# the TTIR dictionary: every mnemonic of ir/ir_op_list.h, then tests/fuzz/ttir.dict
+{ sed -n 's/^X([A-Z_0-9]*, *\("[a-z_.0-9]*"\).*/\1/p' "$top/ir/ir_op_list.h"; cat "$top/tests/fuzz/ttir.dict"; } >"$work/ttir.dict"
 for target in $targets; do
   mkdir -p "$work/corpus_$target"
-  dict="$top/tests/fuzz/ttir.dict"
+  dict="$work/ttir.dict"
   if [ "$target" = fuzz_suite ]; then dict="$work/suite.dict"
   elif [ "$target" = fuzz_fx ]; then dict="$top/tests/fuzz/fx.dict"
   elif [ "$target" != fuzz_reply ]; then cp "$work"/corpus/* "$work/corpus_$target/" 2>/dev/null || true

@@ -29,7 +29,7 @@ import numpy as np
 from . import (BadInput, Error, Kernel, KernelFault, _Err, _P, _Z, _check, _lib, _literal, _grid, _raise)
 
 __all__ = ["enable", "disable", "enabled", "plan_buffers", "map_arguments", "eval_grid", "cache_key", "run_ttir",
-           "parse_target", "TTIRKernel"]
+           "parse_target", "TTIRKernel", "CPUDriver"]
 
 _lib.ttref_launch_buffer_at.restype = ctypes.c_int
 _lib.ttref_launch_buffer_at.argtypes = [_P, ctypes.c_char_p, _P, _Z, _Z, ctypes.POINTER(_Err)]
@@ -44,7 +44,8 @@ except (OSError, AttributeError):  # pragma: no cover
 
 def _np_extent(a):
     """(storage lo, storage hi, data pointer) of numpy array `a`: the storage is the root array
-    its views come from (or that root's byte range when it wraps foreign memory)."""
+    its views come from, or the whole buffer a root wrapping foreign memory was made from
+    (np.frombuffer of a bytearray, an mmap, ...), so arrays over one buffer share a storage."""
     root = a
     while isinstance(root.base, np.ndarray):
         root = root.base
@@ -53,6 +54,14 @@ def _np_extent(a):
     except ImportError:  # numpy < 2
         byte_bounds = np.byte_bounds
     lo, hi = byte_bounds(root) if root.size else (root.__array_interface__["data"][0],) * 2
+    if root.base is not None:  # foreign memory (np.frombuffer, mmap, ctypes): the whole exporting buffer
+        try:
+            whole = np.frombuffer(memoryview(root.base).cast("B"), np.uint8)
+            wlo = whole.__array_interface__["data"][0]
+            if whole.size and wlo <= lo and hi <= wlo + whole.size:
+                lo, hi = wlo, wlo + whole.size
+        except (TypeError, ValueError, BufferError):
+            pass
     return lo, hi, a.__array_interface__["data"][0]
 
 
@@ -187,18 +196,25 @@ def run_ttir(kernel, grid, params, *, threads=None, check_races=False, max_steps
     message ends with the Python source line."""
     buffers, scalars = map_arguments(kernel.args, params)
     gx, gy, gz = _grid(grid)
-    staged = []  # (device tensor storage, cpu copy) for non-CPU torch tensors
+    staged = {}  # device storage base -> (device storage, its one host copy), for non-CPU torch tensors
     views = []
     for name, v in buffers:
         if hasattr(v, "device") and getattr(v.device, "type", "cpu") != "cpu" and hasattr(v, "untyped_storage"):
             st = v.untyped_storage()
-            host = st.cpu()
-            staged.append((st, host))
+            key = (getattr(v.device, "type", "?"), getattr(v.device, "index", None), st.data_ptr())
+            if key not in staged:  # views of one device storage share one host copy, so they alias on ttref too
+                staged[key] = (st, st.cpu())
+            host = staged[key][1]
             lo = host.data_ptr()
             views.append((name, lo, lo + host.nbytes(), lo + (v.data_ptr() - st.data_ptr())))
         else:
             lo, hi, ptr = extent(v)
             views.append((name, lo, hi, ptr))
+    dev = sorted((k[:2], st.data_ptr(), st.data_ptr() + st.nbytes()) for k, (st, _) in staged.items())
+    for (d1, _, hi1), (d2, lo2, _) in zip(dev, dev[1:]):
+        if d1 == d2 and lo2 < hi1:
+            raise BadInput("error: two device storages of the arguments overlap in device memory; ttref cannot alias "
+                           "their host copies (move the tensors to the CPU)")
     storages, binding = plan_buffers(views)
     err = _Err()
     launch = _lib.ttref_launch_new(kernel._k, ctypes.byref(err))
@@ -227,7 +243,7 @@ def run_ttir(kernel, grid, params, *, threads=None, check_races=False, max_steps
                 raise KernelFault(msg, e.status, e.note) from None
     finally:
         _lib.ttref_launch_free(launch)
-        for st, host in staged:
+        for st, host in staged.values():
             st.copy_(host)
 
 
@@ -334,6 +350,22 @@ def _to_ttir(jitfn, signature, constexprs, attrs, options):
     return str(module)
 
 
+def _fingerprint():
+    """What else decides the TTIR of one key: the Triton version and the environment variables
+    Triton itself lets invalidate its cache (TRITON_*), so the disk cache follows Triton's."""
+    f = _state.get("fingerprint")
+    if f is None:
+        import triton
+        try:
+            from triton._C.libtriton import get_cache_invalidating_env_vars
+            env = get_cache_invalidating_env_vars()
+        except (ImportError, AttributeError):
+            env = {k: v for k, v in os.environ.items() if k.startswith("TRITON_")}
+        f = json.dumps([getattr(triton, "__version__", "?"), sorted(env.items())])
+        _state["fingerprint"] = f
+    return f
+
+
 def _binder(jitfn):
     b = jitfn.__dict__.get("_ttref_binder")
     if b is None:
@@ -370,7 +402,7 @@ def _jit_run(self, *args, grid, warmup, **kwargs):
     signature = dict(zip(sigkeys, sigvals))
     cpaths = _paths_if(sigvals, lambda _, v: v == "constexpr")
     constexprs = {p: _get_path(list(bound_args.values()), p) for p in cpaths}
-    key = cache_key(self.cache_key, specialization, constexprs, options, _state.get("target"))
+    key = cache_key(self.cache_key, specialization, constexprs, options, "%s|%s" % (_state.get("target"), _fingerprint()))
     cache = self.__dict__.setdefault("_ttref_cache", {})
     k = cache.get(key)
     if k is None:
@@ -378,15 +410,22 @@ def _jit_run(self, *args, grid, warmup, **kwargs):
         for kw in kwargs:
             if kw not in opts.__dict__ and kw not in sigkeys:
                 raise KeyError("Keyword argument %s was specified but unrecognised" % kw)
-        attrvals = [s[1] for s in specialization]
-        apaths = _paths_if(attrvals, lambda _, x: isinstance(x, str))
-        attrs = {p: backend.parse_attr(_get_path(attrvals, p)) for p in apaths}
-        with _lock:
-            ttir = _to_ttir(self, signature, constexprs, attrs, opts)
         name = self.fn.__name__
         path = os.path.join(_cache_dir(), "%s-%s.ttir" % (name, key[:16]))
-        with open(path, "w") as f:
-            f.write(ttir)
+        ttir = None
+        if os.path.isfile(path):  # compiled by an earlier process: same key, same TTIR
+            with open(path) as f:
+                ttir = f.read()
+        if not ttir:
+            attrvals = [s[1] for s in specialization]
+            apaths = _paths_if(attrvals, lambda _, x: isinstance(x, str))
+            attrs = {p: backend.parse_attr(_get_path(attrvals, p)) for p in apaths}
+            with _lock:
+                ttir = _to_ttir(self, signature, constexprs, attrs, opts)
+            tmp = "%s.%d.tmp" % (path, os.getpid())
+            with open(tmp, "w") as f:
+                f.write(ttir)
+            os.replace(tmp, path)  # readers never see a partial file
         k = TTIRKernel(name, ttir, path, Kernel(path), signature, constexprs)
         cache[key] = k
     if warmup:
@@ -400,9 +439,17 @@ def _jit_run(self, *args, grid, warmup, **kwargs):
 
 def _autotune_run(self, *args, **kwargs):
     """Autotuner.run on ttref: no benchmarking; the config chosen by enable(config=) or
-    TTREF_TRITON_CONFIG (default the first, after the autotuner's own pruning when it has one)."""
+    TTREF_TRITON_CONFIG (default 0), indexing the configs left by the autotuner's
+    early_config_prune (prune_configs_by) when it has one."""
     self.nargs = dict(zip(self.arg_names, args))
     configs = list(self.configs)
+    prune = getattr(self, "early_config_prune", None)
+    if prune and len(configs) > 1:  # as Triton prunes before benchmarking (its perf_model is not run)
+        ps = inspect.signature(prune).parameters.values()
+        takes_kw = any(p.kind == p.VAR_KEYWORD for p in ps)
+        configs = list(prune(self.configs, self.nargs, **kwargs) if takes_kw else prune(self.configs, self.nargs))
+        if not configs:
+            raise BadInput("error: the autotuner's early_config_prune left no config")
     idx = _state.get("config")
     if idx is None:
         idx = _env_config() or 0
@@ -415,6 +462,98 @@ def _autotune_run(self, *args, **kwargs):
     if config.pre_hook is not None:
         config.pre_hook({**self.nargs, **kwargs, **ckw})
     return self.fn.run(*args, **kwargs, **ckw)
+
+
+class CPUDriver:
+    """Triton's active driver when no GPU driver is active (the GPU hidden, a laptop): host code
+    that asks it what it runs on (`triton.runtime.driver.active.get_active_torch_device()`,
+    `get_current_target()`, as the tutorials and Triton's tests do at import) gets the CPU and
+    the ttref target instead of "0 active drivers". Anything else needs a GPU and is refused by
+    name (an AttributeError, so hasattr() probes still work)."""
+
+    def __init__(self, target):
+        self.target = parse_target(target)
+
+    def is_active(self):
+        return True
+
+    def get_current_target(self):
+        from triton.backends.compiler import GPUTarget
+        return GPUTarget(*self.target)
+
+    def get_active_torch_device(self):
+        try:
+            import torch
+            return torch.device("cpu")
+        except ImportError:
+            return "cpu"
+
+    def get_current_device(self):
+        return 0
+
+    def set_current_device(self, device):
+        pass
+
+    def get_current_stream(self, device=None):
+        return 0
+
+    def get_device_capability(self, device=0):
+        kind, arch, _ = self.target
+        return (arch // 10, arch % 10) if kind == "cuda" else (9, 4)
+
+    def __getattr__(self, name):
+        raise AttributeError("triton.runtime.driver.active.%s needs a GPU: ttref's CPU driver (TTREF_TRITON, no GPU "
+                             "driver active) answers get_current_target, get_active_torch_device, get_current_device, "
+                             "get_current_stream and get_device_capability" % name)
+
+
+def _driver_config():
+    """Triton's DriverConfig (triton.runtime.driver.driver; `triton.runtime.driver` itself is
+    that object once triton.runtime is imported, so go through the module), or None."""
+    import importlib
+    try:
+        return getattr(importlib.import_module("triton.runtime.driver"), "driver", None)
+    except ImportError:
+        return None
+
+
+class _DriverChoice:
+    """Triton's active driver under ttref.triton: the GPU driver when one is active, else
+    CPUDriver, chosen on first use, so enable() neither initialises CUDA nor imports torch."""
+
+    def __init__(self, holder, orig, target):
+        self._holder, self._orig, self._cpu, self._chosen = holder, orig, CPUDriver(target), None
+
+    def _choose(self):
+        if self._chosen is None:
+            try:
+                d = self._orig if self._orig is not None else self._holder.default
+                d.get_current_target()
+                self._chosen = d
+            except Exception:  # noqa: BLE001 - "0 active drivers", no torch, a broken driver: the CPU
+                self._chosen = self._cpu
+        return self._chosen
+
+    def __getattr__(self, name):
+        return getattr(self._choose(), name)
+
+
+def _install_driver():
+    """Put _DriverChoice in as Triton's active driver; True if it did (a Triton with a
+    DriverConfig: triton.runtime.driver.driver)."""
+    holder = _driver_config()
+    if holder is None:
+        return False
+    if isinstance(getattr(type(holder), "active", None), property):
+        _state["driver_orig"] = None  # Triton 3.2+: the active driver is made on first use; set_active(None) restores that
+    else:
+        _state["driver_orig"] = holder.active  # older Triton: a lazy proxy, not initialised by this
+    choice = _DriverChoice(holder, _state["driver_orig"], _state["target"])
+    if hasattr(holder, "set_active"):
+        holder.set_active(choice)
+    else:
+        holder.active = choice
+    return True
 
 
 def enabled():
@@ -433,13 +572,18 @@ def enable(target=None, config=None, threads=None, check_races=False, max_steps=
         raise BadInput("error: TTREF_TRITON and TRITON_INTERPRET=1 are exclusive (unset TRITON_INTERPRET)")
     _state.update(target=target or os.environ.get("TTREF_TRITON_TARGET") or "cuda:90", config=config,
                   threads=threads if threads is not None else int(os.environ.get("TTREF_TRITON_THREADS", "0") or 0),
-                  check_races=check_races, max_steps=max_steps, cache_dir=cache_dir, backend=None)
+                  check_races=check_races, max_steps=max_steps, cache_dir=cache_dir, backend=None, fingerprint=None)
     parse_target(_state["target"])
     if not _state.get("on"):
         _state["orig"] = (jit.JITFunction.run, autotuner.Autotuner.run)
         jit.JITFunction.run = _jit_run
         autotuner.Autotuner.run = _autotune_run
         _state["on"] = True
+        _state["driver"] = _install_driver()
+    elif _state.get("driver"):
+        holder = _driver_config()
+        if holder is not None and isinstance(holder.active, _DriverChoice):
+            holder.active._cpu.target = parse_target(_state["target"])  # a new target for the CPU driver
 
 
 def disable():
@@ -449,6 +593,12 @@ def disable():
         from triton.runtime import autotuner
         jit.JITFunction.run, autotuner.Autotuner.run = _state["orig"]
         _state["on"] = False
+        if _state.pop("driver", False):
+            holder, orig = _driver_config(), _state.pop("driver_orig", None)
+            if holder is not None and hasattr(holder, "set_active"):
+                holder.set_active(orig)
+            elif holder is not None:
+                holder.active = orig
 
 
 class _ImportHook:

@@ -8,11 +8,14 @@
     python3 scripts/gpu/check_triton_cpu.py OUTDIR      # needs Triton, torch, numpy and libttref
                                                          # (TTREF_LIB, PYTHONPATH=python)
 Kernels: vector add, fused softmax, matmul with tl.dot under an autotuner (2 configs),
-layer-norm forward, low-memory dropout (tl.rand), a strided in-place update of two views of one
+layer-norm forward and backward (dx per row, dw/db partial sums per row group, then reduced),
+fused attention forward (online softmax with exp2 over key blocks, f16 tl.dot), low-memory
+dropout (tl.rand), a strided in-place update of two views of one
 storage, tl.device_print, and an out-of-bounds load (ttref: KernelFault). Inputs are made on
 the CPU from fixed seeds in every mode; each mode saves its outputs to OUTDIR/MODE.npz and its
 timings to OUTDIR/MODE.json (first launch incl. compile, then the mean of repeated launches).
-Then the captured suite is replayed: `ttref conform OUTDIR/suite --backend OUTDIR/suite/replay_gpu.py`.
+Then the captured suite is replayed: `ttref conform OUTDIR/suite --backend OUTDIR/suite/replay_gpu.py`,
+and its launches with aliased arguments by `python3 -m ttref.capture replay OUTDIR/suite`.
 """
 import json
 import os
@@ -81,6 +84,72 @@ def kernels():
         tl.store(Y + cols, xc * rstd * w + b, mask=cols < N)
 
     @triton.jit
+    def layernorm_bwd_dx(DX, DY, PDW, PDB, X, W, Mean, Rstd, stride, M, N, G: tl.constexpr, BLOCK_SIZE: tl.constexpr):
+        # program g handles rows g, g + G, ...: dx per row, and its rows' dw / db partial sums
+        gid = tl.program_id(0)
+        cols = tl.arange(0, BLOCK_SIZE)
+        mask = cols < N
+        w = tl.load(W + cols, mask=mask, other=0.).to(tl.float32)
+        dw = tl.zeros((BLOCK_SIZE,), dtype=tl.float32)
+        db = tl.zeros((BLOCK_SIZE,), dtype=tl.float32)
+        for row in range(gid, M, G):
+            x = tl.load(X + row * stride + cols, mask=mask, other=0.).to(tl.float32)
+            dy = tl.load(DY + row * stride + cols, mask=mask, other=0.).to(tl.float32)
+            mean = tl.load(Mean + row)
+            rstd = tl.load(Rstd + row)
+            xhat = tl.where(mask, (x - mean) * rstd, 0.)
+            wdy = tl.where(mask, w * dy, 0.)
+            c1 = tl.sum(xhat * wdy, axis=0) / N
+            c2 = tl.sum(wdy, axis=0) / N
+            tl.store(DX + row * stride + cols, (wdy - (xhat * c1 + c2)) * rstd, mask=mask)
+            dw += dy * xhat
+            db += dy
+        tl.store(PDW + gid * N + cols, dw, mask=mask)
+        tl.store(PDB + gid * N + cols, db, mask=mask)
+
+    @triton.jit
+    def layernorm_bwd_dwdb(PDW, PDB, DW, DB, G, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+        cols = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+        dw = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        db = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+        for i in range(0, G, BLOCK_M):
+            rows = i + tl.arange(0, BLOCK_M)
+            mask = (rows[:, None] < G) & (cols[None, :] < N)
+            offs = rows[:, None] * N + cols[None, :]
+            dw += tl.load(PDW + offs, mask=mask, other=0.)
+            db += tl.load(PDB + offs, mask=mask, other=0.)
+        tl.store(DW + cols, tl.sum(dw, axis=0), mask=cols < N)
+        tl.store(DB + cols, tl.sum(db, axis=0), mask=cols < N)
+
+    @triton.jit
+    def attn_fwd(Q, K, V, O, sm_scale, N_CTX, stride_h, stride_m, HEAD_D: tl.constexpr, BLOCK_M: tl.constexpr,
+                 BLOCK_N: tl.constexpr):
+        # one block of query rows of one head; online softmax over key blocks (exp2, scaled by log2 e)
+        start_m = tl.program_id(0)
+        base = tl.program_id(1) * stride_h
+        offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+        offs_n = tl.arange(0, BLOCK_N)
+        offs_d = tl.arange(0, HEAD_D)
+        q = tl.load(Q + base + offs_m[:, None] * stride_m + offs_d[None, :], mask=offs_m[:, None] < N_CTX, other=0.)
+        m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
+        l_i = tl.zeros((BLOCK_M,), dtype=tl.float32)
+        acc = tl.zeros((BLOCK_M, HEAD_D), dtype=tl.float32)
+        qk_scale = sm_scale * 1.44269504
+        for start_n in range(0, N_CTX, BLOCK_N):
+            cols = start_n + offs_n
+            kt = tl.load(K + base + cols[None, :] * stride_m + offs_d[:, None], mask=cols[None, :] < N_CTX, other=0.)
+            qk = tl.where(cols[None, :] < N_CTX, tl.dot(q, kt) * qk_scale, float("-inf"))
+            m_new = tl.maximum(m_i, tl.max(qk, 1))
+            p = tl.math.exp2(qk - m_new[:, None])
+            alpha = tl.math.exp2(m_i - m_new)
+            l_i = l_i * alpha + tl.sum(p, 1)
+            v = tl.load(V + base + cols[:, None] * stride_m + offs_d[None, :], mask=cols[:, None] < N_CTX, other=0.)
+            acc = acc * alpha[:, None] + tl.dot(p.to(tl.float16), v)
+            m_i = m_new
+        acc = acc / l_i[:, None]
+        tl.store(O + base + offs_m[:, None] * stride_m + offs_d[None, :], acc.to(tl.float16), mask=offs_m[:, None] < N_CTX)
+
+    @triton.jit
     def dropout_kernel(x_ptr, out_ptr, n, p, seed, BLOCK: tl.constexpr):
         offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
         mask = offs < n
@@ -122,6 +191,8 @@ def make_inputs(torch):
         "views": (r(2 * 40000 + 1),),
         "print": (torch.arange(8, dtype=torch.float32),),
         "oob": (r(1000),),
+        "layernorm_bwd": (r(512, 1000),),  # dy; x, w, b are layernorm's
+        "attention": (r(4, 256, 64, dt=torch.float16), r(4, 256, 64, dt=torch.float16), r(4, 256, 64, dt=torch.float16)),
     }
 
 
@@ -195,6 +266,37 @@ def run_all(mode, dev, out):
         res["layernorm.rstd"] = rstd.cpu()
     case("layernorm", layernorm)
 
+    def layernorm_bwd():
+        x, w, b = (t.to(dev) for t in ins["layernorm"])
+        dy = ins["layernorm_bwd"][0].to(dev)
+        M, N = x.shape
+        y = torch.empty_like(x)
+        mean = torch.empty(M, device=dev)
+        rstd = torch.empty(M, device=dev)
+        K["layernorm_fwd"][(M,)](x, y, w, b, mean, rstd, x.stride(0), N, 1e-5, BLOCK_SIZE=1024)
+        G = 64
+        dx = torch.empty_like(x)
+        pdw = torch.empty((G, N), device=dev)
+        pdb = torch.empty((G, N), device=dev)
+        dw = torch.empty(N, device=dev)
+        db = torch.empty(N, device=dev)
+
+        def go():
+            K["layernorm_bwd_dx"][(G,)](dx, dy, pdw, pdb, x, w, mean, rstd, x.stride(0), M, N, G=G, BLOCK_SIZE=1024)
+            K["layernorm_bwd_dwdb"][(triton.cdiv(N, 128),)](pdw, pdb, dw, db, G, N, BLOCK_M=32, BLOCK_N=128)
+        timed("layernorm_bwd", go, reps)
+        res["layernorm_bwd.dx"], res["layernorm_bwd.dw"], res["layernorm_bwd.db"] = dx.cpu(), dw.cpu(), db.cpu()
+    case("layernorm_bwd", layernorm_bwd)
+
+    def attention():
+        q, k, v = (t.to(dev) for t in ins["attention"])
+        o = torch.empty_like(q)
+        H, N_CTX, D = q.shape
+        timed("attention", lambda: K["attn_fwd"][(triton.cdiv(N_CTX, 64), H)](
+            q, k, v, o, D ** -0.5, N_CTX, q.stride(0), q.stride(1), HEAD_D=D, BLOCK_M=64, BLOCK_N=32), reps)
+        res["attention"] = o.cpu()
+    case("attention", attention)
+
     def dropout():
         x = ins["dropout"][0].to(dev)
         o = torch.empty_like(x)
@@ -243,7 +345,9 @@ def compare(out):
             if os.path.exists(os.path.join(out, m + ".npz"))}
     meta = {m: json.load(open(os.path.join(out, m + ".json"))) for m in data}
     tol = {"add": ("exact", {}), "views": ("exact", {}), "softmax": ("ulp", {"ulp": 8}), "matmul": ("abs", {"abs_tol": 0.05}),
-           "layernorm": ("ulp", {"ulp": 64}), "layernorm.rstd": ("ulp", {"ulp": 8}), "dropout": ("ulp", {"ulp": 1})}
+           "layernorm": ("ulp", {"ulp": 64}), "layernorm.rstd": ("ulp", {"ulp": 8}), "dropout": ("ulp", {"ulp": 1}),
+           "layernorm_bwd.dx": ("abs", {"abs_tol": 1e-4}), "layernorm_bwd.dw": ("abs", {"abs_tol": 1e-3}),
+           "layernorm_bwd.db": ("abs", {"abs_tol": 1e-3}), "attention": ("abs", {"abs_tol": 1e-2})}
     rows = []
     for k, (mode, opts) in tol.items():
         row = [k]
@@ -260,7 +364,7 @@ def compare(out):
     for r in rows:
         print("%-15s %-40s %-40s %-40s" % tuple(r))
     print("\ntimes (s): first launch incl. compile / mean of later launches")
-    for k in ("add", "softmax", "matmul", "layernorm", "dropout"):
+    for k in ("add", "softmax", "matmul", "layernorm", "layernorm_bwd", "attention", "dropout"):
         print("%-10s" % k + "".join("  %s %s" % (m, "%.3f/%.4f" % (meta[m]["times"][k]["first_s"], meta[m]["times"][k]["mean_s"])
                                                  if k in meta[m]["times"] else "-") for m in meta))
     for m in meta:
@@ -318,9 +422,14 @@ def main():
     ttref_bin = os.environ.get("TTREF_BIN", "./ttref")
     if os.path.isdir(suite):
         for be in ("reference", os.path.join(suite, "replay_gpu.py")):
+            cfg = os.path.join(suite, "replay_gpu.yml")  # the GPU's subnormal flushing
             rc, so, se = sub([ttref_bin, "conform", suite, "--backend", be, "--report-dir",
-                              os.path.join(out, "rep-" + os.path.basename(be)), "--no-progress"], env, 60)
+                              os.path.join(out, "rep-" + os.path.basename(be)), "--no-progress"]
+                             + (["--config", cfg] if be != "reference" and os.path.exists(cfg) else []), env, 60)
             print("== conform --backend %s: rc %d\n%s" % (os.path.basename(be), rc, (so + se)[-1200:]))
+        if os.path.isdir(os.path.join(suite, "aliased")):  # launches with aliased arguments (the strided views)
+            rc, so, se = sub([sys.executable, "-m", "ttref.capture", "replay", suite], env, 120)
+            print("== python3 -m ttref.capture replay: rc %d\n%s" % (rc, (so + se)[-1200:]))
         if os.path.exists(os.path.join(suite, "UNCAPTURED.txt")):
             print("UNCAPTURED:\n" + open(os.path.join(suite, "UNCAPTURED.txt")).read())
 

@@ -324,7 +324,7 @@ def register():
         y = np.roll(fvals(dt, nm, rng, scale=2.0), 7)
         args = ew_args(dt, nm, x, y)
         der = [("math_%s_%s" % (f, dt), sub(r"math\.exp ", "math.%s " % f, 1), "math.exp -> math." + f)
-               for f in ["tanh", "trunc", "round", "roundeven", "log1p", "expm1"]]
+               for f in ["tanh", "tan", "trunc", "round", "roundeven", "log1p", "expm1"]]
         add("base_math_exp_" + dt, gc.math_op, n_grid(nm, Bm), args, {"OP": "exp", "BLOCK": Bm}, derive=der)
         add("base_float_div_" + dt, gc.float_op, n_grid(nm, Bm), ew_args(dt, nm, x, y, y), {"OP": "div", "BLOCK": Bm},
             derive=[("math_powf_" + dt, sub(r"arith\.divf ", "math.powf ", 1), "arith.divf -> math.powf")])

@@ -30,7 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
 from fp_tables import float_view  # noqa: E402  (shared with scripts/gen_ops_suite.py)
 EPS = {"f16": 2.0**-10, "bf16": 2.0**-7, "f32": 2.0**-23, "f64": 2.0**-52, "f8e4m3": 2.0**-3, "f8e5m2": 2.0**-2}
-APPROX = re.compile(r"\b(math\.(exp|exp2|log|log2|sin|cos|sqrt|rsqrt|erf|tanh)|arith\.divf|tt\.dot|tt\.dot_scaled|tt\.reduce|"
+APPROX = re.compile(r"\b(math\.(exp|exp2|log|log2|sin|cos|tan|sqrt|rsqrt|erf|tanh)|arith\.divf|tt\.dot|tt\.dot_scaled|tt\.reduce|"
                     r"tt\.scan|tt\.extern_elementwise|fadd)\b")
 SUMS = re.compile(r"\b(tt\.dot|tt\.dot_scaled|tt\.reduce|tt\.scan)\b")
 VARIANTS = ([], ["--ftz"], ["--contract"], ["--ftz", "--contract"])

@@ -226,6 +226,20 @@ def test_env_hook_and_autotune():
         assert k["BLOCK"] == 256 and t.best_config is Tuner.configs[2]
         os.environ["TTREF_TRITON_CONFIG"] = "3"
         raises(ttref.BadInput, lambda: tt._autotune_run(t, "X", 10, grid=(1,), warmup=False), "config 3 of 3")
+        # prune_configs_by's early_config_prune runs first (with the bound arguments); the index
+        # picks among what it keeps
+        seen = []
+
+        def prune(configs, nargs, **kw):
+            seen.append((nargs, sorted(kw)))
+            return [c for c in configs if c.kwargs["BLOCK"] <= nargs["n"] * 16]
+        t.early_config_prune = prune
+        os.environ["TTREF_TRITON_CONFIG"] = "1"
+        a, k = tt._autotune_run(t, "X", 10, grid=(1,), warmup=False)
+        assert k["BLOCK"] == 128 and seen == [({"x": "X", "n": 10}, ["grid", "warmup"])], (k, seen)
+        raises(ttref.BadInput, lambda: tt._autotune_run(t, "X", 5, grid=(1,), warmup=False), "config 1 of 1")
+        t.early_config_prune = lambda configs, nargs: []  # the older two-argument form
+        raises(ttref.BadInput, lambda: tt._autotune_run(t, "X", 5, grid=(1,), warmup=False), "left no config")
     finally:
         os.environ.pop("TTREF_TRITON_CONFIG", None)
         if old is not None:
@@ -233,8 +247,36 @@ def test_env_hook_and_autotune():
 
 
 FAKE = {
-    "triton/__init__.py": "__version__ = 'fake'\nfrom . import runtime, compiler, backends\n",
-    "triton/runtime/__init__.py": "from . import jit, autotuner\n",
+    "triton/__init__.py": "import os\n__version__ = os.environ.get('FAKE_TRITON_VERSION', 'fake')\n"
+                          "from . import runtime, compiler, backends\n",
+    "triton/runtime/__init__.py": "from . import jit, autotuner\nfrom .driver import driver\n",  # as Triton's
+    "triton/runtime/driver.py": """
+import os
+class _Gpu:
+    def get_current_target(self):
+        from triton.backends.compiler import GPUTarget
+        return GPUTarget("cuda", 80, 32)
+def _create_driver():
+    if os.environ.get("FAKE_GPU"):
+        return _Gpu()
+    raise RuntimeError("0 active drivers ([]). There should only be one.")
+class DriverConfig:  # Triton 3.6's: the default driver is made on first use
+    def __init__(self):
+        self._default = self._active = None
+    @property
+    def default(self):
+        if self._default is None:
+            self._default = _create_driver()
+        return self._default
+    @property
+    def active(self):
+        if self._active is None:
+            self._active = self.default
+        return self._active
+    def set_active(self, d): self._active = d
+    def reset_active(self): self._active = self.default
+driver = DriverConfig()
+""",
     "triton/runtime/autotuner.py": "class Autotuner:\n    def run(self, *a, **k): raise RuntimeError('0 active drivers')\n",
     "triton/runtime/jit.py": """
 import inspect
@@ -345,7 +387,23 @@ try:
     raise SystemExit("no KeyError")
 except KeyError as e:
     assert "bogus" in str(e)
+from triton.runtime import driver
+t = driver.active.get_current_target()        # the GPU hidden: ttref's CPU driver answers
+assert (t.backend, t.arch, t.warp_size) == ("cuda", 90, 32) and str(driver.active.get_active_torch_device()) == "cpu"
+assert driver.active.get_device_capability() == (9, 0) and not hasattr(driver.active, "utils")
+try:
+    driver.active.get_benchmarker()
+    raise SystemExit("no AttributeError")
+except AttributeError as e:
+    assert "get_benchmarker needs a GPU" in str(e), str(e)
+tt.enable(target="cuda:80", cache_dir=sys.argv[2])
+assert driver.active.get_current_target().arch == 80
 tt.disable()
+try:
+    driver.active
+    raise SystemExit("the CPU driver is still active")
+except RuntimeError as e:
+    assert "0 active drivers" in str(e)
 try:
     k[(4,)](x, y, o, 4096, BLOCK=1024)
 except RuntimeError as e:
@@ -357,6 +415,30 @@ print("fine")
     out = subprocess.run([sys.executable, "-c", code, VADD, os.path.join(TMP, "ttir-cache")], capture_output=True,
                          text=True, env=env)
     assert out.stdout.strip() == "fine", out.stdout + out.stderr
+    # a later process reuses the compiled TTIR from the cache directory, unless the Triton version
+    # or a TRITON_* variable (Triton's cache-invalidating environment) differs
+    again = r"""
+import sys, numpy as np, ttref.triton as tt
+import triton.runtime.jit as jit, triton.compiler.compiler as cc
+def vadd(x_ptr, y_ptr, o_ptr, n, BLOCK: "constexpr", scale=None):
+    pass
+k = jit.JITFunction(vadd, open(sys.argv[1]).read())
+tt.enable(cache_dir=sys.argv[2])
+x = np.arange(4096, dtype=np.float32); y = np.float32(2) * x; o = np.zeros(4096, np.float32)
+k[(4,)](x, y, o, 4096, BLOCK=1024)
+assert np.array_equal(o, x + y)
+print(len(cc.COMPILES))
+"""
+    # with a GPU driver active, enable() leaves it alone
+    gpu = ("import ttref.triton as tt; from triton.runtime import driver; tt.enable(); made = driver._default is not None; "
+           "print(made, driver.active.get_current_target().arch)")
+    out = subprocess.run([sys.executable, "-c", gpu], capture_output=True, text=True, env=dict(env, FAKE_GPU="1"))
+    assert out.stdout.strip() == "False 80", out.stdout + out.stderr  # chosen on first use, not by enable()
+    for extra, want in (({}, "0"), ({"FAKE_TRITON_VERSION": "3.7"}, "1"), ({"TRITON_ALWAYS_COMPILE": "1"}, "1")):
+        out = subprocess.run([sys.executable, "-c", again, VADD, os.path.join(TMP, "ttir-cache")], capture_output=True,
+                             text=True, env=dict(env, **extra))
+        assert out.stdout.strip() == want, (extra, out.stdout + out.stderr)
+    assert not [f for f in os.listdir(os.path.join(TMP, "ttir-cache")) if f.endswith(".tmp")]
 
 
 FAKE_TORCH = '''
@@ -410,12 +492,23 @@ class JITFunction:
 '''
 
 
+FAKE_COMPILED = '''
+class CompiledKernel:
+    def __init__(self, name): self.name = name
+    def __getitem__(self, grid):
+        return lambda *a, **k: "launched " + self.name
+ORIG = CompiledKernel.__getitem__
+CompiledKernel.ORIG = ORIG
+'''
+
+
 def test_capture_on_a_fake_gpu():
     """ttref.capture's recording (bound arguments, storage snapshots before/after, grid lambda,
     TTIR names, aliasing reported, benchmark launches skipped) with a fake torch and Triton."""
     root = os.path.join(TMP, "fakegpu")
     for f, text in (("torch/__init__.py", FAKE_TORCH), ("triton/__init__.py", "__version__ = 'fake'\nfrom . import runtime\n"),
-                    ("triton/runtime/__init__.py", "from . import jit\n"), ("triton/runtime/jit.py", FAKE_GPU_JIT)):
+                    ("triton/runtime/__init__.py", "from . import jit\n"), ("triton/runtime/jit.py", FAKE_GPU_JIT),
+                    ("triton/compiler/__init__.py", ""), ("triton/compiler/compiler.py", FAKE_COMPILED)):
         os.makedirs(os.path.dirname(os.path.join(root, f)), exist_ok=True)
         with open(os.path.join(root, f), "w") as fh:
             fh.write(text)
@@ -433,16 +526,25 @@ y = torch.Tensor(yb, torch.float32, 0, (4096,), (1,))
 ob = np.zeros(4096 + 7, np.float32)
 o = torch.Tensor(ob, torch.float32, 7, (4096,), (1,))      # an offset view
 with cap.capture(sys.argv[2]) as c:
+    c.test = "t.py::test_one"
     k[lambda m: (m["n"] // m["BLOCK"],)](T(4096, 4096), y, o, 4096, BLOCK=1024)
     def do_bench():
         k[(4,)](T(0, 4096), y, o, 4096, BLOCK=1024)
     do_bench()                                              # not recorded
-    k[(4,)](T(0, 4096), y, T(4096, 4096), 4096, BLOCK=1024)  # x and o share a storage: reported
-print(c.count, c.missed)
+    k[(4,)](T(0, 4096), y, T(8192, 4096), 4096, BLOCK=1024)  # x and o: two slices of one storage
+    k[(4,)](T(4096, 4096), y, T(4096, 4096), 4096, BLOCK=1024)  # in place: x and o are one view
+    k[(4,)](T(1, 4096), T(0, 4096), o, 4096, BLOCK=1024)      # x and y overlap, shifted by one element
+    other = torch.Tensor(st[16:], torch.float32, 0, (4096,), (1,))  # a second storage inside st's memory
+    k[(4,)](T(0, 4096), other, o, 4096, BLOCK=1024)           # refused: distinct storages overlapping
+    from triton.compiler.compiler import CompiledKernel
+    CompiledKernel("vadd_compiled")[(4,)](T(0, 4096), y, o, 4096)  # a compiled kernel launched directly: reported
+from triton.compiler.compiler import CompiledKernel  # stop() gave the compiled-kernel launcher back
+assert CompiledKernel("after")[(1,)]() == "launched after" and CompiledKernel.__getitem__ is CompiledKernel.ORIG
+print(c.count, c.missed, c.aliased)
 """
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
     out = subprocess.run([sys.executable, "-W", "ignore", "-c", code, VADD, suite], capture_output=True, text=True, env=env)
-    assert out.stdout.strip() == "1 1", out.stdout + out.stderr
+    assert out.stdout.strip() == "4 2 3", out.stdout + out.stderr
     y = open(os.path.join(suite, "vadd_0.yaml")).read()
     assert "grid: [4, 1, 1]" in y and "x_ptr: {shape: [8192], dtype: f32" in y and "o_ptr: {shape: [4096]," in y, y
     xin = np.load(os.path.join(suite, "vadd_0", "x_ptr.in.npy"))
@@ -450,9 +552,31 @@ print(c.count, c.missed)
     meta = json.load(open(os.path.join(suite, "vadd_0", "meta.json")))
     assert meta["python_args"]["o_ptr"]["storage_offset"] == 7 and meta["grid"] == [4], meta
     unc = open(os.path.join(suite, "UNCAPTURED.txt")).read()
-    assert "vadd: arguments " in unc and "share one storage" in unc, unc
+    assert unc.count("\n") == 2 and "vadd: arguments x_ptr and y_ptr are distinct storages that overlap" in unc, unc
+    assert "vadd_compiled: launched as a compiled kernel" in unc, unc
     rc, txt = conform(suite, os.path.join(suite, "replay_gpu.py"))
     assert rc == 0 and "1 passed" in txt, txt
+    # the aliased launches: whole storages, each argument at its byte offset, never split into copies
+    idx = [json.loads(l) for l in open(os.path.join(suite, "captures.jsonl"))]
+    assert [e.get("case") or e.get("aliased") or "-" for e in idx] == ["vadd_0", "vadd_0", "vadd_1", "vadd_2", "-", "-"], idx
+    assert all(e["test"] == "t.py::test_one" for e in idx) and "overlap in memory" in idx[4]["uncaptured"], idx
+    lj = json.load(open(os.path.join(suite, "aliased", "vadd_0", "launch.json")))
+    assert [(a["name"], a.get("storage"), a.get("offset")) for a in lj["args"]] == \
+        [("x_ptr", 0, 0), ("y_ptr", 1, 0), ("o_ptr", 0, 8192 * 4), ("n", None, None)], lj["args"]
+    assert lj["storages"][0]["nbytes"] == 3 * 4096 * 4
+    s0 = np.load(os.path.join(suite, "aliased", "vadd_2", "S0.in.npy"))
+    assert s0.dtype == np.uint8 and s0.size == 3 * 4096 * 4
+    res = cap.replay_dir(suite)
+    assert [(r["case"], r["verdict"]) for r in res] == [("vadd_0", "PASS"), ("vadd_1", "PASS"), ("vadd_2", "PASS")], res
+    # a GPU storage that differs from what ttref computes through the shared buffer is caught
+    f = os.path.join(suite, "aliased", "vadd_1", "S0.gpu.npy")
+    g = np.load(f)
+    g.view(np.float32)[4096 + 77] += np.float32(1)
+    np.save(f, g)
+    r = cap.replay_aliased(os.path.join(suite, "aliased", "vadd_1"))
+    assert r["verdict"] == "FAIL" and r["storages"][0]["worst"]["flat_index"] == 4096 + 77, r
+    p = subprocess.run([sys.executable, "-m", "ttref.capture", "replay", suite], capture_output=True, text=True)
+    assert p.returncode == 1 and "vadd_1: FAIL" in p.stdout and "2 passed, 1 failed" in p.stdout, p.stdout + p.stderr
 
 
 def corpus_record(case):
@@ -468,6 +592,52 @@ def corpus_record(case):
             args.append({"name": a["name"], "kind": "scalar", "value": a["value"]})
     return {"kernel": cj["kernel"], "ttir": open(os.path.join(d, "kernel.ttir")).read(), "grid": cj["grid"],
             "args": args, "meta": {"device": "NVIDIA H100 (corpus)", "triton": "3.6.0"}}
+
+
+def test_kernel_mode():
+    """Captured float outputs of a kernel with one tt.dot outside loops are judged as dot products
+    with k = K + 1 (K from the case's own constexprs, e2m1 operands packed two per byte); K loops,
+    other kernels and integer outputs keep the default modes."""
+    gen = os.path.join(DATA, "corpus", "triton-3.6-h100-gen")
+    seen = {"dot_product": 0, "ulp": 0, "exact": 0}
+    for case in sorted(c for c in os.listdir(gen) if c.startswith("dot_")):
+        cj = json.load(open(os.path.join(gen, case, "case.json")))
+        ttir = open(os.path.join(gen, case, "kernel.ttir")).read()
+        out_dt = [a["dtype"] for a in cj["args"] if a["name"] == "o_ptr"][0]
+        m = cap.kernel_mode(ttir, {"f8e4m3": "f8E4M3FN", "f8e5m2": "f8E5M2"}.get(out_dt, out_dt))
+        seen[m["mode"]] += 1
+        if out_dt.startswith("i"):
+            assert m == {"mode": "exact"}, (case, m)
+        elif "scf.for" in ttir:
+            assert m == cap.default_mode(out_dt), (case, m)
+        else:
+            assert m == {"mode": "dot_product", "options": {"k": cj["constexprs"]["K"] + 1, "bias_test": False}}, (case, m)
+    assert seen["dot_product"] >= 20 and seen["ulp"] >= 2 and seen["exact"] >= 2, seen
+    assert cap.kernel_mode(open(VADD).read(), "f32") == cap.default_mode("f32")
+    # outputs compared as multisets exactly where the corpus generator marked the case unordered
+    for case in sorted(os.listdir(gen)):
+        if os.path.isfile(os.path.join(gen, case, "case.json")):
+            cj = json.load(open(os.path.join(gen, case, "case.json")))
+            got = cap.kernel_unordered(open(os.path.join(gen, case, "kernel.ttir")).read())
+            assert got == bool(cj.get("unordered")), (case, got)
+    # the suite written for a dot kernel carries the mode, and the GPU replay config declares FTZ
+    suite = os.path.join(TMP, "dotsuite")
+    d = os.path.join(gen, "dot_f16_16x16x16")
+    cj = json.load(open(os.path.join(d, "case.json")))
+    names = {a.name for a in ttref.Kernel(os.path.join(d, "kernel.ttir")).args}
+    args = [{"name": a["name"], "kind": "ptr", "dtype": a["dtype"], "before": np.load(os.path.join(d, a["name"] + ".in.npy")),
+             "after": np.load(os.path.join(d, a["name"] + ".gpu.npy"))} if a["kind"] == "ptr" else
+            {"name": a["name"], "kind": "scalar", "value": a["value"]} for a in cj["args"] if a["name"] in names]
+    n = cap.write_case(suite, {"kernel": "dot", "ttir": open(os.path.join(d, "kernel.ttir")).read(), "grid": cj["grid"],
+                               "args": args, "meta": {"device": "NVIDIA H100"}})
+    assert "o_ptr: {mode: dot_product, options: {k: 17, bias_test: false}}" in open(os.path.join(suite, n + ".yaml")).read()
+    cfg = open(os.path.join(suite, "replay_gpu.yml")).read()
+    assert "ftz: true" in cfg and 'device: "NVIDIA H100"' in cfg, cfg
+    rep = os.path.join(TMP, "dotrep")
+    p = subprocess.run([BIN, "conform", suite, "--backend", os.path.join(suite, "replay_gpu.py"), "--config",
+                        os.path.join(suite, "replay_gpu.yml"), "--report-dir", rep, "-j", "1", "--no-progress"],
+                       capture_output=True, text=True)
+    assert p.returncode == 0 and "1 passed" in p.stdout + p.stderr, p.stdout + p.stderr  # the H100's dot within the bound
 
 
 def conform(suite, backend):
@@ -508,6 +678,149 @@ def test_capture_suite_replays():
     assert open(os.path.join(suite, "UNCAPTURED.txt")).read() == "k: arguments a and b share one storage\n"
     raises(ttref.BadInput, lambda: cap.write_case(suite, {"kernel": "k", "ttir": "", "grid": [1], "args": [
         {"name": "p", "kind": "ptr", "dtype": "c64", "before": np.zeros(1), "after": np.zeros(1)}]}), "dtype c64")
+
+
+def test_views_of_foreign_memory_and_transpose():
+    """numpy arrays that are distinct roots over one buffer (np.frombuffer) overlap in memory and
+    are bound as one storage; a transposed view binds at its own data pointer of the same root."""
+    k = ttref.Kernel(VADD)
+    buf = bytearray(3 * N * 4)
+    whole = np.frombuffer(buf, np.float32)
+    whole[:] = np.arange(3 * N, dtype=np.float32) * np.float32(0.25)
+    want = whole.copy()
+    x = np.frombuffer(buf, np.float32, count=N, offset=N * 4)      # a second root, inside the first
+    o = np.frombuffer(buf, np.float32, count=N, offset=2 * N * 4)  # a third
+    y = np.frombuffer(buf, np.float32, count=N + 1)                # overlaps x by one element
+    st, b = tt.plan_buffers([("x", *tt.extent(x)), ("y", *tt.extent(y)), ("o", *tt.extent(o))])
+    assert len(st) == 1 and b == {"y": (0, 0), "x": (0, N * 4), "o": (0, 2 * N * 4)}, (st, b)
+    tt.run_ttir(k, (4,), {"x_ptr": x, "y_ptr": y, "o_ptr": o, "n": N})
+    want[2 * N:] = want[N:2 * N] + want[:N]
+    assert np.array_equal(whole, want)
+    # in place through two differently strided views of one root: o is the transpose of x
+    a = np.arange(64 * 64, dtype=np.float32).reshape(64, 64)
+    ref = a.T.copy()
+    tt.run_ttir(k, (4,), {"x_ptr": a.T, "y_ptr": np.zeros(N, np.float32), "o_ptr": a, "n": N})
+    assert np.array_equal(a, ref.T)  # the kernel walks the storage linearly from both pointers
+
+
+class _Dev:
+    type, index = "cuda", 0
+
+
+class _HostStorage:
+    def __init__(self, arr):
+        self.arr = arr
+
+    def data_ptr(self):
+        return self.arr.ctypes.data
+
+    def nbytes(self):
+        return self.arr.nbytes
+
+
+class _DevStorage(_HostStorage):
+    """Fake device memory (a numpy array ttref must never touch directly): cpu() counts copies."""
+    cpus = 0
+
+    def cpu(self):
+        self.cpus += 1
+        return _HostStorage(self.arr.copy())
+
+    def copy_(self, host):
+        self.arr[...] = host.arr
+
+
+class _DevTensor:
+    device = _Dev()
+
+    def __init__(self, storage, off):
+        self.st, self.off = storage, off
+
+    def untyped_storage(self):
+        return self.st
+
+    def data_ptr(self):
+        return self.st.data_ptr() + self.off * 4
+
+
+def test_device_tensors_share_one_host_copy():
+    """CUDA tensors (GPU visible) are staged through the host once per storage, so two views of
+    one device storage still alias on ttref; distinct device storages overlapping are refused."""
+    k = ttref.Kernel(VADD)
+    dev = _DevStorage(np.arange(2 * N, dtype=np.float32))
+    ydev = _DevStorage(np.full(N, np.float32(0.5)))
+    want = dev.arr.copy()
+    want[N:] = want[:N] + np.float32(0.5)
+    tt.run_ttir(k, (4,), {"x_ptr": _DevTensor(dev, 0), "y_ptr": _DevTensor(ydev, 0), "o_ptr": _DevTensor(dev, N), "n": N})
+    assert dev.cpus == 1 and ydev.cpus == 1 and np.array_equal(dev.arr, want)
+    # reading past the view: o = x[0:N] + y where x and o are one view; y reaches into o's storage
+    tt.run_ttir(k, (4,), {"x_ptr": _DevTensor(dev, N), "y_ptr": _DevTensor(dev, 0), "o_ptr": _DevTensor(dev, N), "n": N})
+    want[N:] = want[N:] + want[:N]
+    assert dev.cpus == 2 and np.array_equal(dev.arr, want)
+    inner = _DevStorage(dev.arr[16:])  # a second storage object over the same device memory
+    raises(ttref.BadInput, lambda: tt.run_ttir(k, (4,), {"x_ptr": _DevTensor(dev, 0), "y_ptr": _DevTensor(inner, 0),
+                                                        "o_ptr": _DevTensor(ydev, 0), "n": N}),
+           "overlap in device memory")
+
+
+def test_aliased_records():
+    """write_aliased / replay_aliased without torch: storages as raw bytes, arguments by storage
+    and byte offset; the GPU side computed by numpy through the same views."""
+    st = (np.arange(3 * N, dtype=np.float32) - N).astype(np.float32)
+    after = st.copy()
+    after[2 * N:] = st[N:2 * N] + st[:N]  # o = x + y, x = st[N:2N], y = st[0:N], o = st[2N:3N]
+    ttir = open(VADD).read()
+    rec = {"kernel": "vadd", "ttir": ttir, "grid": [4], "storages": [(st, after)],
+           "args": [{"name": "x_ptr", "kind": "ptr", "dtype": "f32", "storage": 0, "offset": N * 4},
+                    {"name": "y_ptr", "kind": "ptr", "dtype": "f32", "storage": 0, "offset": 0},
+                    {"name": "o_ptr", "kind": "ptr", "dtype": "f32", "storage": 0, "offset": 2 * N * 4},
+                    {"name": "n", "kind": "scalar", "value": np.int32(N)}], "meta": {"device": "numpy"}}
+    suite = os.path.join(TMP, "aliased-suite")
+    assert cap.write_aliased(suite, rec) == "vadd_0" and cap.write_aliased(suite, rec) == "vadd_1"
+    r = cap.replay_aliased(os.path.join(suite, "aliased", "vadd_0"))
+    assert r["verdict"] == "PASS" and r["storages"][0]["dtype"] == "f32" and r["storages"][0]["mode"] == "ulp", r
+    # an output offset that is not a whole number of f32 elements from x's: judged as exact bytes
+    bad = dict(rec, name="odd", args=[dict(a) for a in rec["args"]])
+    bad["args"][1]["offset"] = 2
+    bad["storages"] = [(st, st)]
+    cap.write_aliased(suite, bad)
+    r = cap.replay_aliased(os.path.join(suite, "aliased", "odd"))
+    assert r["storages"][0]["dtype"] == "u8" and r["verdict"] == "FAIL", r
+    # ttref cannot load the TTIR: UNSUPPORTED with ttref's located message, not a crash
+    cap.write_aliased(suite, dict(rec, name="unsup", ttir=ttir.replace("tt.load", "tt.frobnicate", 1)))
+    r = cap.replay_aliased(os.path.join(suite, "aliased", "unsup"))
+    assert r["verdict"] == "UNSUPPORTED" and "tt.frobnicate" in r["reason"], r
+    # a replay that faults (n past the storage) is an ERROR carrying ttref's message
+    cap.write_aliased(suite, dict(rec, name="oob", grid=[8], args=rec["args"][:3] + [
+        {"name": "n", "kind": "scalar", "value": 2 * N}]))
+    r = cap.replay_aliased(os.path.join(suite, "aliased", "oob"))
+    assert r["verdict"] == "ERROR" and "out-of-bounds" in r["reason"], r
+    # malformed records are refused with one line, before anything is written
+    for change, want in (({"storages": [(st, st[:5])]}, "before the launch"),
+                         ({"args": rec["args"][:2] + [dict(rec["args"][2], offset=3 * N * 4 + 4)]}, "outside storage 0"),
+                         ({"args": rec["args"][:2] + [dict(rec["args"][2], storage=1)]}, "storage 1 of 1"),
+                         ({"storages": [(st, after), (st, after)]}, "2 storages but arguments point into 1"),
+                         ({"name": "../x"}, "case name"), ({"grid": [1, 1, 1, 1]}, "1 to 3 dimensions"),
+                         ({"args": [dict(rec["args"][0], dtype="c64")]}, "dtype c64")):
+        e = raises(ttref.BadInput, lambda: cap.write_aliased(suite, dict(rec, **change)), want)
+        assert "\n" not in str(e)
+    assert sorted(os.listdir(os.path.join(suite, "aliased"))) == ["odd", "oob", "unsup", "vadd_0", "vadd_1"]
+    res = cap.replay_dir(suite)
+    assert [r["verdict"] for r in res] == ["FAIL", "ERROR", "UNSUPPORTED", "PASS", "PASS"], res
+    # a damaged launch.json is an ERROR naming what does not fit, never a binding out of place
+    lj = os.path.join(suite, "aliased", "vadd_1", "launch.json")
+    good = open(lj).read()
+    for path, val, want in ((("args", 0, "offset"), -4, "offset -4"), (("args", 1, "storage"), 3, "storage 3"),
+                            (("args", 2, "kind"), "tensor", "kind 'tensor'"), (("storages", 0, "input"), "nope.npy", "nope.npy")):
+        d = json.loads(good)
+        d[path[0]][path[1]][path[2]] = val
+        with open(lj, "w") as f:
+            json.dump(d, f)
+        r = cap.replay_aliased(os.path.dirname(lj))
+        assert r["verdict"] == "ERROR" and want in r["reason"], (path, r)
+    with open(lj, "w") as f:
+        f.write(good[:40])
+    assert cap.replay_aliased(os.path.dirname(lj))["verdict"] == "ERROR"
 
 
 if __name__ == "__main__":

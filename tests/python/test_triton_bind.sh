@@ -1,6 +1,6 @@
 #!/bin/sh
 # ttref.triton and ttref.capture without Triton, torch or a GPU: tests/python/test_triton_bind.py
-# (plain asserts) against the built libttref, then the installed package: ttref_triton.pth sits
+# and test_run_test_core.py (plain asserts) against the built libttref, then the installed package: ttref_triton.pth sits
 # in the prefix's python path and routes a stub `triton` through ttref under TTREF_TRITON=1.
 # Needs python3 with numpy (Debian: python3-numpy). TAP output.
 T=${TTREF_BIN:-./ttref}
@@ -22,12 +22,15 @@ san_env=
 if nm -D "$lib" 2>/dev/null | grep -q ' __asan_init'; then
   san_env="LD_PRELOAD=$(${CC:-cc} -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0"
 fi
-env $san_env TTREF_LIB=$lib TTREF_BIN="$T" PYTHONPATH=$S/python "$PY" "$S/tests/python/test_triton_bind.py" >"$tmp/out" 2>"$tmp/err"; rc=$?
-grep '^ok ' "$tmp/out" | sed 's/^ok [0-9]* - //' >"$tmp/oks"
-while IFS= read -r l; do ok "built tree: $l"; done <"$tmp/oks"
-grep '^not ok ' "$tmp/out" | sed 's/^not ok [0-9]* - //' >"$tmp/nos"
-while IFS= read -r l; do echo "$l" >"$tmp/err"; no "built tree: $l"; done <"$tmp/nos"
-if [ "$rc" -ne 0 ] && [ ! -s "$tmp/nos" ]; then no "test_triton_bind.py exited $rc"; fi
+# test_run_test_core.py: the GPU test_core sample runner's pure and replay parts (scripts/gpu)
+for f in test_triton_bind test_run_test_core; do
+  env $san_env TTREF_LIB=$lib TTREF_BIN="$T" PYTHONPATH=$S/python "$PY" "$S/tests/python/$f.py" >"$tmp/out" 2>"$tmp/err"; rc=$?
+  grep '^ok ' "$tmp/out" | sed 's/^ok [0-9]* - //' >"$tmp/oks"
+  while IFS= read -r l; do ok "built tree: $l"; done <"$tmp/oks"
+  grep '^not ok ' "$tmp/out" | sed 's/^not ok [0-9]* - //' >"$tmp/nos"
+  while IFS= read -r l; do echo "$l" >"$tmp/err"; no "built tree: $l"; done <"$tmp/nos"
+  if [ "$rc" -ne 0 ] && [ ! -s "$tmp/nos" ]; then no "$f.py exited $rc"; fi
+done
 P=$tmp/prefix
 if make -C "$B" install prefix="$P" >"$tmp/err" 2>&1; then ok "make install prefix=TMP"; else no "make install prefix=TMP"; echo "1..$n"; exit 1; fi
 init=$(find "$P" -path '*/ttref/triton.py' | head -n 1)

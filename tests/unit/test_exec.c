@@ -911,6 +911,94 @@ static void test_histogram_drops_out_of_range(void **state)
   assert_memory_equal(o, want, sizeof want);
 }
 
+/* ---- ops from the table ---- */
+/* math.tan (one row of ir_op_list.h, no kernel code of its own): correctly rounded to f32.
+ * Oracle: sinl/cosl in long double (independent of fp_math's tan), usable where the ratio is
+ * far from an f32 rounding boundary, which is asserted. */
+static void test_math_tan_correctly_rounded(void **state)
+{
+  (void)state;
+  const float x[8] = {0.5f, -1.25f, 1.57079637f, 100.0f, 1e-30f, -0.0f, INFINITY, NAN};
+  float xin[8], y[8] = {0}, o[8];
+  memcpy(xin, x, sizeof xin);
+  memset(o, 0x55, sizeof o);
+  buf b[3] = {{xin, 32, IR_S_F32}, {y, 32, IR_S_F32}, {o, 32, IR_S_F32}};
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  ttref_status st = run_kernel(binop_kernel("%c = math.tan %a : tensor<8xf32>", "f32"), 1, 1, 1, b, 3, NULL, 1, &e, NULL);
+  if (st) fprintf(stderr, "%s\n", e.msg);
+  assert_int_equal(st, TTREF_OK);
+  for (int i = 0; i < 5; i++) {
+    long double t = sinl((long double)x[i]) / cosl((long double)x[i]);
+    float want = (float)t;
+    /* the nearest f32 boundary (a midpoint) must be much farther than the oracle's error */
+    float up = nextafterf(want, INFINITY), dn = nextafterf(want, -INFINITY);
+    long double lo = ((long double)want + dn) / 2, hi = ((long double)want + up) / 2;
+    assert_true(fminl(fabsl(t - lo), fabsl(t - hi)) > fabsl(t) * 0x1p-56L);
+    if (memcmp(&o[i], &want, sizeof want)) fprintf(stderr, "tan(%a) = %a, want %a\n", (double)x[i], (double)o[i], (double)want);
+    assert_memory_equal(&o[i], &want, sizeof want);
+  }
+  const float mz = -0.0f;
+  assert_memory_equal(&o[5], &mz, sizeof mz); /* tan(-0) = -0 */
+  assert_true(isnan(o[6]));                    /* tan(inf) = NaN */
+  assert_true(isnan(o[7]));
+  assert_true(o[2] < -2.0e7f);                 /* just above pi/2 */
+}
+
+/* Every regular row of ir_op_list.h executes: the op on scalars of the types its rule accepts
+ * runs without error (a missing executor case is an internal error at run time). */
+static void test_regular_rows_execute(void **state)
+{
+  (void)state;
+  int nrun = 0;
+  for (int i = 0; i < IR_OP_COUNT; i++) {
+    ir_opcode c = (ir_opcode)i;
+    ir_syntax syn = ir_op_syntax(c);
+    if (syn == IR_SYN_CUSTOM || syn == IR_SYN_ARROW) continue; /* ARROW ops: shapes, pointers (their own tests) */
+    const char *in = NULL, *out = NULL;
+    switch (ir_op_type_rule(c)) {
+    case IR_TR_SAME_INT: case IR_TR_CMP_INT: in = "i32"; out = "i32"; break;
+    case IR_TR_SAME_FLOAT: case IR_TR_CMP_FLOAT: in = "f32"; out = "f32"; break;
+    case IR_TR_INT_WIDER: in = "i16"; out = "i32"; break;
+    case IR_TR_INT_NARROWER: in = "i32"; out = "i16"; break;
+    case IR_TR_INT_INT: in = "i32"; out = "i64"; break;
+    case IR_TR_FLOAT_WIDER: in = "f16"; out = "f32"; break;
+    case IR_TR_FLOAT_NARROWER: in = "f32"; out = "f16"; break;
+    case IR_TR_INT_FLOAT: in = "i32"; out = "f32"; break;
+    case IR_TR_FLOAT_INT: in = "f32"; out = "i32"; break;
+    case IR_TR_BITCAST: in = "f32"; out = "i32"; break;
+    case IR_TR_CUSTOM: break;
+    }
+    assert_non_null(in);
+    static const char *const opnd[] = {"%a", "%a, %b", "%a, %b, %c"};
+    int k = ir_op_nopnds(c);
+    assert_true(k >= 1 && k <= 3);
+    char line[256], text[1024];
+    if (syn == IR_SYN_CMP)
+      snprintf(line, sizeof line, "%%r = %s %s, %s : %s", ir_op_name(c), in[0] == 'f' ? "olt" : "slt", opnd[k - 1], in);
+    else if (syn == IR_SYN_SAME)
+      snprintf(line, sizeof line, "%%r = %s %s : %s", ir_op_name(c), opnd[k - 1], in);
+    else
+      snprintf(line, sizeof line, "%%r = %s %s : %s to %s", ir_op_name(c), opnd[k - 1], in, out);
+    snprintf(text, sizeof text, "module {\n  tt.func public @k(%%a: %s, %%b: %s, %%c: %s) {\n    %s\n    tt.return\n  }\n}\n",
+             in, in, in, line);
+    int64_t scal[3];
+    if (in[0] == 'f') {
+      const double v[3] = {1.5, 0.75, -2.0};
+      memcpy(scal, v, sizeof scal);
+    } else {
+      scal[0] = 7, scal[1] = 3, scal[2] = -2;
+    }
+    ttref_error e;
+    memset(&e, 0, sizeof e);
+    ttref_status st = run_kernel(text, 1, 1, 1, NULL, 0, scal, 1, &e, NULL);
+    if (st) fprintf(stderr, "%s: %s\n", line, e.msg);
+    assert_int_equal(st, TTREF_OK);
+    nrun++;
+  }
+  assert_true(nrun >= 70);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -938,6 +1026,8 @@ int main(void)
       cmocka_unit_test(test_call_and_cond_br),
       cmocka_unit_test(test_bitcast_keeps_signaling_nan),
       cmocka_unit_test(test_histogram_drops_out_of_range),
+      cmocka_unit_test(test_math_tan_correctly_rounded),
+      cmocka_unit_test(test_regular_rows_execute),
   };
   return cmocka_run_group_tests_name("exec", tests, NULL, NULL);
 }

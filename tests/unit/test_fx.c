@@ -289,6 +289,8 @@ static void test_fx_parse_errors_located(void **state)
   } cases[] = {
       {"    %y = call_function[target=nope](args = (%x,))\n", "t.fx:3:31: error: unknown call_function target 'nope'"},
       {"    %y = call_function[target=exp2](args = (%z,))\n", "t.fx:3:45: error: '%z' is not defined in region_0"},
+      /* a node in a buffer's dims (fuzz_fx: read before the environment) */
+      {"    %o : OutputBuffer[%q] = placeholder[target=o]\n", "t.fx:3:23: error: '%q' is not defined in region_0"},
       {"    %y = call_function[target=exp2](args = (%w,))\n    %w = call_function[target=exp2](args = (%x,))\n",
        "t.fx:3:45: error: '%w' is used before its definition at line 4"},
       {"    %y = call_function[target=vector_max](args = (%x, 1, None, 4))\n", "t.fx:3:31: error: vector_max takes 1 to 3 arguments, got 4"},
@@ -441,6 +443,9 @@ static void test_fx_lower_errors_located(void **state)
       {"    %d = call_function[target=floordiv](args = (M, 0))\n", "t.fx:3:49: error: division by zero in an index expression"},
       {"    %d = call_function[target=add](args = (1.5, 2))\n", "t.fx:3:31: error: %d: arithmetic on two Python numbers"},
       {"    %s = call_function[target=kernel_buffer_getitem](args = (%x, (0, slice(0, 8, 2))))\n", "t.fx:3:82: error: slice steps other than 1"},
+      {"    %a = call_function[target=vector_constant](args = ((4,), i16, -2147483648))\n", "t.fx:3:67: error: integer value -2147483648 does not fit in a i16 constant"},
+      {"    %a = call_function[target=vector_constant](args = ((4,), i8, 256))\n", "t.fx:3:66: error: integer value 256 does not fit in a i8 constant"},
+      {"    %o : OutputBuffer[%x] = placeholder[target=o]\n", "t.fx:3:23: error: '%x' is not an index value"},
       /* missing operands (fuzz_fx found a NULL dereference here): reported at the node's target */
       {"    %k = call_function[target=kernel_buffer_load](args = (%x, (0, 0), (M, N)))\n    %m = call_function[target=mod](args = (%k,), kwargs = {axis: 1})\n",
        "t.fx:4:31: error: a required operand is missing"},
