@@ -18,70 +18,18 @@
 #include "interp.h"
 #include "ir_parse.h"
 #include "ir_verify.h"
+#include "unit_run.h"
 
-/* ---- harness ---- */
-typedef struct buf {
-  void *data;
-  size_t nbytes;
-  ir_scalar elem;
-} buf;
+/* ---- harness (tests/unit/unit_run.c) ---- */
+typedef unit_buf buf;
 
-static ir_module *parse_ok(const char *text)
-{
-  ir_module *m = NULL;
-  ttref_error e;
-  memset(&e, 0, sizeof e);
-  ttref_status st = ir_parse_string("t.ttir", text, strlen(text), &m, &e);
-  if (st != TTREF_OK) fprintf(stderr, "%s\n%s\n", e.msg, e.note);
-  assert_int_equal(st, TTREF_OK);
-  st = ir_verify_module(m, &e);
-  if (st != TTREF_OK) fprintf(stderr, "%s\n%s\n", e.msg, e.note);
-  assert_int_equal(st, TTREF_OK);
-  return m;
-}
+static ir_module *parse_ok(const char *text) { return unit_parse_ok(text); }
 
-/*
- * Run the module's entry kernel. Pointer arguments take the next buffer of
- * bufs (copied in and copied back), scalar arguments the next of scal.
- */
 static ttref_status run_kernel(const char *text, int64_t gx, int64_t gy, int64_t gz, buf *bufs, int nbufs,
                                const int64_t *scal, int threads, ttref_error *err, interp_stats *stats)
 {
-  ir_module *m = parse_ok(text);
-  const ir_func *fn = ir_module_entry(m);
-  interp_mem *mem = interp_mem_new();
-  interp_elem args[16];
-  int bi = 0, si = 0;
-  assert_true(fn->nargs <= 16);
-  for (int i = 0; i < fn->nargs; i++) {
-    if (fn->args[i].type->kind == IR_T_PTR) {
-      assert_true(bi < nbufs);
-      void *copy = ir_alloc(bufs[bi].nbytes ? bufs[bi].nbytes : 1);
-      memcpy(copy, bufs[bi].data, bufs[bi].nbytes);
-      assert_int_equal(interp_mem_add_take(mem, fn->args[i].name, copy, bufs[bi].nbytes, bufs[bi].elem, &args[i].i, err), TTREF_OK);
-      bi++;
-    } else if (ir_scalar_is_float(fn->args[i].type->scalar)) {
-      memcpy(&args[i].f, &scal[si++], sizeof(double));
-    } else {
-      args[i].i = scal[si++];
-    }
-  }
-  interp_launch L;
-  memset(&L, 0, sizeof L);
-  L.mod = m;
-  L.fn = fn;
-  L.grid[0] = gx;
-  L.grid[1] = gy;
-  L.grid[2] = gz;
-  L.args = args;
-  L.mem = mem;
-  L.threads = threads;
-  ttref_status st = interp_run(&L, err);
-  for (int k = 0; k < mem->n && k < nbufs; k++) memcpy(bufs[k].data, mem->allocs[k].data, bufs[k].nbytes);
-  if (stats) *stats = L.stats;
-  interp_mem_free(mem);
-  ir_module_free(m);
-  return st;
+  const int64_t grid[3] = {gx, gy, gz};
+  return unit_run_kernel(text, grid, bufs, nbufs, scal, threads, NULL, err, stats);
 }
 
 /* A kernel applying `OP` elementwise to two i32 inputs over 1-D blocks of 8. */
