@@ -16,10 +16,14 @@ tmp=
 # ---- TAP lines --------------------------------------------------------------------------
 # ok DESC: a passing test
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
-# no DESC: a failing test; the first $TL_ERR_LINES (8) lines of $tmp/err follow as comments
+# no DESC: a failing test; the first $TL_ERR_LINES (8) lines of $tmp/err follow as comments (the
+# last ones when TL_ERR_TAIL is set)
 no() {
   n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1"
-  [ -n "$tmp" ] && [ -f "$tmp/err" ] && sed 's/^/# /' "$tmp/err" | head -n "${TL_ERR_LINES:-8}"
+  if [ -n "$tmp" ] && [ -f "$tmp/err" ]; then
+    if [ -n "${TL_ERR_TAIL:-}" ]; then sed 's/^/# /' "$tmp/err" | tail -n "${TL_ERR_LINES:-8}"
+    else sed 's/^/# /' "$tmp/err" | head -n "${TL_ERR_LINES:-8}"; fi
+  fi
   return 0
 }
 # notok DESC [DETAIL]: a failing test with its detail as comments

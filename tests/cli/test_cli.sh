@@ -2,21 +2,11 @@
 # CLI integration tests: exit codes and one-line errors for good and malformed
 # launches (missing/unknown/duplicated args, bad literals, truncated or hostile
 # .npy files, element-size mismatch, out-of-bounds kernels). TAP output.
+. "${TTREF_SRCDIR:-.}/tests/lib.sh"
 T=${TTREF_BIN:-./ttref}
 D=${TTREF_TEST_DATA:-tests/data}/corpus/triton-3.6-h100/vadd_f32
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttref-cli.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-n=0; fail=0
-ok() { n=$((n+1)); echo "ok $n - $1"; }
-no() { n=$((n+1)); fail=$((fail+1)); echo "not ok $n - $1"; sed 's/^/# /' "$tmp/err" | head -n 5; }
+tl_tmpdir cli
 # expect CODE PATTERN DESCRIPTION -- command...
-expect() {
-  code=$1; pat=$2; desc=$3; shift 4
-  "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
-  if [ "$rc" -ne "$code" ]; then echo "exit $rc, expected $code" >>"$tmp/err"; no "$desc"; return; fi
-  if [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/err" "$tmp/out"; then echo "missing '$pat'" >>"$tmp/err"; no "$desc"; return; fi
-  ok "$desc"
-}
 K=$D/kernel.ttir
 X="x_ptr=@$D/x_ptr.in.npy"; Y="y_ptr=@$D/y_ptr.in.npy"; O="o_ptr=@$D/o_ptr.in.npy"
 

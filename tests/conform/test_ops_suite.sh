@@ -4,17 +4,13 @@
 # ir/ir_op_list.h appears in one of its kernels; the suite is big enough; wrong
 # backends are caught (a perturbed op, a dropped store); the H100 backend config
 # names real items (an expected failure that passes on the reference is XPASS).
+. "${TTREF_SRCDIR:-.}/tests/lib.sh"
 BIN=${TTREF_BIN:-./ttref}
 case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
 SRC=${TTREF_SRCDIR:-.}
 SUITE=$SRC/conformance/suite/ops
 CONFIG=$SRC/conformance/backends/triton-3.6-h100.yaml
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_ops_suite_sh.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "$2" ] && echo "$2" | sed 's/^/# /'; }
-check() { if eval "$2"; then ok "$1"; else notok "$1" "$3"; fi; }
+tl_tmpdir test_ops_suite_sh; T=$tmp
 echo "1..9"
 
 # a sample of the suite passes against the reference; `make check-full` (TTREF_CHECK_FULL=1) runs
