@@ -212,7 +212,7 @@ static conform_verdict judge_all(const ctx *x, const item *it, const char *dir, 
       if ((failed && !worst_failed) || (failed == worst_failed && score > worst)) {
         worst = score;
         worst_failed = failed;
-        snprintf(r->mode, sizeof r->mode, "%s", o->mode);
+        snprintf(r->mode, sizeof r->mode, "%s", cmp_mode_name(o->mode));
         snprintf(r->output, sizeof r->output, "%s", o->name);
         r->worst_index = j.worst_index;
         if (j.worst_index >= 0) nd_index(&got, j.worst_index, r->worst_at, sizeof r->worst_at);
@@ -241,7 +241,7 @@ static conform_verdict judge_all(const ctx *x, const item *it, const char *dir, 
     if (v == CONFORM_V_ERROR) break;
   }
   if (!r->mode[0] && it->c->noutputs) {
-    snprintf(r->mode, sizeof r->mode, "%s", it->c->outputs[0].mode);
+    snprintf(r->mode, sizeof r->mode, "%s", cmp_mode_name(it->c->outputs[0].mode));
     snprintf(r->output, sizeof r->output, "%s", it->c->outputs[0].name);
   }
   return v;
@@ -434,7 +434,7 @@ static bool process(ctx *x, const item *it, conform_record *r)
     raw = br.raw;
     snprintf(r->reason, sizeof r->reason, "%.200s (log: %.300s)", br.detail, br.log);
     if (it->c->noutputs) {
-      snprintf(r->mode, sizeof r->mode, "%s", it->c->outputs[0].mode);
+      snprintf(r->mode, sizeof r->mode, "%s", cmp_mode_name(it->c->outputs[0].mode));
       snprintf(r->output, sizeof r->output, "%s", it->c->outputs[0].name);
     }
     goto decide;
