@@ -9,7 +9,7 @@ DATA=${TTREF_TEST_DATA:-tests/data}
 C=$DATA/corpus/triton-3.6-h100
 G=$DATA/corpus/triton-3.6-h100-gen
 B=$DATA/ttir/debug
-PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
+PY=$(tl_python)
 tl_tmpdir dbg
 # expect CODE PATTERN DESCRIPTION -- command...   (PATTERN searched in stdout and stderr)
 # check DESCRIPTION -- python code reading $tmp (argv[1]) and the data dirs (argv[2])

@@ -10,7 +10,7 @@ T=${TTREF_BIN:-./ttref}
 case $T in /*) ;; */*) T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T") ;; esac
 D=${TTREF_TEST_DATA:-tests/data}/fx
 SRC=${TTREF_SRCDIR:-.}
-PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
+PY=$(tl_python)
 tl_tmpdir fx
 # expect CODE PATTERN DESCRIPTION -- command...
 check() { if eval "$2" >"$tmp/err" 2>&1; then ok "$1"; else no "$1"; fi; }
