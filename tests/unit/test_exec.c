@@ -859,6 +859,78 @@ static void test_histogram_drops_out_of_range(void **state)
   assert_memory_equal(o, want, sizeof want);
 }
 
+/* ---- out of memory: parse, verify and execution ---- */
+/* a loop carrying a tensor, a reduction region and a masked load and store */
+static const char *loop_reduce =
+    "module {\n"
+    "  tt.func public @k(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>, %n: i32) {\n"
+    "    %c0 = arith.constant 0 : i32\n"
+    "    %c1 = arith.constant 1 : i32\n"
+    "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+    "    %ns = tt.splat %n : i32 -> tensor<8xi32>\n"
+    "    %m = arith.cmpi slt, %r, %ns : tensor<8xi32>\n"
+    "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>\n"
+    "    %xa = tt.addptr %xp, %r : tensor<8x!tt.ptr<f32>>, tensor<8xi32>\n"
+    "    %v = tt.load %xa, %m : tensor<8x!tt.ptr<f32>>\n"
+    "    %acc = scf.for %i = %c0 to %n step %c1 iter_args(%a = %v) -> (tensor<8xf32>) : i32 {\n"
+    "      %b = arith.addf %a, %v : tensor<8xf32>\n"
+    "      scf.yield %b : tensor<8xf32>\n"
+    "    }\n"
+    "    %s = \"tt.reduce\"(%acc) <{axis = 0 : i32}> ({\n"
+    "    ^bb0(%p: f32, %q: f32):\n"
+    "      %t = arith.addf %p, %q : f32\n"
+    "      tt.reduce.return %t : f32\n"
+    "    }) : (tensor<8xf32>) -> f32\n"
+    "    %ss = tt.splat %s : f32 -> tensor<8xf32>\n"
+    "    %op = tt.splat %o : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>\n"
+    "    %oa = tt.addptr %op, %r : tensor<8x!tt.ptr<f32>>, tensor<8xi32>\n"
+    "    tt.store %oa, %ss, %m : tensor<8x!tt.ptr<f32>>\n"
+    "    tt.return\n"
+    "  }\n"
+    "}\n";
+
+/* Every allocation request of parse, verify, binding and the launch fails in turn: the status
+ * is TTREF_E_NOMEM (never a crash, a fault or a wrong success), nothing leaks, every free names
+ * the size allocated; with no failure the kernel computes what the loop says. */
+static void test_nomem_parse_and_run_every_allocation(void **state)
+{
+  (void)state;
+  const char *kernels[] = {loop_reduce, reduce_sum_1x8, masked_copy};
+  for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+    float x[16], o[16];
+    for (int i = 0; i < 16; i++) x[i] = (float)i - 2.5f;
+    buf b[2] = {{x, 8 * sizeof(float), IR_S_F32}, {o, 8 * sizeof(float), IR_S_F32}};
+    const int64_t grid[3] = {1, 1, 1}, n = 6;
+    ttref_error e;
+    memset(&e, 0, sizeof e);
+    memset(o, 0, sizeof o);
+    unit_alloc_begin(0);
+    ttref_status st = unit_try_run_kernel(kernels[k], grid, b, 2, &n, 1, &e);
+    unit_alloc_stats base = unit_alloc_end();
+    if (st != TTREF_OK) fail_msg("kernel %zu: %s", k, e.msg);
+    assert_int_equal(base.live, 0);
+    assert_false(base.size_mismatch);
+    assert_true(base.requests > 10);
+    if (k == 0) { /* o = sum over the 6 live lanes of x * (n + 1), in the reduction's order */
+      float acc[8];
+      for (int i = 0; i < 8; i++) acc[i] = i < n ? x[i] * 7.0f : 0.0f;
+      for (int w = 1; w < 8; w *= 2)
+        for (int i = 0; i + w < 8; i += 2 * w) acc[i] += acc[i + w];
+      for (int i = 0; i < n; i++) assert_true(memcmp(&o[i], &acc[0], 4) == 0);
+    }
+    for (long f = 1; f <= base.requests; f++) {
+      memset(&e, 0, sizeof e);
+      unit_alloc_begin(f);
+      st = unit_try_run_kernel(kernels[k], grid, b, 2, &n, 1, &e);
+      unit_alloc_stats got = unit_alloc_end();
+      if (st != TTREF_E_NOMEM || e.code != TTREF_E_NOMEM)
+        fail_msg("kernel %zu, request %ld of %ld refused: status %d: %s", k, f, base.requests, (int)st, e.msg);
+      if (got.live != 0) fail_msg("kernel %zu, request %ld refused: %zu bytes leaked", k, f, got.live);
+      assert_false(got.size_mismatch);
+    }
+  }
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -886,6 +958,7 @@ int main(void)
       cmocka_unit_test(test_call_and_cond_br),
       cmocka_unit_test(test_bitcast_keeps_signaling_nan),
       cmocka_unit_test(test_histogram_drops_out_of_range),
+      cmocka_unit_test(test_nomem_parse_and_run_every_allocation),
   };
   return cmocka_run_group_tests_name("exec", tests, NULL, NULL);
 }

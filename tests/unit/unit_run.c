@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir_parse.h"
@@ -26,24 +27,43 @@ ir_module *unit_parse_ok(const char *text)
   return m;
 }
 
-ttref_status unit_run_kernel(const char *text, const int64_t grid[3], unit_buf *bufs, int nbufs, const int64_t *scal,
-                             int threads, const unit_hooks *hooks, ttref_error *err, interp_stats *stats)
+/* parse, verify, bind, run, copy back; strict: every step but the run must succeed (cmocka asserts) */
+static ttref_status run_impl(const char *text, const int64_t grid[3], unit_buf *bufs, int nbufs, const int64_t *scal,
+                             int threads, const unit_hooks *hooks, bool strict, ttref_error *err, interp_stats *stats)
 {
-  ir_module *m = unit_parse_ok(text);
+  ttref_status st = TTREF_OK;
+  ir_module *m = NULL;
+  interp_mem *mem = NULL;
+  if (strict) m = unit_parse_ok(text);
+  else {
+    st = ir_parse_string("t.ttir", text, strlen(text), &m, err);
+    if (st == TTREF_OK) st = ir_verify_module(m, err);
+    if (st != TTREF_OK) goto fail;
+  }
   const ir_func *fn = ir_module_entry(m);
-  interp_mem *mem = interp_mem_new();
-  assert_non_null(mem);
+  mem = interp_mem_new();
+  if (!mem) {
+    assert_false(strict);
+    st = ir_error_set(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory");
+    goto fail;
+  }
   interp_elem args[16];
   int bi = 0, si = 0;
   assert_true(fn->nargs <= 16);
   for (int i = 0; i < fn->nargs; i++) {
     if (fn->args[i].type->kind == IR_T_PTR) {
       assert_true(bi < nbufs);
-      void *copy = ir_alloc(bufs[bi].nbytes ? bufs[bi].nbytes : 1);
-      assert_non_null(copy);
+      const size_t nb = bufs[bi].nbytes ? bufs[bi].nbytes : 1;
+      void *copy = ir_alloc(nb);
+      if (!copy) {
+        assert_false(strict);
+        st = ir_error_set(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory");
+        goto fail;
+      }
       memcpy(copy, bufs[bi].data, bufs[bi].nbytes);
-      assert_int_equal(interp_mem_add_take(mem, fn->args[i].name, copy, bufs[bi].nbytes, bufs[bi].elem, &args[i].i, err),
-                       TTREF_OK);
+      st = interp_mem_add_take(mem, fn->args[i].name, copy, bufs[bi].nbytes, bufs[bi].elem, &args[i].i, err);
+      if (strict) assert_int_equal(st, TTREF_OK);
+      if (st != TTREF_OK) goto fail;
       bi++;
     } else if (ir_scalar_is_float(fn->args[i].type->scalar)) {
       memcpy(&args[i].f, &scal[si++], sizeof(double));
@@ -62,11 +82,60 @@ ttref_status unit_run_kernel(const char *text, const int64_t grid[3], unit_buf *
   L.mem = mem;
   L.threads = threads;
   if (hooks && hooks->before) hooks->before(&L, hooks->ud);
-  ttref_status st = interp_run(&L, err);
+  st = interp_run(&L, err);
   if (hooks && hooks->after) hooks->after(&L, hooks->ud);
   for (int k = 0; k < mem->n && k < nbufs; k++) memcpy(bufs[k].data, mem->allocs[k].data, bufs[k].nbytes);
   if (stats) *stats = L.stats;
+fail:
   interp_mem_free(mem);
   ir_module_free(m);
   return st;
+}
+
+ttref_status unit_run_kernel(const char *text, const int64_t grid[3], unit_buf *bufs, int nbufs, const int64_t *scal,
+                             int threads, const unit_hooks *hooks, ttref_error *err, interp_stats *stats)
+{
+  return run_impl(text, grid, bufs, nbufs, scal, threads, hooks, true, err, stats);
+}
+
+ttref_status unit_try_run_kernel(const char *text, const int64_t grid[3], unit_buf *bufs, int nbufs,
+                                 const int64_t *scal, int threads, ttref_error *err)
+{
+  return run_impl(text, grid, bufs, nbufs, scal, threads, NULL, false, err, NULL);
+}
+
+/* ---- counting allocator ---- */
+static unit_alloc_stats astats;
+
+/* each block carries its size in a 16-byte header, so frees can be checked */
+static void *counting_alloc(void *ud, void *ptr, size_t old_size, size_t new_size)
+{
+  (void)ud;
+  unsigned char *base = ptr ? (unsigned char *)ptr - 16 : NULL;
+  if (base && *(size_t *)base != old_size) astats.size_mismatch = true;
+  if (new_size == 0) {
+    if (base) astats.live -= *(size_t *)base;
+    free(base);
+    return NULL;
+  }
+  astats.requests++;
+  if (astats.fail_at && astats.requests == astats.fail_at) return NULL;
+  unsigned char *nb = realloc(base, new_size + 16);
+  if (!nb) return NULL;
+  astats.live += new_size - (base ? old_size : 0);
+  *(size_t *)nb = new_size;
+  return nb + 16;
+}
+
+void unit_alloc_begin(long fail_at)
+{
+  memset(&astats, 0, sizeof astats);
+  astats.fail_at = fail_at;
+  ttref_set_alloc(counting_alloc, NULL);
+}
+
+unit_alloc_stats unit_alloc_end(void)
+{
+  ttref_set_alloc(NULL, NULL);
+  return astats;
 }
