@@ -4,7 +4,8 @@
 # amounts at the width) and matches an independent oracle (tests/ops/opvec.py: exact rationals,
 # Python integers, numpy); then every executable op of the table, elementwise or not, parses,
 # prints (the printed kernel checks again) and executes: one op-suite kernel using it
-# (conformance/suite/ops) runs on the reference backend, every specialization passing.
+# (conformance/suite/ops) runs on the reference backend: its `edge` specialization (special values)
+# where it has one, else `data`, else its first (the whole suite runs in make check-full).
 . "${TTREF_SRCDIR:-.}/tests/lib.sh"
 BIN=$(tl_abs "${TTREF_BIN:-./ttref}")
 SRC=$TTREF_SRCDIR
@@ -44,9 +45,16 @@ while True:
     pick.append(best)
     left -= uses[best]
 print(" ".join(pick))
+# one specialization per kernel: edge (special values), else data, else the first
+items = []
+for c in pick:
+    keys = re.findall(r"variant_key:\s*(\S+)", open(os.path.join(os.path.dirname(d), c + ".yaml")).read())
+    k = "edge" if "edge" in keys else "data" if "data" in keys else keys[0]
+    items.append(re.escape(c) + r"\[" + re.escape(k) + r"\]")
+print("|".join(items))
 print(" ".join(sorted(left)))
 PY
-cases=$(sed -n 1p "$tmp/cover"); missing=$(sed -n 2p "$tmp/cover")
+cases=$(sed -n 1p "$tmp/cover"); missing=$(sed -n 3p "$tmp/cover"); items=$(sed -n 2p "$tmp/cover")
 nops=$(echo $ops | wc -w)
 check "every executable op of ir_op_list.h ($nops) has an op-suite kernel" "[ -z '$missing' ] && [ $nops -gt 100 ]" "missing:$missing"
 bad=
@@ -55,12 +63,11 @@ for c in $cases; do
     bad="$bad $c"
 done
 check "the kernels using them parse, verify, print and the printed text verifies again" "[ -z '$bad' ]" "failed:$bad"
-re=$(echo $cases | sed 's/ /|/g')
-"$BIN" conform "$SUITE" --backend reference --filter "^($re)\\[" -j 2 --no-progress --report-dir "$tmp/rep" \
+"$BIN" conform "$SUITE" --backend reference --filter "^($items)\$" -j 2 --no-progress --report-dir "$tmp/rep" \
   >"$tmp/conform.out" 2>"$tmp/err"; rc=$?
 last=$(tail -n 1 "$tmp/conform.out")
 ncases=$(echo $cases | wc -w)
 nitems=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, 0 failed.*/\1/p')
-check "those $ncases kernels execute: every specialization passes on the reference (exit 0)" \
-  "[ $rc -eq 0 ] && [ \"\${nitems:-0}\" -ge $ncases ]" "$last $(tail -n 3 "$tmp/err")"
+check "those $ncases kernels execute: one specialization of each passes on the reference (exit 0)" \
+  "[ $rc -eq 0 ] && [ \"\${nitems:-0}\" -eq $ncases ]" "$last $(tail -n 3 "$tmp/err")"
 tl_done
