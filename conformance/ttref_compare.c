@@ -14,7 +14,7 @@
 static const ttref_loc noloc = {0};
 
 /* Split "a=1,b=true" (copied into @p buf) into @p opts; every name and value is checked against @p mode. */
-static ttref_status parse_options(const char *mode, const char *text, char *buf, size_t cap, conform_option *opts,
+static ttref_status parse_options(cmp_mode mode, const char *text, char *buf, size_t cap, conform_option *opts,
                                   int *nopts, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
@@ -70,12 +70,13 @@ ttref_status ttref_compare(const char *mode, const char *dtype, const void *got,
                       !mode ? "mode" : !dtype ? "dtype" : !out ? "out" : !got ? "got" : "ref"));
   memset(out, 0, sizeof *out);
   out->worst_index = -1;
-  if (!conform_judge_mode_ok(mode)) FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_compare: unknown compliance mode '%.60s'", mode));
+  cmp_mode m;
+  if (!cmp_mode_lookup(mode, &m)) FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_compare: unknown compliance mode '%.60s'", mode));
   if (!conform_dtype_lookup(dtype, &dt)) FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_compare: unknown dtype '%.60s'", dtype));
   if (numel > ((size_t)1 << 40)) FAIL(ir_error_set(err, TTREF_E_LIMIT, noloc, "ttref_compare: %zu elements is too many", numel));
   int nopts = 0;
-  TRY(parse_options(mode, options, buf, sizeof buf, opts, &nopts, err));
-  conform_output o = {.name = "output", .mode = mode, .options = opts, .noptions = nopts, .loc = noloc};
+  TRY(parse_options(m, options, buf, sizeof buf, opts, &nopts, err));
+  conform_output o = {.name = "output", .mode = m, .options = opts, .noptions = nopts, .loc = noloc};
   const char kind = conform_dtype_kind(dt);
   const int esz = conform_dtype_bytes(dt);
   npy_array g = view(got, numel, kind, esz), r = view(ref, numel, kind, esz);

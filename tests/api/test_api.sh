@@ -3,20 +3,15 @@
 # program written only against ttref.h (tests/api/vadd_api.c) is built with
 # `pkg-config --define-variable=prefix=TMP --cflags --libs ttref` and run; the
 # installed libttref.so exports only ttref_* symbols. TAP output.
+. "${TTREF_SRCDIR:-.}/tests/lib.sh"
 T=${TTREF_BIN:-./ttref}
 S=${TTREF_SRCDIR:-.}
 B=$(cd "$(dirname "$T")" && pwd)
 K=${TTREF_TEST_DATA:-tests/data}/ttir/vadd_f32.ttir
 # an --enable-asan library needs the ASan runtime loaded first in the programs that use it
-san_env=
-if nm -D "$B/.libs/libttref.so" 2>/dev/null | grep -q ' __asan_init'; then
-  san_env="LD_PRELOAD=$(${CC:-cc} -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0"
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttref-api.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-n=0; fail=0
-ok() { n=$((n+1)); echo "ok $n - $1"; }
-no() { n=$((n+1)); fail=$((fail+1)); echo "not ok $n - $1"; sed 's/^/# /' "$tmp/err" | tail -n 8; }
+san_env=$(tl_san_env "$B/.libs/libttref.so")
+tl_tmpdir api
+TL_ERR_TAIL=1; TL_ERR_LINES=8 # failures show the end of $tmp/err
 P=$tmp/prefix
 if make -C "$B" install prefix="$P" >"$tmp/err" 2>&1; then ok "make install prefix=TMP"; else no "make install prefix=TMP"; echo "1..$n"; exit 1; fi
 PC=$(find "$P" -name ttref.pc | head -n 1)

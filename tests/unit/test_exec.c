@@ -18,70 +18,18 @@
 #include "interp.h"
 #include "ir_parse.h"
 #include "ir_verify.h"
+#include "unit_run.h"
 
-/* ---- harness ---- */
-typedef struct buf {
-  void *data;
-  size_t nbytes;
-  ir_scalar elem;
-} buf;
+/* ---- harness (tests/unit/unit_run.c) ---- */
+typedef unit_buf buf;
 
-static ir_module *parse_ok(const char *text)
-{
-  ir_module *m = NULL;
-  ttref_error e;
-  memset(&e, 0, sizeof e);
-  ttref_status st = ir_parse_string("t.ttir", text, strlen(text), &m, &e);
-  if (st != TTREF_OK) fprintf(stderr, "%s\n%s\n", e.msg, e.note);
-  assert_int_equal(st, TTREF_OK);
-  st = ir_verify_module(m, &e);
-  if (st != TTREF_OK) fprintf(stderr, "%s\n%s\n", e.msg, e.note);
-  assert_int_equal(st, TTREF_OK);
-  return m;
-}
+static ir_module *parse_ok(const char *text) { return unit_parse_ok(text); }
 
-/*
- * Run the module's entry kernel. Pointer arguments take the next buffer of
- * bufs (copied in and copied back), scalar arguments the next of scal.
- */
 static ttref_status run_kernel(const char *text, int64_t gx, int64_t gy, int64_t gz, buf *bufs, int nbufs,
                                const int64_t *scal, int threads, ttref_error *err, interp_stats *stats)
 {
-  ir_module *m = parse_ok(text);
-  const ir_func *fn = ir_module_entry(m);
-  interp_mem *mem = interp_mem_new();
-  interp_elem args[16];
-  int bi = 0, si = 0;
-  assert_true(fn->nargs <= 16);
-  for (int i = 0; i < fn->nargs; i++) {
-    if (fn->args[i].type->kind == IR_T_PTR) {
-      assert_true(bi < nbufs);
-      void *copy = ir_alloc(bufs[bi].nbytes ? bufs[bi].nbytes : 1);
-      memcpy(copy, bufs[bi].data, bufs[bi].nbytes);
-      assert_int_equal(interp_mem_add_take(mem, fn->args[i].name, copy, bufs[bi].nbytes, bufs[bi].elem, &args[i].i, err), TTREF_OK);
-      bi++;
-    } else if (ir_scalar_is_float(fn->args[i].type->scalar)) {
-      memcpy(&args[i].f, &scal[si++], sizeof(double));
-    } else {
-      args[i].i = scal[si++];
-    }
-  }
-  interp_launch L;
-  memset(&L, 0, sizeof L);
-  L.mod = m;
-  L.fn = fn;
-  L.grid[0] = gx;
-  L.grid[1] = gy;
-  L.grid[2] = gz;
-  L.args = args;
-  L.mem = mem;
-  L.threads = threads;
-  ttref_status st = interp_run(&L, err);
-  for (int k = 0; k < mem->n && k < nbufs; k++) memcpy(bufs[k].data, mem->allocs[k].data, bufs[k].nbytes);
-  if (stats) *stats = L.stats;
-  interp_mem_free(mem);
-  ir_module_free(m);
-  return st;
+  const int64_t grid[3] = {gx, gy, gz};
+  return unit_run_kernel(text, grid, bufs, nbufs, scal, threads, NULL, err, stats);
 }
 
 /* A kernel applying `OP` elementwise to two i32 inputs over 1-D blocks of 8. */
@@ -998,6 +946,77 @@ static void test_regular_rows_execute(void **state)
   }
   assert_true(nrun >= 70);
 }
+/* ---- out of memory: parse, verify and execution ---- */
+/* a loop carrying a tensor, a reduction region and a masked load and store */
+static const char *loop_reduce =
+    "module {\n"
+    "  tt.func public @k(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>, %n: i32) {\n"
+    "    %c0 = arith.constant 0 : i32\n"
+    "    %c1 = arith.constant 1 : i32\n"
+    "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+    "    %ns = tt.splat %n : i32 -> tensor<8xi32>\n"
+    "    %m = arith.cmpi slt, %r, %ns : tensor<8xi32>\n"
+    "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>\n"
+    "    %xa = tt.addptr %xp, %r : tensor<8x!tt.ptr<f32>>, tensor<8xi32>\n"
+    "    %v = tt.load %xa, %m : tensor<8x!tt.ptr<f32>>\n"
+    "    %acc = scf.for %i = %c0 to %n step %c1 iter_args(%a = %v) -> (tensor<8xf32>) : i32 {\n"
+    "      %b = arith.addf %a, %v : tensor<8xf32>\n"
+    "      scf.yield %b : tensor<8xf32>\n"
+    "    }\n"
+    "    %s = \"tt.reduce\"(%acc) <{axis = 0 : i32}> ({\n"
+    "    ^bb0(%p: f32, %q: f32):\n"
+    "      %t = arith.addf %p, %q : f32\n"
+    "      tt.reduce.return %t : f32\n"
+    "    }) : (tensor<8xf32>) -> f32\n"
+    "    %ss = tt.splat %s : f32 -> tensor<8xf32>\n"
+    "    %op = tt.splat %o : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>\n"
+    "    %oa = tt.addptr %op, %r : tensor<8x!tt.ptr<f32>>, tensor<8xi32>\n"
+    "    tt.store %oa, %ss, %m : tensor<8x!tt.ptr<f32>>\n"
+    "    tt.return\n"
+    "  }\n"
+    "}\n";
+
+/* Every allocation request of parse, verify, binding and the launch fails in turn: the status
+ * is TTREF_E_NOMEM (never a crash, a fault or a wrong success), nothing leaks, every free names
+ * the size allocated; with no failure the kernel computes what the loop says. */
+static void test_nomem_parse_and_run_every_allocation(void **state)
+{
+  (void)state;
+  const char *kernels[] = {loop_reduce, reduce_sum_1x8, masked_copy};
+  for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+    float x[16], o[16];
+    for (int i = 0; i < 16; i++) x[i] = (float)i - 2.5f;
+    buf b[2] = {{x, 8 * sizeof(float), IR_S_F32}, {o, 8 * sizeof(float), IR_S_F32}};
+    const int64_t grid[3] = {1, 1, 1}, n = 6;
+    ttref_error e;
+    memset(&e, 0, sizeof e);
+    memset(o, 0, sizeof o);
+    unit_alloc_begin(0);
+    ttref_status st = unit_try_run_kernel(kernels[k], grid, b, 2, &n, 1, &e);
+    unit_alloc_stats base = unit_alloc_end();
+    if (st != TTREF_OK) fail_msg("kernel %zu: %s", k, e.msg);
+    assert_int_equal(base.live, 0);
+    assert_false(base.size_mismatch);
+    assert_true(base.requests > 10);
+    if (k == 0) { /* o = sum over the 6 live lanes of x * (n + 1), in the reduction's order */
+      float acc[8];
+      for (int i = 0; i < 8; i++) acc[i] = i < n ? x[i] * 7.0f : 0.0f;
+      for (int w = 1; w < 8; w *= 2)
+        for (int i = 0; i + w < 8; i += 2 * w) acc[i] += acc[i + w];
+      for (int i = 0; i < n; i++) assert_true(memcmp(&o[i], &acc[0], 4) == 0);
+    }
+    for (long f = 1; f <= base.requests; f++) {
+      memset(&e, 0, sizeof e);
+      unit_alloc_begin(f);
+      st = unit_try_run_kernel(kernels[k], grid, b, 2, &n, 1, &e);
+      unit_alloc_stats got = unit_alloc_end();
+      if (st != TTREF_E_NOMEM || e.code != TTREF_E_NOMEM)
+        fail_msg("kernel %zu, request %ld of %ld refused: status %d: %s", k, f, base.requests, (int)st, e.msg);
+      if (got.live != 0) fail_msg("kernel %zu, request %ld refused: %zu bytes leaked", k, f, got.live);
+      assert_false(got.size_mismatch);
+    }
+  }
+}
 
 int main(void)
 {
@@ -1028,6 +1047,7 @@ int main(void)
       cmocka_unit_test(test_histogram_drops_out_of_range),
       cmocka_unit_test(test_math_tan_correctly_rounded),
       cmocka_unit_test(test_regular_rows_execute),
+      cmocka_unit_test(test_nomem_parse_and_run_every_allocation),
   };
   return cmocka_run_group_tests_name("exec", tests, NULL, NULL);
 }

@@ -2,27 +2,14 @@
 # Vendor ops through the plugin path: tests/vendor/ops_acme.c is built here as a shared object
 # and loaded with --ops (run, check, fmt, conform, golden; TTREF_OPS): outputs against a numpy
 # oracle, located errors for bad use, an unknown vendor op without the plugin. TAP output.
+. "${TTREF_SRCDIR:-.}/tests/lib.sh"
 T=${TTREF_BIN:-./ttref}
 S=${TTREF_SRCDIR:-.}
 D=${TTREF_TEST_DATA:-tests/data}/vendor
 K=$D/suite/kernels/acme.ttir
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttref-vendor.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-n=0; fail=0
-ok() { n=$((n+1)); echo "ok $n - $1"; }
-no() { n=$((n+1)); fail=$((fail+1)); echo "not ok $n - $1"; sed 's/^/# /' "$tmp/err" | head -n 6; }
+tl_tmpdir vendor
 # expect CODE PATTERN DESCRIPTION -- command...
-expect() {
-  code=$1; pat=$2; desc=$3; shift 4
-  "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
-  if [ "$rc" -ne "$code" ]; then echo "exit $rc, expected $code" >>"$tmp/err"; no "$desc"; return; fi
-  if [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/err" "$tmp/out"; then echo "missing '$pat'" >>"$tmp/err"; no "$desc"; return; fi
-  ok "$desc"
-}
-PY=
-for p in "$PYTHON" /usr/bin/python3 python3; do
-  if [ -n "$p" ] && "$p" -c 'import numpy' >/dev/null 2>&1; then PY=$p; break; fi
-done
+PY=$(tl_numpy)
 [ -n "$PY" ] || PY=python3 # the numpy checks then fail with "No module named 'numpy'"
 CC=${CC:-cc}
 PLUG="-shared -fPIC -std=c11 -Wall -Wextra -Werror -I$S/ir"
