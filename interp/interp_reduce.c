@@ -1,0 +1,363 @@
+/*
+ * interp_reduce.c: combine regions (tt.reduce, tt.scan, tt.map_elementwise)
+ * and matrix multiply (tt.dot, tt.dot_scaled), each in its canonical order.
+ */
+#include "config.h"
+#include "interp_exec.h"
+
+/* ---- combine regions (reduce, scan, map_elementwise) ------------------------------------------ */
+/* A region is run vectorised (all lanes at once) when its body is a single block of
+ * elementwise ops; otherwise lane by lane. Both give identical results. */
+static bool region_is_vector(const ir_region *r)
+{
+  if (r->nblocks != 1) return false;
+  const ir_block *b = r->blocks[0];
+  for (int i = 0; i < b->nops; i++) {
+    unsigned fl = ir_op_flags(b->ops[i]->code);
+    if (!(fl & (IR_F_ELEMENTWISE | IR_F_TERMINATOR)) && b->ops[i]->code != IR_OP_CONSTANT) return false;
+  }
+  return true;
+}
+
+/*
+ * Run region r on `len` lanes: block argument j takes in[j][0..len), and the
+ * terminator's operand j is written to out[j][0..len). in/out may alias.
+ */
+static ttref_status run_combine(ctx *c, const ir_region *r, const interp_elem *const *in, int nin,
+                                interp_elem *const *out, int nout, int64_t len)
+{
+  ttref_status st = TTREF_OK;
+  const ir_block *b = r->blocks[0];
+  const ir_op *term = NULL;
+  if (b->nargs != nin) return interp_fault(c, r->parent, TTREF_E_INPUT, "combine region takes %d arguments, got %d", b->nargs, nin);
+  const bool vec = region_is_vector(r);
+  const int64_t step = vec ? len : 1;
+  for (int64_t base = 0; base < len; base += step) {
+    for (int j = 0; j < nin; j++) {
+      slot *s = SL(&b->args[j]);
+      memcpy(s->d, in[j] + base, sizeof(interp_elem) * (size_t)step);
+      s->n = step;
+    }
+    c->wdepth++;
+    st = interp_run_region(c, r, &term);
+    c->wdepth--;
+    if (st != TTREF_OK) goto fail;
+    if (!term || term->nopnds != nout)
+      return interp_fault(c, r->parent, TTREF_E_INPUT, "combine region must return %d values", nout);
+    for (int j = 0; j < nout; j++) {
+      const slot *s = SL(term->opnds[j]);
+      if (s->n == 1)
+        for (int64_t k = 0; k < step; k++) out[j][base + k] = s->d[0];
+      else
+        memcpy(out[j] + base, s->d, sizeof(interp_elem) * (size_t)step);
+    }
+  }
+fail:
+  return st;
+}
+
+/* Work buffers for reduce/scan: per operand, the tensor transposed to [axis][rest]. */
+typedef struct axis_view {
+  int64_t L, outer, inner;
+} axis_view;
+
+static axis_view view_of(const ir_type *t, int axis)
+{
+  axis_view v = {1, 1, 1};
+  for (int d = 0; d < t->rank; d++) {
+    if (d < axis) v.outer *= t->shape[d];
+    else if (d == axis) v.L = t->shape[d];
+    else v.inner *= t->shape[d];
+  }
+  return v;
+}
+
+/* Work space of the combine op at the current nesting level (nested combine ops,
+ * e.g. a reduce inside a scalar-mode region, use the next level). */
+static ttref_status work_get(ctx *c, const ir_op *op, int64_t need, interp_elem **out)
+{
+  int k = c->wdepth;
+  if (k >= 8) return interp_fault(c, op, TTREF_E_LIMIT, "reduce/scan/map_elementwise nested more than 8 deep");
+  if (need > c->work_cap[k]) {
+    interp_elem *nw = ir_realloc(c->work[k], sizeof(interp_elem) * (size_t)c->work_cap[k], sizeof(interp_elem) * (size_t)need);
+    if (!nw) return ir_error_set(c->err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory");
+    c->work[k] = nw;
+    c->work_cap[k] = need;
+  }
+  *out = c->work[k];
+  return TTREF_OK;
+}
+
+#define MAX_COMBINE 16
+
+/*
+ * tt.reduce: canonical order = adjacent pairwise tree along the axis. Level by
+ * level, lane k of the next level is combine(lane 2k, lane 2k+1) (lower index on
+ * the left, so only associativity is assumed); an odd last lane is carried up.
+ */
+ttref_status interp_op_reduce(ctx *c, const ir_op *op)
+{
+  ttref_status st = TTREF_OK;
+  const int N = op->nopnds;
+  if (N < 1 || N > MAX_COMBINE || op->nregions != 1) return interp_fault(c, op, TTREF_E_INPUT, "bad 'tt.reduce'");
+  const ir_type *t = op->opnds[0]->type;
+  const int axis = (int)ir_op_attr_int(op, "axis", 0);
+  if (t->kind != IR_T_TENSOR || axis < 0 || axis >= t->rank) return interp_fault(c, op, TTREF_E_INPUT, "bad reduce axis %d", axis);
+  const axis_view v = view_of(t, axis);
+  const int64_t V = v.outer * v.inner, numel = t->numel;
+  /* scratch: N work arrays of numel + 2N lhs/rhs staging arrays of numel/2 + N outputs */
+  const int64_t half_cap = (v.L / 2 + 1) * V;
+  interp_elem *ws;
+  TRY(work_get(c, op, N * numel + 3 * N * half_cap, &ws));
+  interp_elem *W[MAX_COMBINE], *lhs[MAX_COMBINE], *rhs[MAX_COMBINE], *res[MAX_COMBINE], *in[2 * MAX_COMBINE];
+  for (int j = 0; j < N; j++) {
+    W[j] = ws + j * numel;
+    lhs[j] = ws + N * numel + j * half_cap;
+    rhs[j] = ws + N * numel + (N + j) * half_cap;
+    res[j] = ws + N * numel + (2 * N + j) * half_cap;
+    const interp_elem *src = SL(op->opnds[j])->d;
+    for (int64_t o = 0; o < v.outer; o++) /* W[k][o*inner+i] = src[(o*L+k)*inner+i] */
+      for (int64_t k = 0; k < v.L; k++)
+        memcpy(W[j] + k * V + o * v.inner, src + (o * v.L + k) * v.inner, sizeof(interp_elem) * (size_t)v.inner);
+  }
+  for (int64_t len = v.L; len > 1;) {
+    int64_t half = len / 2;
+    for (int j = 0; j < N; j++)
+      for (int64_t p = 0; p < half; p++) {
+        memcpy(lhs[j] + p * V, W[j] + (2 * p) * V, sizeof(interp_elem) * (size_t)V);
+        memcpy(rhs[j] + p * V, W[j] + (2 * p + 1) * V, sizeof(interp_elem) * (size_t)V);
+      }
+    for (int j = 0; j < N; j++) {
+      in[j] = lhs[j];
+      in[N + j] = rhs[j];
+    }
+    TRY(run_combine(c, &op->regions[0], (const interp_elem *const *)in, 2 * N, res, N, half * V));
+    for (int j = 0; j < N; j++) {
+      memcpy(W[j], res[j], sizeof(interp_elem) * (size_t)(half * V));
+      if (len & 1) memcpy(W[j] + half * V, W[j] + (len - 1) * V, sizeof(interp_elem) * (size_t)V);
+    }
+    len = half + (len & 1);
+  }
+  for (int j = 0; j < N; j++) {
+    slot *r = SL(&op->res[j]);
+    memcpy(r->d, W[j], sizeof(interp_elem) * (size_t)V);
+    r->n = V;
+  }
+fail:
+  return st;
+}
+
+/* tt.scan: canonical order = sequential inclusive scan along the axis (reverse: from the end). */
+ttref_status interp_op_scan(ctx *c, const ir_op *op)
+{
+  ttref_status st = TTREF_OK;
+  const int N = op->nopnds;
+  if (N < 1 || N > MAX_COMBINE || op->nregions != 1) return interp_fault(c, op, TTREF_E_INPUT, "bad 'tt.scan'");
+  const ir_type *t = op->opnds[0]->type;
+  const int axis = (int)ir_op_attr_int(op, "axis", 0);
+  const bool rev = ir_op_attr_int(op, "reverse", 0) != 0;
+  if (t->kind != IR_T_TENSOR || axis < 0 || axis >= t->rank) return interp_fault(c, op, TTREF_E_INPUT, "bad scan axis %d", axis);
+  const axis_view v = view_of(t, axis);
+  const int64_t V = v.outer * v.inner;
+  interp_elem *ws;
+  TRY(work_get(c, op, 3 * N * V, &ws));
+  interp_elem *acc[MAX_COMBINE], *cur[MAX_COMBINE], *nxt[MAX_COMBINE], *in[2 * MAX_COMBINE];
+  for (int j = 0; j < N; j++) {
+    acc[j] = ws + j * V;
+    cur[j] = ws + (N + j) * V;
+    nxt[j] = ws + (2 * N + j) * V;
+  }
+  for (int64_t step = 0; step < v.L; step++) {
+    int64_t k = rev ? v.L - 1 - step : step;
+    for (int j = 0; j < N; j++) {
+      const interp_elem *src = SL(op->opnds[j])->d;
+      for (int64_t o = 0; o < v.outer; o++)
+        memcpy(cur[j] + o * v.inner, src + (o * v.L + k) * v.inner, sizeof(interp_elem) * (size_t)v.inner);
+    }
+    if (step == 0) {
+      for (int j = 0; j < N; j++) memcpy(acc[j], cur[j], sizeof(interp_elem) * (size_t)V);
+    } else {
+      for (int j = 0; j < N; j++) {
+        in[j] = acc[j];
+        in[N + j] = cur[j];
+      }
+      TRY(run_combine(c, &op->regions[0], (const interp_elem *const *)in, 2 * N, nxt, N, V));
+      for (int j = 0; j < N; j++) memcpy(acc[j], nxt[j], sizeof(interp_elem) * (size_t)V);
+    }
+    for (int j = 0; j < N; j++) {
+      interp_elem *dst = SL(&op->res[j])->d;
+      for (int64_t o = 0; o < v.outer; o++)
+        memcpy(dst + (o * v.L + k) * v.inner, acc[j] + o * v.inner, sizeof(interp_elem) * (size_t)v.inner);
+    }
+  }
+  for (int j = 0; j < N; j++) SL(&op->res[j])->n = t->numel;
+fail:
+  return st;
+}
+
+/* tt.map_elementwise: block args are each operand's lanes p = 0..pack-1, operand-major. */
+ttref_status interp_op_map_elementwise(ctx *c, const ir_op *op)
+{
+  ttref_status st = TTREF_OK;
+  const int N = op->nopnds, R = op->nres;
+  const int64_t P = ir_op_attr_int(op, "pack", 1);
+  if (N < 1 || P < 1 || N * P > 2 * MAX_COMBINE || R * P > MAX_COMBINE || op->nregions != 1)
+    return interp_fault(c, op, TTREF_E_INPUT, "bad 'tt.map_elementwise'");
+  const int64_t numel = op->opnds[0]->type->numel, V = numel / P;
+  interp_elem *ws;
+  TRY(work_get(c, op, (N * P + R * P) * V, &ws));
+  interp_elem *in[2 * MAX_COMBINE], *out[MAX_COMBINE];
+  for (int j = 0; j < N; j++)
+    for (int64_t p = 0; p < P; p++) {
+      interp_elem *b = ws + (j * P + p) * V;
+      const interp_elem *src = SL(op->opnds[j])->d;
+      for (int64_t k = 0; k < V; k++) b[k] = src[k * P + p];
+      in[j * P + p] = b;
+    }
+  for (int j = 0; j < R * P; j++) out[j] = ws + (N * P + j) * V;
+  TRY(run_combine(c, &op->regions[0], (const interp_elem *const *)in, (int)(N * P), out, (int)(R * P), V));
+  for (int j = 0; j < R; j++) {
+    slot *r = SL(&op->res[j]);
+    for (int64_t p = 0; p < P; p++)
+      for (int64_t k = 0; k < V; k++) r->d[k * P + p] = out[j * P + p][k];
+    r->n = numel;
+  }
+fail:
+  return st;
+}
+
+/* ---- matrix multiply ---------------------------------------------------------------------------- */
+/*
+ * tt.dot canonical order: D[b,m,n] = C[b,m,n]; for k = 0..K-1 ascending:
+ * D = round_acc(A[b,m,k] * B[b,k,n] + D), the product exact and each step a
+ * single (fused) rounding to the accumulator type. i8 x i8 -> i32 wraps.
+ * inputPrecision tf32: f32 inputs are first reduced to tf32 (1-8-10) by
+ * truncation, as the H100 does (measured: scripts/gpu/probe_tf32.py).
+ * tf32x3 and bf16x3/x6 are computed as ieee (their error is below the bound).
+ */
+ttref_status interp_op_dot(ctx *c, const ir_op *op)
+{
+  const ir_type *ta = op->opnds[0]->type, *tb = op->opnds[1]->type, *td = op->res[0].type;
+  const slot *A = SL(op->opnds[0]), *B = SL(op->opnds[1]), *C = SL(op->opnds[2]);
+  slot *D = SL(&op->res[0]);
+  const int r = ta->rank;
+  if (r < 2 || r > 3 || tb->rank != r || td->rank != r) return interp_fault(c, op, TTREF_E_INPUT, "'tt.dot' needs 2-D or 3-D operands");
+  const int64_t nb = r == 3 ? ta->shape[0] : 1, M = ta->shape[r - 2], K = ta->shape[r - 1], N = tb->shape[r - 1];
+  const ir_scalar as = elem_scalar(op->opnds[0]), bs = elem_scalar(op->opnds[1]), ds = td->elem->scalar;
+  const int prec = (int)ir_op_attr_int(op, "inputPrecision", IR_PREC_IEEE);
+  const bool tf32 = prec == IR_PREC_TF32; /* part of the op's definition: precise mode keeps it */
+  const int f = c->precise ? FP_F64 : fmt_of(ds);
+  const bool integer = ir_scalar_is_int(ds);
+  const int dbits = ir_scalar_bits(ds);
+  memcpy(D->d, C->d, sizeof(interp_elem) * (size_t)td->numel);
+  if (C->n == 1)
+    for (int64_t i = 0; i < td->numel; i++) D->d[i] = C->d[0];
+  D->n = td->numel;
+  for (int64_t b = 0; b < nb; b++)
+    for (int64_t m = 0; m < M; m++) {
+      interp_elem *drow = D->d + (b * M + m) * N;
+      for (int64_t k = 0; k < K; k++) {
+        interp_elem av = A->d[(b * M + m) * K + k];
+        const interp_elem *brow = B->d + (b * K + k) * N;
+        if (integer) {
+          int64_t x = sval(ir_scalar_bits(as), av.i);
+          for (int64_t n = 0; n < N; n++)
+            drow[n].i = wrap_int(dbits, (int64_t)((uint64_t)drow[n].i + (uint64_t)(x * sval(ir_scalar_bits(bs), brow[n].i))));
+          continue;
+        }
+        double x = av.f;
+        if (tf32 && as == IR_S_F32) x = fp_round_to(FP_TF32, x, FP_RTZ, FP_OVF_INF);
+        if (f == FP_F32) {
+          float xf = (float)x;
+          for (int64_t n = 0; n < N; n++) {
+            double y = brow[n].f;
+            if (tf32 && bs == IR_S_F32) y = fp_round_to(FP_TF32, y, FP_RTZ, FP_OVF_INF);
+            drow[n].f = (double)fmaf(xf, (float)y, (float)drow[n].f);
+          }
+        } else if (f == FP_F64) {
+          const bool ty = tf32 && bs == IR_S_F32;
+          for (int64_t n = 0; n < N; n++)
+            drow[n].f = fma(x, ty ? fp_round_to(FP_TF32, brow[n].f, FP_RTZ, FP_OVF_INF) : brow[n].f, drow[n].f);
+        } else {
+          for (int64_t n = 0; n < N; n++) drow[n].f = fp_fma((fp_format)f, x, brow[n].f, drow[n].f);
+        }
+      }
+    }
+  return TTREF_OK;
+}
+
+/*
+ * tt.dot_scaled: D = (A * 2^(sa - 127)) . (B * 2^(sb - 127)) + C with e8m0
+ * scales, one per group of K / scale_shape[-1] elements (32 for MX formats),
+ * a's scale [M, K/g], b's [N, K/g]. Operands in i8 containers are decoded by
+ * a_elem_type / b_elem_type (e2m1 packed two per byte along K when *_k_pack,
+ * low nibble first). Canonical order and rounding as tt.dot (fused steps in
+ * the accumulator type, k ascending).
+ */
+static double mx_elem(int sdt, const ir_value *v, const interp_elem *d, int64_t idx, bool packed_pair_hi)
+{
+  const ir_scalar s = elem_scalar(v);
+  if (ir_scalar_is_float(s)) return d[idx].f; /* bf16 / fp16 / f8 tensors hold values */
+  uint64_t byte = (uint64_t)d[idx].i & 0xFF;
+  switch (sdt) {
+  case IR_SDT_E4M3: return fp_decode(FP_F8E4M3FN, byte);
+  case IR_SDT_E5M2: return fp_decode(FP_F8E5M2, byte);
+  case IR_SDT_E2M3: return fp_decode(FP_E2M3, byte & 0x3F);
+  case IR_SDT_E3M2: return fp_decode(FP_E3M2, byte & 0x3F);
+  case IR_SDT_E2M1: return fp_decode(FP_E2M1, packed_pair_hi ? (byte >> 4) & 0xF : byte & 0xF);
+  default: return fp_decode(FP_F16, byte);
+  }
+}
+
+ttref_status interp_op_dot_scaled(ctx *c, const ir_op *op)
+{
+  int ias = -1, ibs = -1;
+  const ir_attr *segs = ir_op_attr(op, "operandSegmentSizes");
+  if (segs && segs->nints == 5) {
+    if (segs->ints[3]) ias = 3;
+    if (segs->ints[4]) ibs = 3 + (int)segs->ints[3];
+  } else if (op->nopnds == 5) {
+    ias = 3;
+    ibs = 4;
+  } else if (op->nopnds == 4) {
+    return interp_fault(c, op, TTREF_E_INPUT, "'tt.dot_scaled' with one scale needs operandSegmentSizes");
+  }
+  const ir_value *av = op->opnds[0], *bv = op->opnds[1];
+  const ir_type *ta = av->type, *tb = bv->type, *td = op->res[0].type;
+  const int r = td->rank;
+  if (r != 2 || ta->rank != 2 || tb->rank != 2) return interp_fault(c, op, TTREF_E_UNSUPPORTED, "'tt.dot_scaled' on batched (3-D) operands is not supported");
+  const int at = (int)ir_op_attr_int(op, "a_elem_type", IR_SDT_BF16), bt = (int)ir_op_attr_int(op, "b_elem_type", IR_SDT_BF16);
+  const bool lpack = ir_op_attr_int(op, "lhs_k_pack", 1) != 0, rpack = ir_op_attr_int(op, "rhs_k_pack", 1) != 0;
+  if ((at == IR_SDT_E2M1 && !lpack) || (bt == IR_SDT_E2M1 && !rpack))
+    return interp_fault(c, op, TTREF_E_UNSUPPORTED, "'tt.dot_scaled' with e2m1 packed along M/N is not supported");
+  const bool apk = at == IR_SDT_E2M1 && !ir_scalar_is_float(elem_scalar(av));
+  const bool bpk = bt == IR_SDT_E2M1 && !ir_scalar_is_float(elem_scalar(bv));
+  const int64_t M = td->shape[0], N = td->shape[1], K = ta->shape[1] * (apk ? 2 : 1);
+  const int64_t acols = ta->shape[1], bcols = tb->shape[1];
+  const slot *A = SL(av), *B = SL(bv), *C = SL(op->opnds[2]);
+  const slot *AS = ias >= 0 ? SL(op->opnds[ias]) : NULL, *BS = ibs >= 0 ? SL(op->opnds[ibs]) : NULL;
+  const int64_t ag = AS ? K / op->opnds[ias]->type->shape[1] : K, bg = BS ? K / op->opnds[ibs]->type->shape[1] : K;
+  slot *D = SL(&op->res[0]);
+  const int f = c->precise ? FP_F64 : fmt_of(td->elem->scalar);
+  for (int64_t i = 0; i < M * N; i++) D->d[i] = C->d[C->n > 1 ? i : 0];
+  D->n = M * N;
+  for (int64_t m = 0; m < M; m++)
+    for (int64_t n = 0; n < N; n++) {
+      double acc = D->d[m * N + n].f;
+      for (int64_t k = 0; k < K; k++) {
+        double x = mx_elem(at, av, A->d, m * acols + (apk ? k / 2 : k), apk && (k & 1));
+        double y = mx_elem(bt, bv, B->d, (bpk ? k / 2 : k) * bcols + n, bpk && (k & 1));
+        if (AS) x = ldexp(x, (int)(((uint64_t)AS->d[m * (K / ag) + k / ag].i & 0xFF)) - 127);
+        if (BS) y = ldexp(y, (int)(((uint64_t)BS->d[n * (K / bg) + k / bg].i & 0xFF)) - 127);
+        if (AS && ((uint64_t)AS->d[m * (K / ag) + k / ag].i & 0xFF) == 0xFF) x = NAN;
+        if (BS && ((uint64_t)BS->d[n * (K / bg) + k / bg].i & 0xFF) == 0xFF) y = NAN;
+        if (c->bound_pass) { /* magnitudes (i8-coded operands are not swapped to bounds) */
+          x = fabs(x);
+          y = fabs(y);
+        }
+        acc = f == FP_F64 ? fma(x, y, acc) : f == FP_F32 ? (double)fmaf((float)x, (float)y, (float)acc) : fp_fma((fp_format)f, x, y, acc);
+      }
+      D->d[m * N + n].f = acc;
+    }
+  return TTREF_OK;
+}
