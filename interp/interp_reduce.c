@@ -228,6 +228,81 @@ fail:
 
 /* ---- matrix multiply ---------------------------------------------------------------------------- */
 /*
+ * Row micro-kernels of tt.dot: acc[n] = step(a, b[n], acc[n]) for one k, so the
+ * loop runs across N and every accumulator keeps its own k order (never
+ * vectorised across K: docs/numerics.md §8). On x86-64 GCC they are cloned for
+ * FMA/AVX2 hardware (fmaf becomes one vfmadd lane; the result is the same
+ * correctly rounded fmaf either way) and vectorised.
+ */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#define DOT_KERNEL(isa) __attribute__((target_clones(isa, "default"), optimize("tree-vectorize", "vect-cost-model=dynamic")))
+#else
+#define DOT_KERNEL(isa)
+#endif
+
+DOT_KERNEL("fma") static void dot_row_f32(float *restrict acc, float a, const float *restrict b, int64_t n)
+{
+  for (int64_t j = 0; j < n; j++) acc[j] = fmaf(a, b[j], acc[j]);
+}
+
+/* integer products and sums modulo 2^32 (i32 accumulator): wrapping once at the end equals wrapping each step */
+DOT_KERNEL("avx2") static void dot_row_u32(uint32_t *restrict acc, uint32_t a, const uint32_t *restrict b, int64_t n)
+{
+  for (int64_t j = 0; j < n; j++) acc[j] += a * b[j];
+}
+
+/*
+ * The f32-accumulator and i32-accumulator dots (all but precise mode and f64/f16
+ * accumulators): B is converted once per op to a packed float / uint32 copy in
+ * the work space, each output row is accumulated in a packed row with the row
+ * micro-kernel, k ascending. Bit-identical to the generic loop in op_dot.
+ */
+static ttref_status dot_packed(ctx *c, const ir_op *op, int64_t nb, int64_t M, int64_t K, int64_t N, bool tf32)
+{
+  ttref_status st = TTREF_OK;
+  const slot *A = SL(op->opnds[0]), *B = SL(op->opnds[1]);
+  slot *D = SL(&op->res[0]);
+  const ir_scalar as = elem_scalar(op->opnds[0]), bs = elem_scalar(op->opnds[1]);
+  const bool integer = ir_scalar_is_int(elem_scalar(&op->res[0]));
+  const int abits = ir_scalar_bits(as), bbits = ir_scalar_bits(bs);
+  interp_elem *ws;
+  /* K*N packed B values and an N-wide accumulator row, 4 bytes each */
+  TRY(work_get(c, op, (K * N + N) / 2 + 2, &ws));
+  float *bf = (float *)(void *)ws, *accf = bf + K * N;
+  uint32_t *bu = (uint32_t *)(void *)ws, *accu = bu + K * N;
+  for (int64_t b = 0; b < nb; b++) {
+    const interp_elem *bsrc = B->d + b * K * N;
+    if (integer) {
+      for (int64_t i = 0; i < K * N; i++) bu[i] = (uint32_t)sval(bbits, bsrc[i].i);
+    } else {
+      for (int64_t i = 0; i < K * N; i++) {
+        double y = bsrc[i].f;
+        if (tf32 && bs == IR_S_F32) y = fp_round_to(FP_TF32, y, FP_RTZ, FP_OVF_INF);
+        bf[i] = (float)y;
+      }
+    }
+    for (int64_t m = 0; m < M; m++) {
+      interp_elem *drow = D->d + (b * M + m) * N;
+      const interp_elem *arow = A->d + (b * M + m) * K;
+      if (integer) {
+        for (int64_t n = 0; n < N; n++) accu[n] = (uint32_t)drow[n].i;
+        for (int64_t k = 0; k < K; k++) dot_row_u32(accu, (uint32_t)sval(abits, arow[k].i), bu + k * N, N);
+        for (int64_t n = 0; n < N; n++) drow[n].i = (int32_t)accu[n];
+      } else {
+        for (int64_t n = 0; n < N; n++) accf[n] = (float)drow[n].f;
+        for (int64_t k = 0; k < K; k++) {
+          double x = arow[k].f;
+          if (tf32 && as == IR_S_F32) x = fp_round_to(FP_TF32, x, FP_RTZ, FP_OVF_INF);
+          dot_row_f32(accf, (float)x, bf + k * N, N);
+        }
+        for (int64_t n = 0; n < N; n++) drow[n].f = (double)accf[n];
+      }
+    }
+  }
+fail:
+  return st;
+}
+/*
  * tt.dot canonical order: D[b,m,n] = C[b,m,n]; for k = 0..K-1 ascending:
  * D = round_acc(A[b,m,k] * B[b,k,n] + D), the product exact and each step a
  * single (fused) rounding to the accumulator type. i8 x i8 -> i32 wraps.
@@ -253,6 +328,8 @@ ttref_status interp_op_dot(ctx *c, const ir_op *op)
   if (C->n == 1)
     for (int64_t i = 0; i < td->numel; i++) D->d[i] = C->d[0];
   D->n = td->numel;
+  if ((f == FP_F32 && !integer) || (integer && dbits == 32 && ir_scalar_bits(as) <= 32 && ir_scalar_bits(bs) <= 32))
+    return dot_packed(c, op, nb, M, K, N, tf32);
   for (int64_t b = 0; b < nb; b++)
     for (int64_t m = 0; m < M; m++) {
       interp_elem *drow = D->d + (b * M + m) * N;
