@@ -541,6 +541,10 @@ static bool ziv_d(fp_math_fn fn, fp_format f, double x, double *out) {
   case FP_MATH_LOG2: y = log2(x); break;
   default: return false;
   }
+  if ((isinf(x) || x == 0 || x == 1) && !isnan(y)) { /* exp(-inf) = 0, log(0) = -inf, log(1) = 0, ...: exact */
+    *out = rne(f, y);
+    return true;
+  }
   if (!isfinite(y) || fabs(y) < 0x1p-1000) return false; /* zeros, infinities, NaN, subnormal range: long double */
   const double e = fabs(y) * 0x1p-49;
   const double a = rne(f, next_down(y - e)), b = rne(f, next_up(y + e)); /* ends widened past rounding */

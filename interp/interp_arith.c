@@ -157,6 +157,11 @@ ttref_status interp_op_int_binary(ctx *c, const ir_op *op)
   return TTREF_OK;
 }
 
+/* cmpi: the predicate chosen once per op, one loop per predicate (xs/ys signed, xu/yu unsigned views) */
+#define CMPI_LIST(X)                                                                                        \
+  X(EQ, xu == yu) X(NE, xu != yu) X(SLT, xs < ys) X(SLE, xs <= ys) X(SGT, xs > ys) X(SGE, xs >= ys)          \
+  X(ULT, xu < yu) X(ULE, xu <= yu) X(UGT, xu > yu) X(UGE, xu >= yu)
+
 ttref_status interp_op_cmpi(ctx *c, const ir_op *op)
 {
   const slot *a = SL(op->opnds[0]), *b = SL(op->opnds[1]);
@@ -164,25 +169,22 @@ ttref_status interp_op_cmpi(ctx *c, const ir_op *op)
   const int bits = elem_bits(op->opnds[0]);
   const int64_t n = LANES2(a, b), sa = a->n > 1, sb = b->n > 1;
   const int pred = (int)ir_op_attr_int(op, "predicate", 0);
+  const interp_elem *A = a->d, *B = b->d;
+  interp_elem *R = r->d;
   r->n = n;
-  for (int64_t i = 0; i < n; i++) {
-    int64_t xs = sval(bits, a->d[i * sa].i), ys = sval(bits, b->d[i * sb].i);
-    uint64_t xu = uval(bits, a->d[i * sa].i), yu = uval(bits, b->d[i * sb].i);
-    bool v;
-    switch (pred) {
-    case IR_CMPI_EQ: v = xu == yu; break;
-    case IR_CMPI_NE: v = xu != yu; break;
-    case IR_CMPI_SLT: v = xs < ys; break;
-    case IR_CMPI_SLE: v = xs <= ys; break;
-    case IR_CMPI_SGT: v = xs > ys; break;
-    case IR_CMPI_SGE: v = xs >= ys; break;
-    case IR_CMPI_ULT: v = xu < yu; break;
-    case IR_CMPI_ULE: v = xu <= yu; break;
-    case IR_CMPI_UGT: v = xu > yu; break;
-    case IR_CMPI_UGE: v = xu >= yu; break;
-    default: return interp_fault(c, op, TTREF_E_INPUT, "unknown cmpi predicate %d", pred);
-    }
-    r->d[i].i = v;
+  switch (pred) {
+#define X(P, E)                                                                    \
+  case IR_CMPI_##P:                                                                \
+    for (int64_t i = 0; i < n; i++) {                                              \
+      const int64_t xs = sval(bits, A[i * sa].i), ys = sval(bits, B[i * sb].i);    \
+      const uint64_t xu = uval(bits, A[i * sa].i), yu = uval(bits, B[i * sb].i);   \
+      (void)xs, (void)ys, (void)xu, (void)yu;                                      \
+      R[i].i = (E);                                                                \
+    }                                                                              \
+    break;
+    CMPI_LIST(X)
+#undef X
+  default: return interp_fault(c, op, TTREF_E_INPUT, "unknown cmpi predicate %d", pred);
   }
   return TTREF_OK;
 }
@@ -219,6 +221,61 @@ static ttref_status op_contracted(ctx *c, const ir_op *op, const ir_op *mul, int
   return TTREF_OK;
 }
 
+/*
+ * One typed loop per (float binary op, rounding class), expanded from
+ * interp_fbin_list.h: R[i] = op(A[i*sa], B[i*sb]) with the rounding hoisted out
+ * of the loop. Classes: _x exact (precise mode, f64 without --ftz, or an exact
+ * op), _s f32 without --ftz (one conversion through float rounds to nearest
+ * even), _g any other format through rnd(). Strides are any (reductions read
+ * pairs at stride 2); R may alias A or B at the same or a higher index.
+ */
+#define X(NAME, E, RND)                                                                                          \
+  static void fbin_##NAME##_x(interp_elem *R, const interp_elem *A, int64_t sa, const interp_elem *B, int64_t sb, \
+                              int64_t n)                                                                         \
+  {                                                                                                              \
+    for (int64_t i = 0; i < n; i++) {                                                                            \
+      const double x = A[i * sa].f, y = B[i * sb].f;                                                             \
+      R[i].f = (E);                                                                                              \
+    }                                                                                                            \
+  }                                                                                                              \
+  static void fbin_##NAME##_s(interp_elem *R, const interp_elem *A, int64_t sa, const interp_elem *B, int64_t sb, \
+                              int64_t n)                                                                         \
+  {                                                                                                              \
+    for (int64_t i = 0; i < n; i++) {                                                                            \
+      const double x = A[i * sa].f, y = B[i * sb].f;                                                             \
+      R[i].f = RND ? (double)(float)(E) : (E);                                                                   \
+    }                                                                                                            \
+  }                                                                                                              \
+  static void fbin_##NAME##_g(const ctx *c, int f, interp_elem *R, const interp_elem *A, int64_t sa,             \
+                              const interp_elem *B, int64_t sb, int64_t n)                                       \
+  {                                                                                                              \
+    for (int64_t i = 0; i < n; i++) {                                                                            \
+      const double x = A[i * sa].f, y = B[i * sb].f;                                                             \
+      R[i].f = RND ? rnd(c, f, (E)) : (E);                                                                       \
+    }                                                                                                            \
+  }
+#include "interp_fbin_list.h"
+#undef X
+
+bool interp_fbin_loop(const ctx *c, ir_opcode code, int f, interp_elem *R, const interp_elem *A, int64_t sa,
+                      const interp_elem *B, int64_t sb, int64_t n)
+{
+  const bool ftz = c->L->ftz && !c->precise;
+  const int cls = (c->precise || (f == FP_F64 && !ftz)) ? 0 : (f == FP_F32 && !ftz) ? 1 : 2;
+  switch (code) {
+#define X(NAME, E, RND)                                                   \
+  case IR_OP_##NAME:                                                      \
+    if (cls == 0 || !(RND)) fbin_##NAME##_x(R, A, sa, B, sb, n);          \
+    else if (cls == 1) fbin_##NAME##_s(R, A, sa, B, sb, n);               \
+    else fbin_##NAME##_g(c, f, R, A, sa, B, sb, n);                       \
+    return true;
+#include "interp_fbin_list.h"
+#undef X
+  default:
+    return false;
+  }
+}
+
 ttref_status interp_op_float_binary(ctx *c, const ir_op *op)
 {
   if (c->L->contract && !c->precise && (op->code == IR_OP_ADDF || op->code == IR_OP_SUBF)) {
@@ -233,45 +290,16 @@ ttref_status interp_op_float_binary(ctx *c, const ir_op *op)
   const interp_elem *A = a->d, *B = b->d;
   interp_elem *R = r->d;
   r->n = n;
-  switch (op->code) {
-  case IR_OP_ADDF:
-    for (int64_t i = 0; i < n; i++) R[i].f = rnd(c, f, A[i * sa].f + B[i * sb].f);
-    break;
-  case IR_OP_SUBF:
-    if (c->bound_pass) /* magnitudes add */
-      for (int64_t i = 0; i < n; i++) R[i].f = A[i * sa].f + B[i * sb].f;
-    else
-      for (int64_t i = 0; i < n; i++) R[i].f = rnd(c, f, A[i * sa].f - B[i * sb].f);
-    break;
-  case IR_OP_MULF:
-    for (int64_t i = 0; i < n; i++) R[i].f = rnd(c, f, A[i * sa].f * B[i * sb].f);
-    break;
-  case IR_OP_DIVF:
-  case IR_OP_PRECISE_DIVF:
-    for (int64_t i = 0; i < n; i++) R[i].f = rnd(c, f, A[i * sa].f / B[i * sb].f);
-    break;
-  case IR_OP_REMF: /* fmod is exact, so rounding to the format changes nothing */
-    for (int64_t i = 0; i < n; i++) R[i].f = rnd(c, f, fmod(A[i * sa].f, B[i * sb].f));
-    break;
-  case IR_OP_MAXNUMF:
-    for (int64_t i = 0; i < n; i++) R[i].f = maxnum(A[i * sa].f, B[i * sb].f);
-    break;
-  case IR_OP_MINNUMF:
-    for (int64_t i = 0; i < n; i++) R[i].f = minnum(A[i * sa].f, B[i * sb].f);
-    break;
-  case IR_OP_MAXIMUMF:
-    for (int64_t i = 0; i < n; i++) R[i].f = maximum(A[i * sa].f, B[i * sb].f);
-    break;
-  case IR_OP_MINIMUMF:
-    for (int64_t i = 0; i < n; i++) R[i].f = minimum(A[i * sa].f, B[i * sb].f);
-    break;
-  case IR_OP_MATH_POWF:
-    for (int64_t i = 0; i < n; i++) R[i].f = fp_math_eval(FP_MATH_POW, c->precise ? FP_F64 : (fp_format)f, A[i * sa].f, B[i * sb].f);
-    break;
-  default:
-    return interp_fault(c, op, TTREF_E_INTERNAL, "internal: '%s' is not a float binary op", ir_op_name(op->code));
+  if (op->code == IR_OP_SUBF && c->bound_pass) { /* magnitudes add */
+    for (int64_t i = 0; i < n; i++) R[i].f = A[i * sa].f + B[i * sb].f;
+    return TTREF_OK;
   }
-  return TTREF_OK;
+  if (interp_fbin_loop(c, op->code, f, R, A, sa, B, sb, n)) return TTREF_OK;
+  if (op->code == IR_OP_MATH_POWF) {
+    for (int64_t i = 0; i < n; i++) R[i].f = fp_math_eval(FP_MATH_POW, c->precise ? FP_F64 : (fp_format)f, A[i * sa].f, B[i * sb].f);
+    return TTREF_OK;
+  }
+  return interp_fault(c, op, TTREF_E_INTERNAL, "internal: '%s' is not a float binary op", ir_op_name(op->code));
 }
 
 ttref_status interp_op_cmpf(ctx *c, const ir_op *op)

@@ -120,6 +120,10 @@ void interp_track_access(ctx *c, int64_t addr, int size, bool write);
 void interp_snapshot_slow(ctx *c, int64_t addr);
 ttref_status interp_fault_oob(ctx *c, const ir_op *op, const ir_type *lane_t, int64_t lane, int64_t addr, int size);
 
+/* interp_arith.c: the typed float binary loop (interp_fbin_list.h); false when code is not in the list */
+bool interp_fbin_loop(const ctx *c, ir_opcode code, int f, interp_elem *R, const interp_elem *A, int64_t sa,
+                      const interp_elem *B, int64_t sb, int64_t n);
+
 /* interp_precise.c */
 ttref_status interp_bound_op(ctx *c, const ir_op *op);
 

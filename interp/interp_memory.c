@@ -201,6 +201,108 @@ static bool load_flushes(const ir_op *op)
   return true;
 }
 
+/*
+ * Typed contiguous runs for tt.load / tt.store (the default path: not precise,
+ * not --check-races). A run is lanes i..j-1 whose addresses step by the element
+ * size inside one allocation and whose mask is set: bounds are checked at its
+ * first lane and by the room left in the allocation, the mask once per lane
+ * while the run is found, and the elements are widened or narrowed by one loop
+ * per element type (the scalar list expands one loop per type, so mem_read and
+ * mem_write fold to a single case). Parallel runs snapshot and track a run at
+ * once: the same effects as per element, in the same order.
+ */
+static void widen(ir_scalar es, const uint8_t *q, interp_elem *dst, int64_t len)
+{
+  const int64_t esz = ir_scalar_bytes(es);
+  switch (es) {
+#define X(name, spell, bits, kind) \
+  case IR_S_##name: for (int64_t k = 0; k < len; k++) dst[k] = mem_read(IR_S_##name, q + k * esz); break;
+#include "ir_scalar_list.h"
+#undef X
+  default: break;
+  }
+}
+
+static void narrow(ir_scalar es, uint8_t *q, const interp_elem *src, int64_t sv, int64_t len)
+{
+  const int64_t esz = ir_scalar_bytes(es);
+  switch (es) {
+#define X(name, spell, bits, kind) \
+  case IR_S_##name: for (int64_t k = 0; k < len; k++) mem_write(IR_S_##name, q + k * esz, src[k * sv]); break;
+#include "ir_scalar_list.h"
+#undef X
+  default: break;
+  }
+}
+
+/* The end of the run starting at lane i (address addr, bounds-checked): lanes step by esz, stay in the
+ * allocation, and have their mask set (mk, stride sm). */
+#define RUN_MAX (INT64_C(1) << 24)
+static int64_t run_end(const interp_mem *m, const interp_elem *P, const slot *mk, int64_t sm, int64_t i, int64_t n,
+                       int64_t addr, int esz)
+{
+  const interp_alloc *a = &m->allocs[((uint64_t)addr >> INTERP_ADDR_SHIFT) - 1];
+  const uint64_t off = (uint64_t)addr & ((UINT64_C(1) << INTERP_ADDR_SHIFT) - 1);
+  const int64_t room = (int64_t)((a->nbytes - off) / (uint64_t)esz); /* >= 1: lane i is in bounds */
+  int64_t lim = n - i < room ? n : i + room;
+  if (lim - i > RUN_MAX) lim = i + RUN_MAX; /* a run's byte size fits an int */
+  int64_t j = i + 1;
+  if (mk)
+    while (j < lim && P[j].i == addr + (j - i) * esz && mk->d[j * sm].i) j++;
+  else
+    while (j < lim && P[j].i == addr + (j - i) * esz) j++;
+  return j;
+}
+
+static ttref_status load_runs(ctx *c, const ir_op *op, const slot *p, const slot *mk, const slot *ot, slot *r,
+                              ir_scalar es, int esz, int64_t n)
+{
+  const interp_mem *m = c->L->mem;
+  const int64_t sm = mk && mk->n > 1, so = ot && ot->n > 1;
+  for (int64_t i = 0; i < n;) {
+    if (mk && !mk->d[i * sm].i) {
+      if (ot) r->d[i] = ot->d[i * so];
+      else {
+        r->d[i].i = 0; /* masked-off lane without `other`: 0 (documented choice) */
+        c->st.ub_masked_other++;
+      }
+      i++;
+      continue;
+    }
+    const int64_t addr = p->d[i].i;
+    const uint8_t *q = mem_at(m, addr, esz);
+    if (!q) return interp_fault_oob(c, op, op->opnds[0]->type, i, addr, esz);
+    const int64_t j = run_end(m, p->d, mk, sm, i, n, addr, esz);
+    if (c->track && m->allocs[((uint64_t)addr >> INTERP_ADDR_SHIFT) - 1].track_reads)
+      interp_track_access(c, addr, (int)((j - i) * esz), false);
+    widen(es, q, r->d + i, j - i);
+    i = j;
+  }
+  return TTREF_OK;
+}
+
+static ttref_status store_runs(ctx *c, const ir_op *op, const slot *p, const slot *mk, const slot *v, ir_scalar es,
+                               int esz, int64_t n)
+{
+  const interp_mem *m = c->L->mem;
+  const int64_t sm = mk && mk->n > 1, sv = v->n > 1;
+  for (int64_t i = 0; i < n;) {
+    if (mk && !mk->d[i * sm].i) {
+      i++;
+      continue;
+    }
+    const int64_t addr = p->d[i].i;
+    uint8_t *q = mem_at(m, addr, esz);
+    if (!q) return interp_fault_oob(c, op, op->opnds[0]->type, i, addr, esz);
+    const int64_t j = run_end(m, p->d, mk, sm, i, n, addr, esz);
+    if (c->parallel) snapshot(c, addr);
+    if (c->track) interp_track_access(c, addr, (int)((j - i) * esz), true);
+    narrow(es, q, v->d + i * sv, sv, j - i);
+    i = j;
+  }
+  return TTREF_OK;
+}
+
 ttref_status interp_op_load(ctx *c, const ir_op *op)
 {
   const ir_value *pv = op->opnds[0];
@@ -233,7 +335,12 @@ ttref_status interp_op_load(ctx *c, const ir_op *op)
   const slot *mk = op->nopnds > 1 ? SL(op->opnds[1]) : NULL;
   const slot *ot = op->nopnds > 2 ? SL(op->opnds[2]) : NULL;
   const int64_t sp = p->n > 1, sm = mk && mk->n > 1, so = ot && ot->n > 1;
-  for (int64_t i = 0; i < n; i++) {
+  const bool fast = !c->precise && !c->L->check_races && sp && p->n == n;
+  if (fast) {
+    const ttref_status st = load_runs(c, op, p, mk, ot, r, es, esz, n);
+    if (st != TTREF_OK) return st;
+  }
+  for (int64_t i = 0; i < n && !fast; i++) {
     if (mk && !mk->d[i * sm].i) {
       if (ot) r->d[i] = ot->d[i * so];
       else {
@@ -279,6 +386,8 @@ ttref_status interp_op_store(ctx *c, const ir_op *op)
   }
   const slot *mk = op->nopnds > 2 ? SL(op->opnds[2]) : NULL;
   const int64_t np = p->n > n ? p->n : n, sp = p->n > 1, sm = mk && mk->n > 1;
+  if (!c->precise && !c->L->check_races && sp && p->n == np && (v->n == np || v->n == 1))
+    return store_runs(c, op, p, mk, v, es, esz, np);
   for (int64_t i = 0; i < np; i++) {
     if (mk && !mk->d[i * sm].i) continue;
     int64_t addr = p->d[i * sp].i;

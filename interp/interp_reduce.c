@@ -88,6 +88,46 @@ static ttref_status work_get(ctx *c, const ir_op *op, int64_t need, interp_elem 
   return TTREF_OK;
 }
 
+/*
+ * A combine region that is one float binary op of the two block arguments
+ * (`%r = arith.addf %a, %b; tt.reduce.return %r`, maxnumf, ...) runs as the typed
+ * loop of that op (interp_fbin_loop) instead of through the region's slots: the
+ * same op on the same pairs in the same order. Not when anything observes the
+ * region's ops: precise mode (bounds), debug hooks, --inject-fault, --max-steps.
+ * *swap is 1 when the op takes (rhs, lhs).
+ */
+static const ir_op *simple_combine(const ctx *c, const ir_region *r, int *swap)
+{
+  if (c->precise || c->hook || c->step_limit != INT64_MAX || r->nblocks != 1) return NULL;
+  const ir_block *b = r->blocks[0];
+  if (b->nargs != 2 || b->nops != 2) return NULL;
+  const ir_op *o = b->ops[0], *t = b->ops[1];
+  if (t->code != IR_OP_REDUCE_RETURN || t->nopnds != 1 || t->opnds[0] != &o->res[0]) return NULL;
+  if (o->nopnds != 2 || o->nres != 1 || o->nregions != 0 || !is_float_value(&o->res[0])) return NULL;
+  if (c->L->inject_op == (int)o->code + 1 || c->L->inject_op == (int)t->code + 1) return NULL;
+  if (!interp_fbin_loop(c, o->code, FP_F64, NULL, NULL, 0, NULL, 0, 0)) return NULL; /* not in the typed list */
+  if (o->opnds[0] == &b->args[0] && o->opnds[1] == &b->args[1]) *swap = 0;
+  else if (o->opnds[0] == &b->args[1] && o->opnds[1] == &b->args[0]) *swap = 1;
+  else return NULL;
+  return o;
+}
+
+/* The pairwise tree of op_reduce on one work array w ([L][V]) with a simple combine op o. */
+static void reduce_tree(const ctx *c, const ir_op *o, int swap, interp_elem *w, int64_t L, int64_t V)
+{
+  const int f = fmt_of(elem_scalar(&o->res[0]));
+  for (int64_t len = L; len > 1;) {
+    const int64_t half = len / 2;
+    if (V == 1) /* lanes 2k and 2k+1 at stride 2; writing lane k never overtakes the reads */
+      interp_fbin_loop(c, o->code, f, w, w + swap, 2, w + 1 - swap, 2, half);
+    else
+      for (int64_t p = 0; p < half; p++)
+        interp_fbin_loop(c, o->code, f, w + p * V, w + (2 * p + swap) * V, 1, w + (2 * p + 1 - swap) * V, 1, V);
+    if (len & 1) memmove(w + half * V, w + (len - 1) * V, sizeof(interp_elem) * (size_t)V);
+    len = half + (len & 1);
+  }
+}
+
 #define MAX_COMBINE 16
 
 /*
@@ -116,11 +156,20 @@ ttref_status interp_op_reduce(ctx *c, const ir_op *op)
     rhs[j] = ws + N * numel + (N + j) * half_cap;
     res[j] = ws + N * numel + (2 * N + j) * half_cap;
     const interp_elem *src = SL(op->opnds[j])->d;
-    for (int64_t o = 0; o < v.outer; o++) /* W[k][o*inner+i] = src[(o*L+k)*inner+i] */
-      for (int64_t k = 0; k < v.L; k++)
-        memcpy(W[j] + k * V + o * v.inner, src + (o * v.L + k) * v.inner, sizeof(interp_elem) * (size_t)v.inner);
+    if (v.outer == 1) /* already [axis][rest] */
+      memcpy(W[j], src, sizeof(interp_elem) * (size_t)numel);
+    else if (v.inner == 1) /* the last axis: a transpose */
+      for (int64_t o = 0; o < v.outer; o++)
+        for (int64_t k = 0; k < v.L; k++) W[j][k * V + o] = src[o * v.L + k];
+    else
+      for (int64_t o = 0; o < v.outer; o++) /* W[k][o*inner+i] = src[(o*L+k)*inner+i] */
+        for (int64_t k = 0; k < v.L; k++)
+          memcpy(W[j] + k * V + o * v.inner, src + (o * v.L + k) * v.inner, sizeof(interp_elem) * (size_t)v.inner);
   }
-  for (int64_t len = v.L; len > 1;) {
+  int swap = 0;
+  const ir_op *simple = N == 1 ? simple_combine(c, &op->regions[0], &swap) : NULL;
+  if (simple) reduce_tree(c, simple, swap, W[0], v.L, V);
+  for (int64_t len = simple ? 1 : v.L; len > 1;) {
     int64_t half = len / 2;
     for (int j = 0; j < N; j++)
       for (int64_t p = 0; p < half; p++) {
