@@ -15,6 +15,40 @@ static void strides_of(const ir_type *t, int64_t *st)
   }
 }
 
+/*
+ * The one strided copy of the shape ops: dst[i] = src[o(i)] over the row-major
+ * index space of shape[0..rank), o advancing by st[d] per step of dimension d.
+ * broadcast (stride 0 on broadcast dimensions) and trans (permuted strides) use
+ * it; the innermost dimension is one typed run (fill, memcpy or strided).
+ */
+static void strided_copy(interp_elem *dst, const interp_elem *src, int rank, const int64_t *shape, const int64_t *st)
+{
+  if (rank == 0) {
+    dst[0] = src[0];
+    return;
+  }
+  const int64_t inner = shape[rank - 1], is = st[rank - 1];
+  int64_t numel = 1, idx[IR_MAX_RANK] = {0}, base = 0;
+  for (int d = 0; d < rank; d++) numel *= shape[d];
+  if (inner <= 0 || numel <= 0) return;
+  for (int64_t done = 0; done < numel; done += inner, dst += inner) {
+    const interp_elem *s = src + base;
+    if (is == 0)
+      for (int64_t j = 0; j < inner; j++) dst[j] = s[0];
+    else if (is == 1)
+      memcpy(dst, s, sizeof(interp_elem) * (size_t)inner);
+    else
+      for (int64_t j = 0; j < inner; j++) dst[j] = s[j * is];
+    for (int d = rank - 2; d >= 0; d--) { /* odometer over the outer dimensions */
+      idx[d]++;
+      base += st[d];
+      if (idx[d] < shape[d]) break;
+      base -= st[d] * idx[d];
+      idx[d] = 0;
+    }
+  }
+}
+
 ttref_status interp_op_splat(ctx *c, const ir_op *op)
 {
   const slot *a = SL(op->opnds[0]);
@@ -38,22 +72,11 @@ ttref_status interp_op_broadcast(ctx *c, const ir_op *op)
   const slot *a = SL(op->opnds[0]);
   slot *r = SL(&op->res[0]);
   if (it->kind != IR_T_TENSOR) return interp_op_splat(c, op);
-  int64_t ist[IR_MAX_RANK], idx[IR_MAX_RANK] = {0};
+  int64_t ist[IR_MAX_RANK];
   strides_of(it, ist);
   for (int d = 0; d < ot->rank; d++)
     if (it->shape[d] == 1 && ot->shape[d] != 1) ist[d] = 0;
-  const int R = ot->rank;
-  int64_t src = 0;
-  for (int64_t i = 0; i < ot->numel; i++) {
-    r->d[i] = a->d[src];
-    for (int d = R - 1; d >= 0; d--) { /* odometer increment */
-      idx[d]++;
-      src += ist[d];
-      if (idx[d] < ot->shape[d]) break;
-      src -= ist[d] * idx[d];
-      idx[d] = 0;
-    }
-  }
+  strided_copy(r->d, a->d, ot->rank, ot->shape, ist);
   r->n = ot->numel;
   return TTREF_OK;
 }
@@ -64,22 +87,11 @@ ttref_status interp_op_trans(ctx *c, const ir_op *op)
   const ir_attr *ord = ir_op_attr(op, "order");
   const slot *a = SL(op->opnds[0]);
   slot *r = SL(&op->res[0]);
-  int64_t ist[IR_MAX_RANK], pst[IR_MAX_RANK], idx[IR_MAX_RANK] = {0};
+  int64_t ist[IR_MAX_RANK], pst[IR_MAX_RANK];
   if (!ord || ord->nints != ot->rank) return interp_fault(c, op, TTREF_E_INPUT, "'tt.trans' needs an order of rank %d", ot->rank);
   strides_of(it, ist);
   for (int d = 0; d < ot->rank; d++) pst[d] = ist[ord->ints[d]];
-  const int R = ot->rank;
-  int64_t src = 0;
-  for (int64_t i = 0; i < ot->numel; i++) {
-    r->d[i] = a->d[src];
-    for (int d = R - 1; d >= 0; d--) {
-      idx[d]++;
-      src += pst[d];
-      if (idx[d] < ot->shape[d]) break;
-      src -= pst[d] * idx[d];
-      idx[d] = 0;
-    }
-  }
+  strided_copy(r->d, a->d, ot->rank, ot->shape, pst);
   r->n = ot->numel;
   return TTREF_OK;
 }
