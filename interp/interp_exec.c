@@ -518,7 +518,11 @@ ttref_status interp_run(interp_launch *L, ttref_error *err)
   if (track) /* element owners for race detection and --check-races */
     for (int k = 0; k < L->mem->n; k++) {
       interp_alloc *a = &L->mem->allocs[k];
-      if (a->owner) memset(a->owner, 0, sizeof(uint32_t) * (size_t)a->owner_n);
+      if (!a->track_reads) { /* no store can write it, so nothing can race on it: no owners (peak RSS) */
+        ir_free(a->owner, sizeof(uint32_t) * (size_t)a->owner_n);
+        a->owner = NULL;
+        a->owner_n = 0;
+      } else if (a->owner) memset(a->owner, 0, sizeof(uint32_t) * (size_t)a->owner_n);
       else {
         a->owner_n = (int64_t)(a->nbytes / (size_t)ir_scalar_bytes(a->elem)) + 1;
         a->owner = ir_calloc((size_t)a->owner_n, sizeof(uint32_t));
