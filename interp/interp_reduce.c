@@ -96,13 +96,13 @@ static ttref_status work_get(ctx *c, const ir_op *op, int64_t need, interp_elem 
  * region's ops: precise mode (bounds), debug hooks, --inject-fault, --max-steps.
  * *swap is 1 when the op takes (rhs, lhs).
  */
-static const ir_op *simple_combine(const ctx *c, const ir_region *r, int *swap)
+static const ir_op *simple_combine(const ctx *c, const ir_region *r, ir_opcode ret, int *swap)
 {
   if (c->precise || c->hook || c->step_limit != INT64_MAX || r->nblocks != 1) return NULL;
   const ir_block *b = r->blocks[0];
   if (b->nargs != 2 || b->nops != 2) return NULL;
   const ir_op *o = b->ops[0], *t = b->ops[1];
-  if (t->code != IR_OP_REDUCE_RETURN || t->nopnds != 1 || t->opnds[0] != &o->res[0]) return NULL;
+  if (t->code != ret || t->nopnds != 1 || t->opnds[0] != &o->res[0]) return NULL;
   if (o->nopnds != 2 || o->nres != 1 || o->nregions != 0 || !is_float_value(&o->res[0])) return NULL;
   if (c->L->inject_op == (int)o->code + 1 || c->L->inject_op == (int)t->code + 1) return NULL;
   if (!interp_fbin_loop(c, o->code, FP_F64, NULL, NULL, 0, NULL, 0, 0)) return NULL; /* not in the typed list */
@@ -167,7 +167,7 @@ ttref_status interp_op_reduce(ctx *c, const ir_op *op)
           memcpy(W[j] + k * V + o * v.inner, src + (o * v.L + k) * v.inner, sizeof(interp_elem) * (size_t)v.inner);
   }
   int swap = 0;
-  const ir_op *simple = N == 1 ? simple_combine(c, &op->regions[0], &swap) : NULL;
+  const ir_op *simple = N == 1 ? simple_combine(c, &op->regions[0], IR_OP_REDUCE_RETURN, &swap) : NULL;
   if (simple) reduce_tree(c, simple, swap, W[0], v.L, V);
   for (int64_t len = simple ? 1 : v.L; len > 1;) {
     int64_t half = len / 2;
@@ -216,7 +216,24 @@ ttref_status interp_op_scan(ctx *c, const ir_op *op)
     cur[j] = ws + (N + j) * V;
     nxt[j] = ws + (2 * N + j) * V;
   }
-  for (int64_t step = 0; step < v.L; step++) {
+  int swap = 0;
+  const ir_op *simple = N == 1 ? simple_combine(c, &op->regions[0], IR_OP_SCAN_RETURN, &swap) : NULL;
+  if (simple) { /* acc = combine(acc, cur) as one typed loop per outer index, in the same step order */
+    const int f = fmt_of(elem_scalar(&simple->res[0]));
+    const interp_elem *src = SL(op->opnds[0])->d;
+    interp_elem *dst = SL(&op->res[0])->d;
+    for (int64_t step = 0; step < v.L; step++) {
+      const int64_t k = rev ? v.L - 1 - step : step;
+      for (int64_t o = 0; o < v.outer; o++) {
+        const interp_elem *s = src + (o * v.L + k) * v.inner;
+        interp_elem *a = acc[0] + o * v.inner;
+        if (step == 0) memcpy(a, s, sizeof(interp_elem) * (size_t)v.inner);
+        else interp_fbin_loop(c, simple->code, f, a, swap ? s : a, 1, swap ? a : s, 1, v.inner);
+        memcpy(dst + (o * v.L + k) * v.inner, a, sizeof(interp_elem) * (size_t)v.inner);
+      }
+    }
+  }
+  for (int64_t step = 0; step < (simple ? 0 : v.L); step++) {
     int64_t k = rev ? v.L - 1 - step : step;
     for (int j = 0; j < N; j++) {
       const interp_elem *src = SL(op->opnds[j])->d;
