@@ -96,10 +96,8 @@ ttref_status interp_op_addptr(ctx *c, const ir_op *op)
   for (int64_t i = 0; i < n; i++) {
     int64_t bytes;
     /* checked: a wrapped address could alias another row and escape the bounds check */
-    const int64_t ov = sval(obits, o->d[i * so].i);
-    if (ov == (int32_t)ov && esz <= 16) bytes = ov * esz; /* |bytes| < 2^36: the common case, no multiply check */
-    else if (__builtin_mul_overflow(ov, esz, &bytes)) return interp_fault_at(c, op, op->res[0].type, i, "the address overflowed 64 bits");
-    if (__builtin_add_overflow(p->d[i * sp].i, bytes, &r->d[i].i))
+    if (__builtin_mul_overflow(sval(obits, o->d[i * so].i), esz, &bytes) ||
+        __builtin_add_overflow(p->d[i * sp].i, bytes, &r->d[i].i))
       return interp_fault_at(c, op, op->res[0].type, i, "the address overflowed 64 bits");
   }
   return TTREF_OK;
