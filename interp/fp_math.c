@@ -547,7 +547,9 @@ static bool ziv_d(fp_math_fn fn, fp_format f, double x, double *out) {
   }
   if (!isfinite(y) || fabs(y) < 0x1p-1000) return false; /* zeros, infinities, NaN, subnormal range: long double */
   const double e = fabs(y) * 0x1p-49;
-  const double a = rne(f, next_down(y - e)), b = rne(f, next_up(y + e)); /* ends widened past rounding */
+  const double lo = next_down(y - e), hi = next_up(y + e); /* ends widened past rounding */
+  /* f32: the hardware conversion is RN with overflow to inf, as rne (lo and hi are finite, not NaN) */
+  const double a = f == FP_F32 ? (double)(float)lo : rne(f, lo), b = f == FP_F32 ? (double)(float)hi : rne(f, hi);
   if (dbits(a) != dbits(b)) return false;
   *out = a;
   return true;
