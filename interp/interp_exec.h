@@ -272,7 +272,21 @@ static inline interp_elem mem_read(ir_scalar s, const uint8_t *p)
   }
   case IR_S_F64: memcpy(&e.f, p, 8); break;
   case IR_S_F16:
-  case IR_S_BF16: { uint16_t v; memcpy(&v, p, 2); e.f = fp_decode((fp_format)fmt_of(s), v); break; }
+  case IR_S_BF16: {
+    uint16_t v;
+    memcpy(&v, p, 2);
+    /* normal numbers by bit placement (what fp_decode computes for them); others through fp_decode */
+    const int m = s == IR_S_F16 ? 10 : 7, bias = s == IR_S_F16 ? 15 : 127;
+    const uint32_t ef = (uint32_t)(v & 0x7fff) >> m, emax = s == IR_S_F16 ? 31 : 255;
+    if (ef != 0 && ef != emax) {
+      const uint64_t u = ((uint64_t)(v >> 15) << 63) | ((uint64_t)(ef - (uint32_t)bias + 1023) << 52) |
+                         ((uint64_t)(v & ((1u << m) - 1)) << (52 - m));
+      memcpy(&e.f, &u, 8);
+    } else {
+      e.f = fp_decode((fp_format)fmt_of(s), v);
+    }
+    break;
+  }
   default: e.f = fp_decode((fp_format)fmt_of(s), p[0]); break;
   }
   return e;
@@ -300,7 +314,21 @@ static inline void mem_write(ir_scalar s, uint8_t *p, interp_elem e)
   }
   case IR_S_F64: memcpy(p, &e.f, 8); break;
   case IR_S_F16:
-  case IR_S_BF16: { uint16_t v = (uint16_t)fp_encode((fp_format)fmt_of(s), e.f, FP_RNE, FP_OVF_INF); memcpy(p, &v, 2); break; }
+  case IR_S_BF16: {
+    /* a normal value of the format (stores of rounded results) by bit placement, as fp_encode does;
+     * anything else (rounding, subnormals, inf, NaN) through fp_encode */
+    const int m = s == IR_S_F16 ? 10 : 7, bias = s == IR_S_F16 ? 15 : 127;
+    uint64_t u;
+    memcpy(&u, &e.f, 8);
+    const int E = (int)((u >> 52) & 0x7ff) - 1023;
+    uint16_t v;
+    if (E >= 1 - bias && E <= bias && (u & ((UINT64_C(1) << (52 - m)) - 1)) == 0)
+      v = (uint16_t)(((u >> 63) << 15) | ((uint64_t)(E + bias) << m) | ((u >> (52 - m)) & ((UINT64_C(1) << m) - 1)));
+    else
+      v = (uint16_t)fp_encode((fp_format)fmt_of(s), e.f, FP_RNE, FP_OVF_INF);
+    memcpy(p, &v, 2);
+    break;
+  }
   default: p[0] = (uint8_t)fp_encode((fp_format)fmt_of(s), e.f, FP_RNE, FP_OVF_INF); break;
   }
 }
