@@ -232,6 +232,27 @@ static inline int fmt_of(ir_scalar s)
   }
 }
 
+/* RNE of v to f16 (m = 10, bias 15) or bf16 (m = 7, bias 127) when v is in the format's normal
+ * range: the significand rounded at bit 52 - m on the bit pattern (a carry moves into the
+ * exponent), past the largest finite value to inf; as fp_round_to. Other values through it. */
+static inline double rne_half(int f, double v)
+{
+  const int m = f == FP_F16 ? 10 : 7, bias = f == FP_F16 ? 15 : 127;
+  uint64_t u;
+  memcpy(&u, &v, 8);
+  const int E = (int)((u >> 52) & 0x7ff) - 1023;
+  if (E < 1 - bias || E > bias) return fp_round_to((fp_format)f, v, FP_RNE, FP_OVF_INF);
+  const int sh = 52 - m;
+  const uint64_t rem = u & ((UINT64_C(1) << sh) - 1), half = UINT64_C(1) << (sh - 1);
+  uint64_t q = u >> sh;
+  if (rem > half || (rem == half && (q & 1))) q++;
+  q <<= sh;
+  double r;
+  memcpy(&r, &q, 8);
+  if (fabs(r) > (f == FP_F16 ? 65504.0 : 0x1.fep127)) r = copysign(INFINITY, v);
+  return r;
+}
+
 /* Round a binary64 result once to format f (RNE, overflow to inf). */
 static inline double rnd(const ctx *c, int f, double v)
 {
@@ -239,6 +260,7 @@ static inline double rnd(const ctx *c, int f, double v)
   if (c->precise) return v; /* precise mode: binary64, never rounded to the format */
   if (f == FP_F64) r = v;
   else if (f == FP_F32) r = (double)(float)v;
+  else if (f == FP_F16 || f == FP_BF16) r = rne_half(f, v);
   else r = fp_round_to((fp_format)f, v, FP_RNE, FP_OVF_INF);
   if (c->L->ftz && r != 0 && fabs(r) < fp_min_normal((fp_format)f)) r = copysign(0.0, r);
   return r;
