@@ -6,6 +6,36 @@
 #include "interp_exec.h"
 
 /* ---- control flow -------------------------------------------------------------------------------- */
+/*
+ * scf.for's yield without copies: a yielded value computed by an op of the body
+ * block itself (not a constant, yielded once) is dead once yielded (the next
+ * iteration recomputes it before any use), so each block argument takes that
+ * value's buffer and gives its own back. Otherwise, or when the slots' sizes
+ * differ, the parallel copy through the scratch space.
+ */
+static bool yield_by_swap(ctx *c, const ir_block *b, ir_value *dst, ir_value *const *src, int n)
+{
+  for (int i = 0; i < n; i++) {
+    const ir_value *v = src[i];
+    if (!v->def || v->def->parent != b || v->def->code == IR_OP_CONSTANT) return false;
+    for (int j = 0; j < i; j++)
+      if (src[j] == v) return false;
+    const slot *s = SL(v), *d = SL(&dst[i]);
+    if (s->cap != d->cap || !s->b != !d->b) return false;
+  }
+  for (int i = 0; i < n; i++) {
+    slot *s = SL(src[i]), *d = SL(&dst[i]);
+    interp_elem *t = d->d;
+    d->d = s->d;
+    s->d = t;
+    t = d->b;
+    d->b = s->b;
+    s->b = t;
+    d->n = s->n;
+  }
+  return true;
+}
+
 ttref_status interp_op_scf_for(ctx *c, const ir_op *op)
 {
   ttref_status st = TTREF_OK;
@@ -26,7 +56,7 @@ ttref_status interp_op_scf_for(ctx *c, const ir_op *op)
     TRY(interp_run_region(c, body, &term));
     if (c->returned) goto fail;
     if (!term || term->nopnds != nit) return interp_fault(c, op, TTREF_E_INPUT, "'scf.for' body must yield %d values", nit);
-    TRY(interp_assign_values(c, b->args + 1, term->opnds, nit));
+    if (!yield_by_swap(c, b, b->args + 1, term->opnds, nit)) TRY(interp_assign_values(c, b->args + 1, term->opnds, nit));
     /* the induction variable is computed in its own width; stop on signed overflow */
     int64_t next;
     if (__builtin_add_overflow(iv, step, &next) || next != wrap_int(bits, next)) break;
