@@ -598,6 +598,13 @@ double fp_math_eval_checked(fp_math_fn fn, fp_format f, double x, double y,
   return round_q(f, yq);
 }
 
+bool fp_math_try_fast(fp_math_fn fn, fp_format f, double x, double *out) {
+  /* the same stage fp_math_eval_checked runs; an exact_case it would take first is a value the
+   * stage either proves identically (both are the correctly rounded fn(x)) or leaves undecided */
+  if (f != FP_F32 && ((unsigned)f >= FP_FORMAT_COUNT || f == FP_F64 || fp_precision(f) > 24)) return false;
+  return ziv_d(fn, f, x, out);
+}
+
 double fp_math_eval(fp_math_fn fn, fp_format f, double x, double y) {
   return fp_math_eval_checked(fn, f, x, y, NULL);
 }

@@ -432,7 +432,11 @@ ttref_status interp_op_float_unary(ctx *c, const ir_op *op)
     return interp_fault(c, op, TTREF_E_INTERNAL, "internal: '%s' is not a float unary op", ir_op_name(op->code));
   }
   const fp_format ef = c->precise ? FP_F64 : (fp_format)f;
-  for (int64_t i = 0; i < n; i++) r->d[i].f = rnd(c, f, fp_math_eval(fn, ef, a->d[i].f, 0.0));
+  for (int64_t i = 0; i < n; i++) {
+    double v;
+    if (!fp_math_try_fast(fn, ef, a->d[i].f, &v)) v = fp_math_eval(fn, ef, a->d[i].f, 0.0);
+    r->d[i].f = rnd(c, f, v);
+  }
   return TTREF_OK;
 }
 
