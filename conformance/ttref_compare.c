@@ -6,6 +6,8 @@
 #include "config.h"
 #include "ttref.h"
 #include "conform_judge.h"
+#include "conform_mutant.h"
+#include "interp_api.h"
 
 #include <string.h>
 
@@ -92,6 +94,22 @@ ttref_status ttref_compare(const char *mode, const char *dtype, const void *got,
   out->mean_ulp = j.mean_ulp;
   out->max_ulp = j.max_ulp;
   memcpy(out->reason, j.reason, sizeof out->reason);
+fail:
+  return st;
+}
+
+ttref_status ttref_kernel_mutate(ttref_kernel *k, const char *mutant, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  conform_mutant_opts mo;
+  int id, sites;
+  if (!k) FAIL(ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_kernel_mutate: kernel is NULL"));
+  if (!mutant) FAIL(ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_kernel_mutate: mutant is NULL"));
+  if (!conform_mutant_lookup(mutant, &id))
+    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "--mutant: unknown mutant '%.100s' (see ttref conform --list-mutants)", mutant));
+  TRY(conform_mutant_apply(k->mod, id, true, &mo, &sites, err));
+  k->mut_ftz |= mo.ftz;
+  k->mut_contract |= mo.contract;
 fail:
   return st;
 }

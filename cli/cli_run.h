@@ -1,0 +1,15 @@
+/*
+ * cli_run.h: the `ttref run` subcommand, written only against the public API
+ * (ttref.h), so the command exercises what embedders get.
+ * Ownership: argv and the registry are borrowed.
+ */
+#ifndef CLI_RUN_H
+#define CLI_RUN_H
+
+#include "ttref.h"
+
+/** `ttref run KERNEL ...` with argv[0] = "run" and the vendor ops of @p reg (NULL: none).
+ *  @return the exit status: 0 ran, 1 the kernel faulted, 2 usage error or bad input. */
+int cli_cmd_run(int argc, char **argv, const ttref_registry *reg);
+
+#endif
