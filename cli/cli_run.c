@@ -3,7 +3,6 @@
  * command line and launch files become a kernel, a launch bound from
  * --arg specs, options and debugging aids; the launch's buffers go to --out.
  */
-#include "config.h"
 #include "cli_run.h"
 
 #include <inttypes.h>
