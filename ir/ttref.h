@@ -293,7 +293,9 @@ ttref_status ttref_launch_save(const ttref_launch *l, const char *dir, unsigned 
  * NULL: every program; repeatable). With dumps, traces, TTREF_OPT_TRAP or
  * TTREF_OPT_CHECK_UNINIT, programs run in order.
  * @return TTREF_OK; TTREF_E_USAGE for a bad spec (the message names the known names);
- *         TTREF_E_NOMEM. Since API 2.
+ *         TTREF_E_IO for a dump directory that cannot be made (a symlink is not followed; a
+ *         run that finds its dump files already there fails with E_IO); TTREF_E_NOMEM.
+ *         Since API 2.
  */
 ttref_status ttref_launch_dump(ttref_launch *l, const char *spec, ttref_error *err);
 /** See ttref_launch_dump. Since API 2. */
