@@ -1,7 +1,7 @@
 /*
- * cli_run.c: `ttref run`, built only on the public API (ttref.h): the
- * command line and launch files become a kernel, a launch bound from
- * --arg specs, options and debugging aids; the launch's buffers go to --out.
+ * cli_run.c: `ttref run` and `ttref check`, built only on the public API
+ * (ttref.h): the command line and launch files become a kernel, a launch bound
+ * from --arg specs, options and debugging aids; the buffers go to --out.
  */
 #include "cli_run.h"
 
@@ -433,5 +433,43 @@ done:
   free(fxo.syms);
   free(fxo.dtypes);
   free(specs);
+  return rc;
+}
+
+static const char *const usage_check =
+    "usage: ttref check FILE.ttir\n"
+    "       ttref check FILE.fx [--sym NAME=INT ...] [--dtype BUF=DT ...]\n"
+    "  Parses and verifies FILE; prints nothing and exits 0 when it is valid,\n"
+    "  otherwise prints FILE:LINE:COL: error: ... and exits 2. A traced kernel (.fx) is\n"
+    "  parsed and name-checked; with --sym it is also lowered and verified.\n"
+    "  --ops PLUGIN.so  accept the vendor ops the plugin registers (repeatable).\n";
+
+int cli_cmd_check(int argc, char **argv, const ttref_registry *reg)
+{
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return fputs(usage_check, stdout), EXIT_OK;
+  fx_args fxo = {0}; /* traced kernels: --sym/--dtype/--oob (docs/traced.md) */
+  int fxr = 0, rc = EXIT_BAD;
+  fxo.syms = calloc((size_t)argc + 1, sizeof *fxo.syms);
+  fxo.dtypes = calloc((size_t)argc + 1, sizeof *fxo.dtypes);
+  if (!fxo.syms || !fxo.dtypes) goto done;
+  for (int i = 2; i < argc && fxr >= 0; i++)
+    if ((fxr = fx_option(argc, argv, &i, &fxo)) == 0) fxr = -2;
+  if (argc >= 2 && fxr >= 0 && fxo.any && !ttref_kernel_is_fx(argv[1])) {
+    fprintf(stderr, "error: --sym, --dtype and --oob are for traced kernels (.fx); %s is TTIR\n", argv[1]);
+    goto done;
+  }
+  if (argc < 2 || fxr < 0) {
+    if (fxr != -1) fputs(usage_check, stderr);
+    goto done;
+  }
+  ttref_error err = {0};
+  const ttref_fx_options fo = {fxo.syms, fxo.nsyms, fxo.dtypes, fxo.ndtypes, fxo.oob_zero};
+  ttref_status st = ttref_check(argv[1], reg, fxo.nsyms ? &fo : NULL, &err); /* a trace without --sym: syntax only */
+  if (st != TTREF_OK) report(&err);
+  rc = exit_of(st);
+done:
+  free(fxo.syms);
+  free(fxo.dtypes);
   return rc;
 }

@@ -7,9 +7,7 @@
 #include "ir.h"
 #include "ir_parse.h"
 #include "ir_print.h"
-#include "ir_verify.h"
 #include "ir_vendor.h"
-#include "interp.h"
 #include "interp_fx.h"
 #include "cli_run.h"
 #include "conform_cli.h"
@@ -43,14 +41,6 @@ static int wants_help(int argc, char **argv)
   return 0;
 }
 
-static const char *const usage_check =
-    "usage: ttref check FILE.ttir\n"
-    "       ttref check FILE.fx [--sym NAME=INT ...] [--dtype BUF=DT ...]\n"
-    "  Parses and verifies FILE; prints nothing and exits 0 when it is valid,\n"
-    "  otherwise prints FILE:LINE:COL: error: ... and exits 2. A traced kernel (.fx) is\n"
-    "  parsed and name-checked; with --sym it is also lowered and verified.\n"
-    "  --ops PLUGIN.so  accept the vendor ops the plugin registers (repeatable).\n";
-
 static const char *const usage_fmt =
     "usage: ttref fmt FILE.ttir [-o OUT] [--probes]\n"
     "       ttref fmt FILE.fx --sym NAME=INT ... [--dtype BUF=DT ...] [--oob error|zero] [-o OUT] [--probes]\n"
@@ -74,45 +64,6 @@ static void usage(FILE *f)
         "  version  print the version\n"
         "  help     this text; `ttref COMMAND --help` for one command\n",
         f);
-}
-
-static ttref_status load(const char *path, ir_module **m, ttref_error *err)
-{
-  ttref_status st = ir_parse_file(path, m, err);
-  if (st == TTREF_OK) {
-    st = ir_verify_module(*m, err);
-    if (st != TTREF_OK) {
-      ir_module_free(*m);
-      *m = NULL;
-    }
-  }
-  return st;
-}
-
-static int cmd_check(int argc, char **argv)
-{
-  if (wants_help(argc, argv)) return fputs(usage_check, stdout), EXIT_OK;
-  interp_fx_opts fxo = {0}; /* traced kernels: --sym/--dtype/--oob (docs/traced.md) */
-  int fxr = 0;
-  for (int i = 2; i < argc && fxr >= 0; i++)
-    if ((fxr = interp_fx_option(argc, argv, &i, &fxo)) == 0) fxr = -2;
-  if (argc >= 2 && fxr >= 0 && fxo.any && !interp_fx_is(argv[1])) {
-    fprintf(stderr, "error: --sym, --dtype and --oob are for traced kernels (.fx); %s is TTIR\n", argv[1]);
-    fxr = -1;
-  }
-  if (argc < 2 || fxr < 0) {
-    interp_fx_opts_free(&fxo);
-    return fxr == -1 ? EXIT_BAD : (fputs(usage_check, stderr), EXIT_BAD);
-  }
-  ttref_error err = {0};
-  ir_module *m = NULL;
-  ttref_status st = !interp_fx_is(argv[1]) ? load(argv[1], &m, &err)
-                    : fxo.nsyms ? interp_fx_load(argv[1], &fxo, NULL, 0, &m, NULL, NULL, &err)
-                                : interp_fx_check_syntax(argv[1], &err);
-  interp_fx_opts_free(&fxo);
-  if (st != TTREF_OK) report(&err);
-  ir_module_free(m);
-  return exit_of(st);
 }
 
 static int cmd_fmt(int argc, char **argv)
@@ -253,7 +204,7 @@ static int dispatch(int argc, char **argv, const ttref_registry *ops)
     return EXIT_OK;
   }
   if (strcmp(cmd, "run") == 0) return cli_cmd_run(argc - 1, argv + 1, ops);
-  if (strcmp(cmd, "check") == 0) return cmd_check(argc - 1, argv + 1);
+  if (strcmp(cmd, "check") == 0) return cli_cmd_check(argc - 1, argv + 1, ops);
   if (strcmp(cmd, "fmt") == 0) return cmd_fmt(argc - 1, argv + 1);
   if (strcmp(cmd, "conform") == 0) return conform_cmd_conform(argc - 1, argv + 1);
   if (strcmp(cmd, "golden") == 0) return conform_cmd_golden(argc - 1, argv + 1);

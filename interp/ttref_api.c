@@ -121,32 +121,54 @@ fail:
 
 int ttref_kernel_is_fx(const char *path) { return interp_fx_is(path); }
 
+/* The internal form of @p fx (its arrays borrowed: interp_fx_load only reads them); false for
+ * malformed ones (E_USAGE in @p err). */
+static bool fx_opts(const char *fname, const ttref_fx_options *fx, interp_fx_opts *o, ttref_error *err)
+{
+  memset(o, 0, sizeof *o);
+  if (!fx) return true;
+  if (fx->nsyms < 0 || fx->ndtypes < 0 || (fx->nsyms && !fx->syms) || (fx->ndtypes && !fx->dtypes))
+    return ir_error_set(err, TTREF_E_USAGE, noloc, "%s: bad syms/dtypes arrays", fname), false;
+  for (int i = 0; i < fx->nsyms; i++)
+    if (!fx->syms[i]) return null_arg(err, fname, "a sym"), false;
+  for (int i = 0; i < fx->ndtypes; i++)
+    if (!fx->dtypes[i]) return null_arg(err, fname, "a dtype"), false;
+  o->syms = (const char **)(uintptr_t)fx->syms;
+  o->nsyms = fx->nsyms;
+  o->dtypes = (const char **)(uintptr_t)fx->dtypes;
+  o->ndtypes = fx->ndtypes;
+  o->oob = fx->oob_zero ? IR_FX_OOB_ZERO : IR_FX_OOB_ERROR;
+  o->any = true;
+  return true;
+}
+
+ttref_status ttref_check(const char *path, const ttref_registry *reg, const ttref_fx_options *fx, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  ir_module *m = NULL;
+  interp_fx_opts o;
+  if (!path) FAIL(null_arg(err, "ttref_check", "path"));
+  if (!fx_opts("ttref_check", fx, &o, err)) FAIL(TTREF_E_USAGE);
+  if (interp_fx_is(path)) FAIL(fx ? interp_fx_load(path, &o, NULL, 0, &m, NULL, NULL, err) : interp_fx_check_syntax(path, err));
+  TRY(ir_parse_file_ex(path, reg, &m, err));
+  TRY(ir_verify_module(m, err));
+fail:
+  ir_module_free(m);
+  return st;
+}
+
 ttref_kernel *ttref_kernel_load_fx_ex(const char *path, const ttref_fx_options *opts, const char *const *args,
                                       int nargs, const char *function, ttref_error *err)
 {
   ir_module *m = NULL;
   interp_fx_opts o;
-  memset(&o, 0, sizeof o);
   if (!path) return null_arg(err, "ttref_kernel_load_fx", "path"), NULL;
-  if (opts && (opts->nsyms < 0 || opts->ndtypes < 0 || (opts->nsyms && !opts->syms) || (opts->ndtypes && !opts->dtypes)))
-    return ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_kernel_load_fx: bad syms/dtypes arrays"), NULL;
+  if (!fx_opts("ttref_kernel_load_fx", opts, &o, err)) return NULL;
   if (nargs < 0 || (nargs && !args)) return ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_kernel_load_fx: bad args array"), NULL;
-  for (int i = 0; opts && i < opts->nsyms; i++)
-    if (!opts->syms[i]) return null_arg(err, "ttref_kernel_load_fx", "a sym"), NULL;
-  for (int i = 0; opts && i < opts->ndtypes; i++)
-    if (!opts->dtypes[i]) return null_arg(err, "ttref_kernel_load_fx", "a dtype"), NULL;
   for (int i = 0; i < nargs; i++)
     if (!args[i]) return null_arg(err, "ttref_kernel_load_fx", "an arg"), NULL;
   if (!interp_fx_is(path))
     return ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_kernel_load_fx: %.300s is not a traced kernel (.fx)", path), NULL;
-  if (opts) { /* borrowed for the call: interp_fx_load only reads them */
-    o.syms = (const char **)(uintptr_t)opts->syms;
-    o.nsyms = opts->nsyms;
-    o.dtypes = (const char **)(uintptr_t)opts->dtypes;
-    o.ndtypes = opts->ndtypes;
-    o.oob = opts->oob_zero ? IR_FX_OOB_ZERO : IR_FX_OOB_ERROR;
-    o.any = true;
-  }
   if (interp_fx_load(path, &o, args, nargs, &m, NULL, NULL, err) != TTREF_OK) return NULL;
   return make_kernel(m, function, NULL, err);
 }

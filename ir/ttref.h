@@ -525,6 +525,14 @@ ttref_kernel *ttref_kernel_load_ex(const char *path, const char *function, const
 ttref_kernel *ttref_kernel_parse_ex(const char *text, size_t len, const char *name, const char *function,
                                     const ttref_registry *reg, ttref_error *err);
 
+/**
+ * `ttref check`: parse and verify the TTIR file @p path with the vendor ops of @p reg (NULL:
+ * none), without choosing a function to launch; a traced kernel (.fx) is parsed and
+ * name-checked, and with @p fx (NULL: none) also bound, lowered and verified.
+ * @return TTREF_OK; E_IO, E_SYNTAX, E_VERIFY (located), E_INPUT, E_USAGE, E_NOMEM. Since API 2.
+ */
+ttref_status ttref_check(const char *path, const ttref_registry *reg, const ttref_fx_options *fx, ttref_error *err);
+
 #ifdef __cplusplus
 }
 #endif

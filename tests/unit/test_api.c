@@ -1344,6 +1344,64 @@ static void test_api_v2_nomem(void **state)
   remove_tmp();
 }
 
+
+static void write_tmp(const char *name, const char *text)
+{
+  char path[700];
+  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+static void test_api_check(void **state)
+{
+  (void)state;
+  ttref_error e;
+  char path[700];
+  static const double b = 0.125;
+  make_tmp();
+  assert_int_equal(ttref_check(vadd_path, NULL, NULL, &e), TTREF_OK);
+  assert_int_equal(ttref_check(NULL, NULL, NULL, &e), TTREF_E_USAGE);
+  snprintf(path, sizeof path, "%s/none.ttir", tmpdir);
+  assert_int_equal(ttref_check(path, NULL, NULL, &e), TTREF_E_IO);
+  /* no function to launch is no error for a check (it is for ttref_kernel_load) */
+  write_tmp("empty.ttir", "module {\n}\n");
+  snprintf(path, sizeof path, "%s/empty.ttir", tmpdir);
+  assert_int_equal(ttref_check(path, NULL, NULL, &e), TTREF_OK);
+  assert_null(ttref_kernel_load(path, NULL, &e));
+  write_tmp("bad.ttir", "module {\n  tt.func public @k() {\n    %0 = arith.constant 1 : i32\n"
+                        "    %1 = arith.addf %0, %0 : i32\n    tt.return\n  }\n}\n");
+  snprintf(path, sizeof path, "%s/bad.ttir", tmpdir);
+  memset(&e, 0, sizeof e);
+  assert_int_not_equal(ttref_check(path, NULL, NULL, &e), TTREF_OK);
+  assert_non_null(strstr(e.msg, "bad.ttir:4:"));
+  /* vendor ops: unknown without the registry, valid with it */
+  write_tmp("v.ttir", VTEXT(""));
+  snprintf(path, sizeof path, "%s/v.ttir", tmpdir);
+  assert_int_not_equal(ttref_check(path, NULL, NULL, &e), TTREF_OK);
+  assert_has(&e, "unknown op \"acme.axpb\"");
+  ttref_registry *reg = ttref_registry_new(&e);
+  ttref_op_def d = {"acme.axpb", 2, NULL, axpb, NULL, (void *)&b};
+  assert_int_equal(ttref_registry_add(reg, &d, &e), TTREF_OK);
+  assert_int_equal(ttref_check(path, reg, NULL, &e), TTREF_OK);
+  ttref_registry_free(reg);
+  /* traced kernels: syntax only without bindings; bound, lowered and verified with them */
+  assert_int_equal(ttref_check(softmax_path, NULL, NULL, &e), TTREF_OK);
+  const char *syms[] = {"M=3", "K=16"}, *dts[] = {"input=f7"};
+  ttref_fx_options o = {syms, 2, NULL, 0, 0};
+  assert_int_equal(ttref_check(softmax_path, NULL, &o, &e), TTREF_OK);
+  ttref_fx_options bad = {syms, 1, NULL, 0, 0};
+  assert_int_not_equal(ttref_check(softmax_path, NULL, &bad, &e), TTREF_OK);
+  assert_has(&e, "symbol 'K' is not bound");
+  ttref_fx_options baddt = {syms, 2, dts, 1, 0};
+  assert_int_not_equal(ttref_check(softmax_path, NULL, &baddt, &e), TTREF_OK);
+  ttref_fx_options neg = {syms, -1, NULL, 0, 0};
+  assert_int_equal(ttref_check(softmax_path, NULL, &neg, &e), TTREF_E_USAGE);
+  remove_tmp();
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -1375,6 +1433,7 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_api_launch_file, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_fx_shapes_from_files, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_v2_nomem, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_check, test_setup, test_teardown),
   };
   return cmocka_run_group_tests_name("api", tests, group_setup, NULL);
 }
