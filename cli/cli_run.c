@@ -1,7 +1,7 @@
 /*
- * cli_run.c: `ttref run` and `ttref check`, built only on the public API
- * (ttref.h): the command line and launch files become a kernel, a launch bound
- * from --arg specs, options and debugging aids; the buffers go to --out.
+ * cli_run.c: `ttref run`, `ttref check` and `ttref fmt`, built only on the
+ * public API (ttref.h): the command line and launch files become a kernel, a
+ * launch bound from --arg specs, options and debugging aids; buffers go to --out.
  */
 #include "cli_run.h"
 
@@ -466,6 +466,56 @@ int cli_cmd_check(int argc, char **argv, const ttref_registry *reg)
   ttref_error err = {0};
   const ttref_fx_options fo = {fxo.syms, fxo.nsyms, fxo.dtypes, fxo.ndtypes, fxo.oob_zero};
   ttref_status st = ttref_check(argv[1], reg, fxo.nsyms ? &fo : NULL, &err); /* a trace without --sym: syntax only */
+  if (st != TTREF_OK) report(&err);
+  rc = exit_of(st);
+done:
+  free(fxo.syms);
+  free(fxo.dtypes);
+  return rc;
+}
+
+static const char *const usage_fmt =
+    "usage: ttref fmt FILE.ttir [-o OUT] [--probes]\n"
+    "       ttref fmt FILE.fx --sym NAME=INT ... [--dtype BUF=DT ...] [--oob error|zero] [-o OUT] [--probes]\n"
+    "  Prints FILE as canonical TTIR (idempotent; re-parses to the same IR; accepted by Triton);\n"
+    "  a traced kernel (.fx) is printed as its lowering, every op located at its fx node.\n"
+    "  --probes  also store every value `ttref conform --localize` probes to a new trailing pointer\n"
+    "            argument %ttref_probe_K (numel x programs elements; docs/compliance.md, Localisation)\n"
+    "  --ops PLUGIN.so  accept the vendor ops the plugin registers (repeatable).\n";
+
+int cli_cmd_fmt(int argc, char **argv, const ttref_registry *reg)
+{
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return fputs(usage_fmt, stdout), EXIT_OK;
+  const char *in = NULL, *outp = NULL;
+  int fxr = 0, rc = EXIT_BAD;
+  unsigned flags = 0;
+  fx_args fxo = {0};
+  fxo.syms = calloc((size_t)argc + 1, sizeof *fxo.syms);
+  fxo.dtypes = calloc((size_t)argc + 1, sizeof *fxo.dtypes);
+  if (!fxo.syms || !fxo.dtypes) goto done;
+  for (int i = 1; i < argc; i++) {
+    if ((fxr = fx_option(argc, argv, &i, &fxo)) != 0) {
+      if (fxr < 0) goto done;
+    } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) outp = argv[++i];
+    else if (strcmp(argv[i], "--probes") == 0) flags |= TTREF_PRINT_PROBES;
+    else if (!in) in = argv[i];
+    else {
+      fputs(usage_fmt, stderr);
+      goto done;
+    }
+  }
+  if (!in) {
+    fputs(usage_fmt, stderr);
+    goto done;
+  }
+  if (fxo.any && !ttref_kernel_is_fx(in)) {
+    fprintf(stderr, "error: --sym, --dtype and --oob are for traced kernels (.fx); %s is TTIR\n", in);
+    goto done;
+  }
+  ttref_error err = {0};
+  const ttref_fx_options fo = {fxo.syms, fxo.nsyms, fxo.dtypes, fxo.ndtypes, fxo.oob_zero};
+  ttref_status st = ttref_print(in, reg, &fo, flags, outp, &err);
   if (st != TTREF_OK) report(&err);
   rc = exit_of(st);
 done:

@@ -1,17 +1,13 @@
 /*
- * main.c: the `ttref` command: one binary, one subcommand per job
- * (run, check, fmt, version, help). Exit codes: 0 ok, 1 kernel fault or
- * failed check, 2 usage error or bad input.
+ * main.c: the `ttref` command: one binary, one subcommand per job: run, check
+ * and fmt (cli_run.c, on the public API), conform, golden, report and coverage
+ * (conform_cli.c, on the harness), version, help; vendor-op plugins for all.
+ * Exit codes: 0 ok, 1 kernel fault or failed check, 2 usage error or bad input.
  */
 #include "config.h"
-#include "ir.h"
-#include "ir_parse.h"
-#include "ir_print.h"
 #include "ir_vendor.h"
-#include "interp_fx.h"
 #include "cli_run.h"
 #include "conform_cli.h"
-#include "conform_localize.h"
 
 #include <gsl/gsl_errno.h>
 #include <signal.h>
@@ -19,36 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { EXIT_OK = 0, EXIT_FAULT = 1, EXIT_BAD = 2 };
-
-static int exit_of(ttref_status st)
-{
-  if (st == TTREF_OK) return EXIT_OK;
-  if (st == TTREF_E_FAULT) return EXIT_FAULT;
-  return EXIT_BAD;
-}
-
-static void report(const ttref_error *e)
-{
-  fprintf(stderr, "%s\n", e->msg[0] ? e->msg : "error: unknown failure");
-  if (e->note[0]) fprintf(stderr, "%s\n", e->note);
-}
-
-static int wants_help(int argc, char **argv)
-{
-  for (int i = 1; i < argc; i++)
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return 1;
-  return 0;
-}
-
-static const char *const usage_fmt =
-    "usage: ttref fmt FILE.ttir [-o OUT] [--probes]\n"
-    "       ttref fmt FILE.fx --sym NAME=INT ... [--dtype BUF=DT ...] [--oob error|zero] [-o OUT] [--probes]\n"
-    "  Prints FILE as canonical TTIR (idempotent; re-parses to the same IR; accepted by Triton);\n"
-    "  a traced kernel (.fx) is printed as its lowering, every op located at its fx node.\n"
-    "  --probes  also store every value `ttref conform --localize` probes to a new trailing pointer\n"
-    "            argument %ttref_probe_K (numel x programs elements; docs/compliance.md, Localisation)\n"
-    "  --ops PLUGIN.so  accept the vendor ops the plugin registers (repeatable).\n";
+enum { EXIT_OK = 0, EXIT_BAD = 2 };
 
 static void usage(FILE *f)
 {
@@ -64,48 +31,6 @@ static void usage(FILE *f)
         "  version  print the version\n"
         "  help     this text; `ttref COMMAND --help` for one command\n",
         f);
-}
-
-static int cmd_fmt(int argc, char **argv)
-{
-  if (wants_help(argc, argv)) return fputs(usage_fmt, stdout), EXIT_OK;
-  const char *in = NULL, *outp = NULL;
-  int probes = 0, nprobes = 0, fxr = 0;
-  interp_fx_opts fxo = {0};
-  for (int i = 1; i < argc; i++) {
-    if ((fxr = interp_fx_option(argc, argv, &i, &fxo)) != 0) {
-      if (fxr < 0) return interp_fx_opts_free(&fxo), EXIT_BAD;
-    } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) outp = argv[++i];
-    else if (strcmp(argv[i], "--probes") == 0) probes = 1;
-    else if (!in) in = argv[i];
-    else return fputs(usage_fmt, stderr), EXIT_BAD;
-  }
-  if (!in) return fputs(usage_fmt, stderr), EXIT_BAD;
-  ttref_error err = {0};
-  ir_module *m = NULL;
-  if (fxo.any && !interp_fx_is(in)) {
-    fprintf(stderr, "error: --sym, --dtype and --oob are for traced kernels (.fx); %s is TTIR\n", in);
-    interp_fx_opts_free(&fxo);
-    return EXIT_BAD;
-  }
-  ttref_status st = interp_fx_is(in) ? interp_fx_load(in, &fxo, NULL, 0, &m, NULL, NULL, &err) : ir_parse_file(in, &m, &err);
-  interp_fx_opts_free(&fxo);
-  if (st == TTREF_OK) {
-    FILE *f = outp ? fopen(outp, "w") : stdout;
-    if (!f) {
-      fprintf(stderr, "error: cannot write '%s'\n", outp);
-      ir_module_free(m);
-      return EXIT_BAD;
-    }
-    const ir_func *fn = probes ? ir_module_entry(m) : NULL;
-    if (probes && !fn) st = ir_error_set(&err, TTREF_E_INPUT, (ttref_loc){in, 0, 0}, "%s: no function to probe", in);
-    else if (probes) st = conform_localize_print_all(m, fn, f, &nprobes, &err);
-    else st = ir_print_module(m, f, &err);
-    if (outp && fclose(f) != 0 && st == TTREF_OK) st = TTREF_E_IO;
-  }
-  if (st != TTREF_OK) report(&err);
-  ir_module_free(m);
-  return exit_of(st);
 }
 
 /* Load one ops plugin into @p reg unless its absolute path is already in @p *list ("a:b"). */
@@ -205,7 +130,7 @@ static int dispatch(int argc, char **argv, const ttref_registry *ops)
   }
   if (strcmp(cmd, "run") == 0) return cli_cmd_run(argc - 1, argv + 1, ops);
   if (strcmp(cmd, "check") == 0) return cli_cmd_check(argc - 1, argv + 1, ops);
-  if (strcmp(cmd, "fmt") == 0) return cmd_fmt(argc - 1, argv + 1);
+  if (strcmp(cmd, "fmt") == 0) return cli_cmd_fmt(argc - 1, argv + 1, ops);
   if (strcmp(cmd, "conform") == 0) return conform_cmd_conform(argc - 1, argv + 1);
   if (strcmp(cmd, "golden") == 0) return conform_cmd_golden(argc - 1, argv + 1);
   if (strcmp(cmd, "report") == 0) return conform_cmd_report(argc - 1, argv + 1);

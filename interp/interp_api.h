@@ -9,6 +9,7 @@
 
 #include "ttref.h"
 #include "ir.h"
+#include "interp_fx.h"
 
 struct ttref_kernel {
   ir_module *mod;
@@ -17,5 +18,9 @@ struct ttref_kernel {
   bool mut_ftz;              /* a run-option mutant (ttref_kernel_mutate): every run but the precise one */
   bool mut_contract;
 };
+
+/* The internal form of @p fx (its arrays borrowed: interp_fx_load only reads them; NULL: no
+ * bindings); false for malformed ones, with E_USAGE in @p err naming @p fname. */
+bool interp_api_fx_opts(const char *fname, const ttref_fx_options *fx, interp_fx_opts *o, ttref_error *err);
 
 #endif

@@ -121,9 +121,7 @@ fail:
 
 int ttref_kernel_is_fx(const char *path) { return interp_fx_is(path); }
 
-/* The internal form of @p fx (its arrays borrowed: interp_fx_load only reads them); false for
- * malformed ones (E_USAGE in @p err). */
-static bool fx_opts(const char *fname, const ttref_fx_options *fx, interp_fx_opts *o, ttref_error *err)
+bool interp_api_fx_opts(const char *fname, const ttref_fx_options *fx, interp_fx_opts *o, ttref_error *err)
 {
   memset(o, 0, sizeof *o);
   if (!fx) return true;
@@ -148,7 +146,7 @@ ttref_status ttref_check(const char *path, const ttref_registry *reg, const ttre
   ir_module *m = NULL;
   interp_fx_opts o;
   if (!path) FAIL(null_arg(err, "ttref_check", "path"));
-  if (!fx_opts("ttref_check", fx, &o, err)) FAIL(TTREF_E_USAGE);
+  if (!interp_api_fx_opts("ttref_check", fx, &o, err)) FAIL(TTREF_E_USAGE);
   if (interp_fx_is(path)) FAIL(fx ? interp_fx_load(path, &o, NULL, 0, &m, NULL, NULL, err) : interp_fx_check_syntax(path, err));
   TRY(ir_parse_file_ex(path, reg, &m, err));
   TRY(ir_verify_module(m, err));
@@ -163,7 +161,7 @@ ttref_kernel *ttref_kernel_load_fx_ex(const char *path, const ttref_fx_options *
   ir_module *m = NULL;
   interp_fx_opts o;
   if (!path) return null_arg(err, "ttref_kernel_load_fx", "path"), NULL;
-  if (!fx_opts("ttref_kernel_load_fx", opts, &o, err)) return NULL;
+  if (!interp_api_fx_opts("ttref_kernel_load_fx", opts, &o, err)) return NULL;
   if (nargs < 0 || (nargs && !args)) return ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_kernel_load_fx: bad args array"), NULL;
   for (int i = 0; i < nargs; i++)
     if (!args[i]) return null_arg(err, "ttref_kernel_load_fx", "an arg"), NULL;

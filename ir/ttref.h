@@ -533,6 +533,22 @@ ttref_kernel *ttref_kernel_parse_ex(const char *text, size_t len, const char *na
  */
 ttref_status ttref_check(const char *path, const ttref_registry *reg, const ttref_fx_options *fx, ttref_error *err);
 
+/** ttref_print flags. */
+enum {
+  TTREF_PRINT_PROBES = 1 /**< also store every value `ttref conform --localize` probes (`ttref fmt --probes`) */
+};
+
+/**
+ * `ttref fmt`: parse the TTIR file @p path (vendor ops of @p reg, NULL: none) and print it in
+ * canonical form to the file @p out_path (NULL: stdout); a traced kernel (.fx) is bound with
+ * @p fx (NULL: none), lowered, verified and printed as its lowering. With TTREF_PRINT_PROBES
+ * the entry function is instrumented as `--localize` does (docs/compliance.md).
+ * @return TTREF_OK; E_IO (cannot write @p out_path), E_SYNTAX, E_VERIFY, E_INPUT (no function to
+ *         probe), E_USAGE, E_NOMEM. Since API 2.
+ */
+ttref_status ttref_print(const char *path, const ttref_registry *reg, const ttref_fx_options *fx, unsigned flags,
+                         const char *out_path, ttref_error *err);
+
 #ifdef __cplusplus
 }
 #endif

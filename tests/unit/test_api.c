@@ -1402,6 +1402,60 @@ static void test_api_check(void **state)
   remove_tmp();
 }
 
+
+/* The whole of file @p path into @p buf (NUL-terminated); its length. */
+static size_t slurp(const char *path, char *buf, size_t cap)
+{
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  size_t n = fread(buf, 1, cap - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  return n;
+}
+
+static void test_api_print(void **state)
+{
+  (void)state;
+  ttref_error e;
+  char p1[700], p2[700], bad[700];
+  static char a[1 << 16], b[1 << 16];
+  make_tmp();
+  snprintf(p1, sizeof p1, "%s/a.ttir", tmpdir);
+  snprintf(p2, sizeof p2, "%s/b.ttir", tmpdir);
+  snprintf(bad, sizeof bad, "%s/no/such/dir/x.ttir", tmpdir);
+  assert_int_equal(ttref_print(vadd_path, NULL, NULL, 0, p1, &e), TTREF_OK);
+  assert_int_equal(ttref_print(p1, NULL, NULL, 0, p2, &e), TTREF_OK); /* canonical: printing it again is the same */
+  const size_t na = slurp(p1, a, sizeof a), nb = slurp(p2, b, sizeof b);
+  assert_true(na > 100);
+  assert_int_equal(na, nb);
+  assert_memory_equal(a, b, na);
+  assert_int_equal(ttref_check(p1, NULL, NULL, &e), TTREF_OK);
+  assert_non_null(strstr(a, "tt.func public @vadd("));
+  /* --probes: every probed value stored to a trailing %ttref_probe_K argument; still valid TTIR */
+  assert_int_equal(ttref_print(vadd_path, NULL, NULL, TTREF_PRINT_PROBES, p2, &e), TTREF_OK);
+  slurp(p2, b, sizeof b);
+  assert_non_null(strstr(b, "%ttref_probe_0"));
+  assert_int_equal(ttref_check(p2, NULL, NULL, &e), TTREF_OK);
+  write_tmp("empty.ttir", "module {\n}\n");
+  snprintf(p2, sizeof p2, "%s/empty.ttir", tmpdir);
+  assert_int_equal(ttref_print(p2, NULL, NULL, TTREF_PRINT_PROBES, p1, &e), TTREF_E_INPUT);
+  assert_has(&e, "no function to probe");
+  memset(&e, 0, sizeof e);
+  assert_int_equal(ttref_print(vadd_path, NULL, NULL, 0, bad, &e), TTREF_E_IO);
+  assert_has(&e, "cannot write");
+  assert_int_equal(ttref_print(NULL, NULL, NULL, 0, p1, &e), TTREF_E_USAGE);
+  /* traced kernels print as their lowering, which verifies as TTIR */
+  const char *syms[] = {"M=3", "K=16"};
+  ttref_fx_options o = {syms, 2, NULL, 0, 0};
+  assert_int_equal(ttref_print(softmax_path, NULL, &o, 0, p1, &e), TTREF_OK);
+  slurp(p1, a, sizeof a);
+  assert_non_null(strstr(a, "tt.func"));
+  assert_int_equal(ttref_check(p1, NULL, NULL, &e), TTREF_OK);
+  assert_int_not_equal(ttref_print(softmax_path, NULL, NULL, 0, p1, &e), TTREF_OK); /* M, K unbound */
+  remove_tmp();
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -1434,6 +1488,7 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_api_fx_shapes_from_files, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_v2_nomem, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_check, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_print, test_setup, test_teardown),
   };
   return cmocka_run_group_tests_name("api", tests, group_setup, NULL);
 }
