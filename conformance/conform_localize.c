@@ -732,7 +732,7 @@ ttref_status conform_localize(conform_backend *b, const conform_case *c, const c
     if (first_diff >= 0 && len > 0 && (size_t)len < sizeof r->localized) {
       op_at(s, cs.v[first_diff].v->def, at, sizeof at);
       snprintf(r->localized + len, sizeof r->localized - (size_t)len, "; first bit difference within its bound: %s at %.250s",
-               ir_op_name(cs.v[first_diff].v->def->code), at);
+               ir_op_label(cs.v[first_diff].v->def), at);
     }
     goto fail;
   }
@@ -740,7 +740,7 @@ ttref_status conform_localize(conform_backend *b, const conform_case *c, const c
   const ir_op *op = fc->v->def;
   op_at(s, op, at, sizeof at);
   ir_type_str(fc->v->type, tstr, sizeof tstr);
-  snprintf(r->localized_op, sizeof r->localized_op, "%s", ir_op_name(op->code));
+  snprintf(r->localized_op, sizeof r->localized_op, "%s", ir_op_label(op));
   snprintf(r->localized_at, sizeof r->localized_at, "%.250s", at);
   /* its operands: identical, or already different? */
   int same = 0, differ = -1, unprobed = 0;
@@ -755,7 +755,7 @@ ttref_status conform_localize(conform_backend *b, const conform_case *c, const c
     char dat[300];
     op_at(s, cs.v[differ].v->def, dat, sizeof dat);
     snprintf(ops, sizeof ops, "its operand %%%.40s (%s at %.200s) already differed within its bound, so the divergence may be inherited",
-             cs.v[differ].v->name, ir_op_name(cs.v[differ].v->def->code), dat);
+             cs.v[differ].v->name, ir_op_label(cs.v[differ].v->def), dat);
   } else if (same && !unprobed) snprintf(ops, sizeof ops, "its operands agree bit for bit, so this op itself computes differently");
   else if (same) snprintf(ops, sizeof ops, "its probed operands agree bit for bit (%d not probed: constants, arguments or pointers)", unprobed);
   else snprintf(ops, sizeof ops, "its operands are not probed (constants, arguments or pointers)");
@@ -765,7 +765,7 @@ ttref_status conform_localize(conform_backend *b, const conform_case *c, const c
       if (op->opnds[i]->def && op->opnds[i]->def->code == IR_OP_MULF)
         hint = "; an arith.mulf feeds it: the backend probably contracted them into an FMA (`ttref run --contract` models that)";
   snprintf(r->localized, sizeof r->localized, "first divergent op: %s at %.250s, %%%.40s : %.60s: %.150s; %.160s%.120s",
-           ir_op_name(op->code), at, fc->v->name, tstr, fc->reason, ops, hint);
+           ir_op_label(op), at, fc->v->name, tstr, fc->reason, ops, hint);
 fail:
   ir_free(cs.v, sizeof *cs.v * (size_t)cs.cap);
   if (m) ir_module_free(m);

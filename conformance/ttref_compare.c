@@ -6,6 +6,13 @@
 #include "config.h"
 #include "ttref.h"
 #include "conform_judge.h"
+#include "conform_localize.h"
+#include "conform_mutant.h"
+#include "interp_api.h"
+#include "ir_parse.h"
+#include "ir_print.h"
+
+#include <stdio.h>
 
 #include <string.h>
 
@@ -94,5 +101,47 @@ ttref_status ttref_compare(const char *mode, const char *dtype, const void *got,
   out->max_ulp = j.max_ulp;
   memcpy(out->reason, j.reason, sizeof out->reason);
 fail:
+  return st;
+}
+
+ttref_status ttref_kernel_mutate(ttref_kernel *k, const char *mutant, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  conform_mutant_opts mo;
+  int id, sites;
+  if (!k) FAIL(ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_kernel_mutate: kernel is NULL"));
+  if (!mutant) FAIL(ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_kernel_mutate: mutant is NULL"));
+  if (!conform_mutant_lookup(mutant, &id))
+    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "--mutant: unknown mutant '%.100s' (see ttref conform --list-mutants)", mutant));
+  TRY(conform_mutant_apply(k->mod, id, true, &mo, &sites, err));
+  k->mut_ftz |= mo.ftz;
+  k->mut_contract |= mo.contract;
+fail:
+  return st;
+}
+
+ttref_status ttref_print(const char *path, const ttref_registry *reg, const ttref_fx_options *fx, unsigned flags,
+                         const char *out_path, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  ir_module *m = NULL;
+  FILE *f = NULL;
+  interp_fx_opts o;
+  int nprobes = 0;
+  if (!path) FAIL(ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_print: path is NULL"));
+  if (!interp_api_fx_opts("ttref_print", fx, &o, err)) FAIL(TTREF_E_USAGE);
+  TRY(interp_fx_is(path) ? interp_fx_load(path, &o, NULL, 0, &m, NULL, NULL, err) : ir_parse_file_ex(path, reg, &m, err));
+  f = out_path ? fopen(out_path, "w") : stdout;
+  if (!f) FAIL(ir_error_set(err, TTREF_E_IO, noloc, "cannot write '%s'", out_path));
+  const ir_func *fn = (flags & TTREF_PRINT_PROBES) ? ir_module_entry(m) : NULL;
+  if ((flags & TTREF_PRINT_PROBES) && !fn) FAIL(ir_error_set(err, TTREF_E_INPUT, (ttref_loc){path, 0, 0}, "%s: no function to probe", path));
+  if (fn) TRY(conform_localize_print_all(m, fn, f, &nprobes, err));
+  else TRY(ir_print_module(m, f, err));
+fail:
+  if (f && out_path) {
+    const bool bad = fclose(f) != 0;
+    if (bad && st == TTREF_OK) st = ir_error_set(err, TTREF_E_IO, noloc, "cannot write '%s'", out_path);
+  }
+  ir_module_free(m);
   return st;
 }

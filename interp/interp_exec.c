@@ -270,7 +270,9 @@ static ttref_status exec_op_debug(ctx *c, const ir_op *op)
 static ttref_status exec_op(ctx *c, const ir_op *op)
 {
   ttref_status st = c->hook ? exec_op_debug(c, op) : interp_exec_op_value(c, op);
-  if (c->L->inject_op == (int)op->code + 1 && st == TTREF_OK) inject_fault(c, op);
+  if (c->L->inject_op == (int)op->code + 1 && st == TTREF_OK &&
+      (!c->L->inject_vendor || (op->vdef && strcmp(op->vdef->name, c->L->inject_vendor) == 0)))
+    inject_fault(c, op);
   if (c->race_op && c->L->check_races && st == TTREF_OK) st = race_fault(c, op);
   if (st == TTREF_OK && c->precise && !c->bound_pass) st = interp_bound_op(c, op);
   return st;
