@@ -8,6 +8,7 @@
 #define _GNU_SOURCE /* realpath, truncate, strsignal under -std=c11 */
 #include "config.h"
 #include "conform_backend.h"
+#include "ir_vendor.h"
 #include "conform_plugin.h"
 #include "conform_reply.h"
 #include "conform_stage.h"
@@ -60,8 +61,8 @@ ttref_status conform_backend_open(const char *spec, conform_backend *b, ttref_er
     if (strncmp(spec + 6, "perturb:", 8) == 0) {
       ir_opcode oc;
       const char *op = spec + 14;
-      if (!ir_op_lookup(op, strlen(op), &oc))
-        FAIL(IR_ERR(err, TTREF_E_USAGE, none, "fault:perturb: unknown op '%s' (an op mnemonic such as math.exp)", op));
+      if ((!ir_op_lookup(op, strlen(op), &oc) || oc == IR_OP_VENDOR) && !ir_vendor_find(ir_vendor_process(), op, strlen(op)))
+        FAIL(IR_ERR(err, TTREF_E_USAGE, none, "fault:perturb: unknown op '%s' (an op mnemonic such as math.exp, or a vendor op of --ops)", op));
       b->fault = FAULT_PERTURB;
       snprintf(b->fault_op, sizeof b->fault_op, "%s", op);
     } else if (b->fault == FAULT_PERTURB) b->fault = -1;

@@ -30,12 +30,10 @@ typedef struct conform_judgement {
   char reason[256];
 } conform_judgement;
 
-/** Whether @p mode names a compliance mode. */
-bool conform_judge_mode_ok(const char *mode);
 /** Whether @p opt = @p text is a valid option of @p mode; else a reason in @p why. */
-bool conform_judge_option_ok(const char *mode, const char *opt, const char *text, char *why, size_t n);
+bool conform_judge_option_ok(cmp_mode mode, const char *opt, const char *text, char *why, size_t n);
 /** Whether @p mode needs the precise/bound tensors of `ttref run --precise`. */
-bool conform_judge_needs_bound(const char *mode);
+bool conform_judge_needs_bound(cmp_mode mode);
 
 /** Whether some output of @p c needs the precise reference run (bounds, or option precise). */
 bool conform_judge_case_wants_precise(const conform_case *c);

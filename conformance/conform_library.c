@@ -420,7 +420,7 @@ static ttref_status gen_variant(const library *L, const variant *v, const char *
     fprintf(f, "%s", o ? ", " : "");
     conform_json_str(f, out_o->name);
     fprintf(f, ": {\"dtype\": \"%s\", \"mode\": ", conform_dtype_name(sp->args[i].dtype));
-    conform_json_str(f, out_o->mode);
+    conform_json_str(f, cmp_mode_name(out_o->mode));
     char opts[600] = "";
     for (int q = 0; q < out_o->noptions; q++) {
       size_t ol = strlen(opts);

@@ -21,26 +21,26 @@
 
 typedef struct opmode {
   ir_opcode op;
-  const char *mode;
+  cmp_mode mode;
   double ulp64, ulp32, ulp16;
 } opmode;
 
 static const opmode opmodes[] = {
-#define X(op, mode, u64, u32, u16, why) {IR_OP_##op, mode, u64, u32, u16},
+#define X(op, mode, u64, u32, u16, why) {IR_OP_##op, CMP_##mode, u64, u32, u16},
 #include "conform_opmode_list.h"
 #undef X
 };
 
-const char *conform_opmode_default(ir_opcode op, int bits, double *ulp)
+cmp_mode conform_opmode_default(ir_opcode op, int bits, double *ulp)
 {
   *ulp = 0;
   for (size_t i = 0; i < sizeof opmodes / sizeof opmodes[0]; i++) {
     if (opmodes[i].op != op) continue;
-    if (strcmp(opmodes[i].mode, "ulp") != 0) return opmodes[i].mode;
+    if (opmodes[i].mode != CMP_ULP) return opmodes[i].mode;
     *ulp = bits == 64 ? opmodes[i].ulp64 : bits == 32 ? opmodes[i].ulp32 : bits == 16 ? opmodes[i].ulp16 : 0;
-    return *ulp > 0 ? "ulp" : "exact";
+    return *ulp > 0 ? CMP_ULP : CMP_EXACT;
   }
-  return "exact";
+  return CMP_EXACT;
 }
 
 /* ---- a growable string ---------------------------------------------------------------- */
@@ -518,15 +518,15 @@ static void probe_mode(const ir_value *v, conform_output *o, conform_option *opt
   o->noptions = 0;
   o->options = opts;
   if (!ir_scalar_is_float(sc) || !op) {
-    o->mode = "exact";
+    o->mode = CMP_EXACT;
     return;
   }
   int bits = ir_scalar_bits(sc);
   o->mode = conform_opmode_default(op->code, bits, &ulp);
-  if (strcmp(o->mode, "ulp") == 0) {
+  if (o->mode == CMP_ULP) {
     snprintf(texts[0], 32, "%g", ulp);
     opts[o->noptions++] = (conform_option){"ulp", texts[0]};
-  } else if (strcmp(o->mode, "dot_product") == 0 || strcmp(o->mode, "reduce") == 0) {
+  } else if (o->mode == CMP_DOT_PRODUCT || o->mode == CMP_REDUCE) {
     int64_t k = 1;
     const ir_type *a = op->nopnds ? op->opnds[0]->type : NULL;
     if (a && a->kind == IR_T_TENSOR && a->rank) {
@@ -538,7 +538,7 @@ static void probe_mode(const ir_value *v, conform_output *o, conform_option *opt
     }
     snprintf(texts[0], 32, "%" PRId64, k < 1 ? 1 : k);
     opts[o->noptions++] = (conform_option){"k", texts[0]};
-    if (strcmp(o->mode, "dot_product") == 0) opts[o->noptions++] = (conform_option){"bias_test", "false"};
+    if (o->mode == CMP_DOT_PRODUCT) opts[o->noptions++] = (conform_option){"bias_test", "false"};
   }
 }
 
@@ -649,7 +649,7 @@ static ttref_status run_pass(conform_backend *b, const conform_case *c, const co
     }
     cd->state = j.pass ? PS_WITHIN : PS_FAIL;
     if (j.pass)
-      snprintf(cd->reason, sizeof cd->reason, "%s%s%s: bits differ within the bound (max %.3g ulp)", outs[k].mode,
+      snprintf(cd->reason, sizeof cd->reason, "%s%s%s: bits differ within the bound (max %.3g ulp)", cmp_mode_name(outs[k].mode),
                outs[k].noptions ? " " : "", outs[k].noptions ? outs[k].options[0].text : "", j.max_ulp);
     else {
       int64_t flat = j.worst_index, prog = -1, lane = -1;
@@ -660,7 +660,7 @@ static ttref_status run_pass(conform_backend *b, const conform_case *c, const co
       }
       snprintf(cd->reason, sizeof cd->reason,
                "%s%s%s fails: program %" PRId64 " lane %" PRId64 ": got %.9g, reference %.9g, error %.4g > allowed %.4g",
-               outs[k].mode, outs[k].noptions ? " " : "", outs[k].noptions ? outs[k].options[0].text : "", prog, lane,
+               cmp_mode_name(outs[k].mode), outs[k].noptions ? " " : "", outs[k].noptions ? outs[k].options[0].text : "", prog, lane,
                j.worst_got, j.worst_ref, j.worst_err, j.worst_bound);
     }
   next:
@@ -732,7 +732,7 @@ ttref_status conform_localize(conform_backend *b, const conform_case *c, const c
     if (first_diff >= 0 && len > 0 && (size_t)len < sizeof r->localized) {
       op_at(s, cs.v[first_diff].v->def, at, sizeof at);
       snprintf(r->localized + len, sizeof r->localized - (size_t)len, "; first bit difference within its bound: %s at %.250s",
-               ir_op_name(cs.v[first_diff].v->def->code), at);
+               ir_op_label(cs.v[first_diff].v->def), at);
     }
     goto fail;
   }
@@ -740,7 +740,7 @@ ttref_status conform_localize(conform_backend *b, const conform_case *c, const c
   const ir_op *op = fc->v->def;
   op_at(s, op, at, sizeof at);
   ir_type_str(fc->v->type, tstr, sizeof tstr);
-  snprintf(r->localized_op, sizeof r->localized_op, "%s", ir_op_name(op->code));
+  snprintf(r->localized_op, sizeof r->localized_op, "%s", ir_op_label(op));
   snprintf(r->localized_at, sizeof r->localized_at, "%.250s", at);
   /* its operands: identical, or already different? */
   int same = 0, differ = -1, unprobed = 0;
@@ -755,7 +755,7 @@ ttref_status conform_localize(conform_backend *b, const conform_case *c, const c
     char dat[300];
     op_at(s, cs.v[differ].v->def, dat, sizeof dat);
     snprintf(ops, sizeof ops, "its operand %%%.40s (%s at %.200s) already differed within its bound, so the divergence may be inherited",
-             cs.v[differ].v->name, ir_op_name(cs.v[differ].v->def->code), dat);
+             cs.v[differ].v->name, ir_op_label(cs.v[differ].v->def), dat);
   } else if (same && !unprobed) snprintf(ops, sizeof ops, "its operands agree bit for bit, so this op itself computes differently");
   else if (same) snprintf(ops, sizeof ops, "its probed operands agree bit for bit (%d not probed: constants, arguments or pointers)", unprobed);
   else snprintf(ops, sizeof ops, "its operands are not probed (constants, arguments or pointers)");
@@ -765,7 +765,7 @@ ttref_status conform_localize(conform_backend *b, const conform_case *c, const c
       if (op->opnds[i]->def && op->opnds[i]->def->code == IR_OP_MULF)
         hint = "; an arith.mulf feeds it: the backend probably contracted them into an FMA (`ttref run --contract` models that)";
   snprintf(r->localized, sizeof r->localized, "first divergent op: %s at %.250s, %%%.40s : %.60s: %.150s; %.160s%.120s",
-           ir_op_name(op->code), at, fc->v->name, tstr, fc->reason, ops, hint);
+           ir_op_label(op), at, fc->v->name, tstr, fc->reason, ops, hint);
 fail:
   ir_free(cs.v, sizeof *cs.v * (size_t)cs.cap);
   if (m) ir_module_free(m);

@@ -26,8 +26,8 @@
 #define CONFORM_LOCALIZE_MAX_PASSES 16
 
 /** The default compliance mode of @p op's float result of format bits @p bits (16, 32, 64);
- *  *ulp receives n for "ulp" ("exact" when the table gives 0). */
-const char *conform_opmode_default(ir_opcode op, int bits, double *ulp);
+ *  *ulp receives n for CMP_ULP (CMP_EXACT when the table gives 0). */
+cmp_mode conform_opmode_default(ir_opcode op, int bits, double *ulp);
 
 /**
  * Write @p m with probes to @p out: the results of the values @p probe

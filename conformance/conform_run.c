@@ -212,7 +212,7 @@ static conform_verdict judge_all(const ctx *x, const item *it, const char *dir, 
       if ((failed && !worst_failed) || (failed == worst_failed && score > worst)) {
         worst = score;
         worst_failed = failed;
-        snprintf(r->mode, sizeof r->mode, "%s", o->mode);
+        snprintf(r->mode, sizeof r->mode, "%s", cmp_mode_name(o->mode));
         snprintf(r->output, sizeof r->output, "%s", o->name);
         r->worst_index = j.worst_index;
         if (j.worst_index >= 0) nd_index(&got, j.worst_index, r->worst_at, sizeof r->worst_at);
@@ -241,7 +241,7 @@ static conform_verdict judge_all(const ctx *x, const item *it, const char *dir, 
     if (v == CONFORM_V_ERROR) break;
   }
   if (!r->mode[0] && it->c->noutputs) {
-    snprintf(r->mode, sizeof r->mode, "%s", it->c->outputs[0].mode);
+    snprintf(r->mode, sizeof r->mode, "%s", cmp_mode_name(it->c->outputs[0].mode));
     snprintf(r->output, sizeof r->output, "%s", it->c->outputs[0].name);
   }
   return v;
@@ -434,7 +434,7 @@ static bool process(ctx *x, const item *it, conform_record *r)
     raw = br.raw;
     snprintf(r->reason, sizeof r->reason, "%.200s (log: %.300s)", br.detail, br.log);
     if (it->c->noutputs) {
-      snprintf(r->mode, sizeof r->mode, "%s", it->c->outputs[0].mode);
+      snprintf(r->mode, sizeof r->mode, "%s", cmp_mode_name(it->c->outputs[0].mode));
       snprintf(r->output, sizeof r->output, "%s", it->c->outputs[0].name);
     }
     goto decide;
@@ -729,13 +729,12 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   conform_record_list done = {0}, all = {0};
   int *todo = NULL, total = 0;
   char path[4200], harness[800] = "", hid[300] = "";
-  const char *shown = o->report_dir; /* messages show the directory as the user gave it */
+  const char *shown = o->report_dir; /* as the user gave it: for messages, and the files opened below */
   absreport[0] = 0;
   *out_unexpected = 0;
-  const char *report_dir = o->report_dir; /* as the user wrote it, for messages */
   conform_sys_become_subreaper(); /* orphans of workers come back here; SIGXFSZ becomes EFBIG */
   TRY(conform_sys_mkdirs(o->report_dir, err));
-  TRY(conform_sys_mkdirs_in(report_dir, "work", err)); /* refuses a symbolic link there */
+  TRY(conform_sys_mkdirs_in(shown, "work", err)); /* refuses a symbolic link there */
   if (!realpath(o->report_dir, absreport)) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "bad report directory '%s'", o->report_dir));
   oa.report_dir = absreport;
   if (o->golden_dir) {
@@ -782,13 +781,12 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   if (o->filter && nmatched == 0)
     FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "--filter '%s' matches none of the %d items of %s (patterns: docs/suite-format.md, Item patterns)",
                 o->filter, total, o->suite));
-  TRY(conform_sys_mkdirs(o->report_dir, err));
   snprintf(path, sizeof path, "%s/journal.jsonl", o->report_dir);
   TRY(check_identity(&x, shown, err)); /* before the journal is opened: a refused run changes nothing */
-  TRY(conform_sys_fopen_in(report_dir, "journal.jsonl", o->resume ? "a" : "w", &jf, err)); /* first: refuses a link */
+  TRY(conform_sys_fopen_in(shown, "journal.jsonl", o->resume ? "a" : "w", &jf, err)); /* first: refuses a link */
   if (o->resume) TRY(conform_journal_read(path, true, &done, err));
   snprintf(path, sizeof path, "%s/run.json", o->report_dir);
-  if (!o->resume || !conform_sys_exists(path)) TRY(write_env(&x, report_dir, err));
+  if (!o->resume || !conform_sys_exists(path)) TRY(write_env(&x, shown, err));
   int ntodo = 0;
   for (int i = 0; i < x.nitems; i++) {
     char id[300];
@@ -904,7 +902,7 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
         break;
       }
   }
-  TRY(conform_report_write(report_dir, &all, err));
+  TRY(conform_report_write(shown, &all, err));
   {
     int cnt[CONFORM_VERDICT_COUNT] = {0};
     for (int i = 0; i < all.n; i++) cnt[all.v[i].verdict]++;
@@ -916,7 +914,7 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
         fprintf(stdout, "%s%s %d", sep, conform_verdict_name((conform_verdict)v), cnt[v]);
         sep = ", ";
       }
-    fprintf(stdout, "%s; reports in %s\n", all.n ? ")" : "", report_dir);
+    fprintf(stdout, "%s; reports in %s\n", all.n ? ")" : "", shown);
   }
   if (x.nmut) { /* mutants.list: the run's mutant order, which `report merge` needs to score shards */
     double score;

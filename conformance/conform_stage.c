@@ -86,7 +86,7 @@ static ttref_status write_case_yaml(const conform_case *c, const conform_spec *s
       yaml_str(f, o->name);
       fprintf(f, "\n    dtype: %s\n    shape: ", conform_dtype_name(a->dtype));
       shape_list(f, a);
-      fprintf(f, "\n    file: outputs/%s.npy\n    mode: %s\n", o->name, o->mode);
+      fprintf(f, "\n    file: outputs/%s.npy\n    mode: %s\n", o->name, cmp_mode_name(o->mode));
       if (o->unordered) fprintf(f, "    unordered: true\n");
     }
   }

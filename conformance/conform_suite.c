@@ -605,8 +605,9 @@ static ttref_status parse_outputs(conform_yaml *y, yaml_node_t *n, conform_case 
       }
       if (!mode) FAIL(conform_yaml_fail(y, pr[i].value, "output '%s' needs a 'mode'", o->name));
     }
-    TRY(conform_yaml_str(y, mode, "mode", &o->mode));
-    if (!conform_judge_mode_ok(o->mode)) FAIL(conform_yaml_fail(y, mode, "unknown compliance mode '%s'", o->mode));
+    const char *mname;
+    TRY(conform_yaml_str(y, mode, "mode", &mname));
+    if (!cmp_mode_lookup(mname, &o->mode)) FAIL(conform_yaml_fail(y, mode, "unknown compliance mode '%s'", mname));
     if (opts) {
       conform_yaml_pair *op;
       int no;

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "cmp.h"
 #include "conform_gen.h"
 #include "ir_base.h"
 
@@ -36,7 +37,7 @@ typedef struct conform_option {
 /** One judged output buffer. */
 typedef struct conform_output {
   const char *name;        /* pointer argument name */
-  const char *mode;        /* compliance mode spelling (cmp_mode_lookup) */
+  cmp_mode mode;           /* compliance mode, parsed once from its spelling (cmp_mode_lookup) */
   conform_option *options;
   int noptions;
   bool unordered;          /* `unordered: true`: judged as a multiset (element order is open) */

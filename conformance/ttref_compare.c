@@ -6,6 +6,13 @@
 #include "config.h"
 #include "ttref.h"
 #include "conform_judge.h"
+#include "conform_localize.h"
+#include "conform_mutant.h"
+#include "interp_api.h"
+#include "ir_parse.h"
+#include "ir_print.h"
+
+#include <stdio.h>
 
 #include <string.h>
 
@@ -14,7 +21,7 @@
 static const ttref_loc noloc = {0};
 
 /* Split "a=1,b=true" (copied into @p buf) into @p opts; every name and value is checked against @p mode. */
-static ttref_status parse_options(const char *mode, const char *text, char *buf, size_t cap, conform_option *opts,
+static ttref_status parse_options(cmp_mode mode, const char *text, char *buf, size_t cap, conform_option *opts,
                                   int *nopts, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
@@ -70,12 +77,13 @@ ttref_status ttref_compare(const char *mode, const char *dtype, const void *got,
                       !mode ? "mode" : !dtype ? "dtype" : !out ? "out" : !got ? "got" : "ref"));
   memset(out, 0, sizeof *out);
   out->worst_index = -1;
-  if (!conform_judge_mode_ok(mode)) FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_compare: unknown compliance mode '%.60s'", mode));
+  cmp_mode m;
+  if (!cmp_mode_lookup(mode, &m)) FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_compare: unknown compliance mode '%.60s'", mode));
   if (!conform_dtype_lookup(dtype, &dt)) FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_compare: unknown dtype '%.60s'", dtype));
   if (numel > ((size_t)1 << 40)) FAIL(ir_error_set(err, TTREF_E_LIMIT, noloc, "ttref_compare: %zu elements is too many", numel));
   int nopts = 0;
-  TRY(parse_options(mode, options, buf, sizeof buf, opts, &nopts, err));
-  conform_output o = {.name = "output", .mode = mode, .options = opts, .noptions = nopts, .loc = noloc};
+  TRY(parse_options(m, options, buf, sizeof buf, opts, &nopts, err));
+  conform_output o = {.name = "output", .mode = m, .options = opts, .noptions = nopts, .loc = noloc};
   const char kind = conform_dtype_kind(dt);
   const int esz = conform_dtype_bytes(dt);
   npy_array g = view(got, numel, kind, esz), r = view(ref, numel, kind, esz);
@@ -93,5 +101,47 @@ ttref_status ttref_compare(const char *mode, const char *dtype, const void *got,
   out->max_ulp = j.max_ulp;
   memcpy(out->reason, j.reason, sizeof out->reason);
 fail:
+  return st;
+}
+
+ttref_status ttref_kernel_mutate(ttref_kernel *k, const char *mutant, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  conform_mutant_opts mo;
+  int id, sites;
+  if (!k) FAIL(ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_kernel_mutate: kernel is NULL"));
+  if (!mutant) FAIL(ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_kernel_mutate: mutant is NULL"));
+  if (!conform_mutant_lookup(mutant, &id))
+    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "--mutant: unknown mutant '%.100s' (see ttref conform --list-mutants)", mutant));
+  TRY(conform_mutant_apply(k->mod, id, true, &mo, &sites, err));
+  k->mut_ftz |= mo.ftz;
+  k->mut_contract |= mo.contract;
+fail:
+  return st;
+}
+
+ttref_status ttref_print(const char *path, const ttref_registry *reg, const ttref_fx_options *fx, unsigned flags,
+                         const char *out_path, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  ir_module *m = NULL;
+  FILE *f = NULL;
+  interp_fx_opts o;
+  int nprobes = 0;
+  if (!path) FAIL(ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_print: path is NULL"));
+  if (!interp_api_fx_opts("ttref_print", fx, &o, err)) FAIL(TTREF_E_USAGE);
+  TRY(interp_fx_is(path) ? interp_fx_load(path, &o, NULL, 0, &m, NULL, NULL, err) : ir_parse_file_ex(path, reg, &m, err));
+  f = out_path ? fopen(out_path, "w") : stdout;
+  if (!f) FAIL(ir_error_set(err, TTREF_E_IO, noloc, "cannot write '%s'", out_path));
+  const ir_func *fn = (flags & TTREF_PRINT_PROBES) ? ir_module_entry(m) : NULL;
+  if ((flags & TTREF_PRINT_PROBES) && !fn) FAIL(ir_error_set(err, TTREF_E_INPUT, (ttref_loc){path, 0, 0}, "%s: no function to probe", path));
+  if (fn) TRY(conform_localize_print_all(m, fn, f, &nprobes, err));
+  else TRY(ir_print_module(m, f, err));
+fail:
+  if (f && out_path) {
+    const bool bad = fclose(f) != 0;
+    if (bad && st == TTREF_OK) st = ir_error_set(err, TTREF_E_IO, noloc, "cannot write '%s'", out_path);
+  }
+  ir_module_free(m);
   return st;
 }

@@ -525,6 +525,36 @@ static int decide(fp_math_fn fn, double x, double y, __float128 m) {
 
 /* ---- driver ------------------------------------------------------------- */
 
+/*
+ * A cheap first stage for formats of at most 24 bits (f32, f16, bf16, fp8):
+ * glibc's binary64 exp, exp2, log and log2 are within 1 ulp (its manual lists
+ * < 0.52 ulp), so Ziv's test with a relative error bound of 2^-49 (8 ulps of
+ * margin) proves the correctly rounded result in almost every case; otherwise
+ * the long double stage decides, as before. Same results, no x87 on the common path.
+ */
+static bool ziv_d(fp_math_fn fn, fp_format f, double x, double *out) {
+  double y;
+  switch (fn) {
+  case FP_MATH_EXP: y = exp(x); break;
+  case FP_MATH_EXP2: y = exp2(x); break;
+  case FP_MATH_LOG: y = log(x); break;
+  case FP_MATH_LOG2: y = log2(x); break;
+  default: return false;
+  }
+  if ((isinf(x) || x == 0 || x == 1) && !isnan(y)) { /* exp(-inf) = 0, log(0) = -inf, log(1) = 0, ...: exact */
+    *out = rne(f, y);
+    return true;
+  }
+  if (!isfinite(y) || fabs(y) < 0x1p-1000) return false; /* zeros, infinities, NaN, subnormal range: long double */
+  const double e = fabs(y) * 0x1p-49;
+  const double lo = next_down(y - e), hi = next_up(y + e); /* ends widened past rounding */
+  /* f32: the hardware conversion is RN with overflow to inf, as rne (lo and hi are finite, not NaN) */
+  const double a = f == FP_F32 ? (double)(float)lo : rne(f, lo), b = f == FP_F32 ? (double)(float)hi : rne(f, hi);
+  if (dbits(a) != dbits(b)) return false;
+  *out = a;
+  return true;
+}
+
 double fp_math_eval_checked(fp_math_fn fn, fp_format f, double x, double y,
                             bool *out_proven) {
   bool dummy;
@@ -539,6 +569,7 @@ double fp_math_eval_checked(fp_math_fn fn, fp_format f, double x, double y,
     if (f == FP_F64) return sqrt(x);
     if (fp_precision(f) <= 25 && dbits(rne(f, x)) == dbits(x)) return rne(f, sqrt(x));
   }
+  if (f != FP_F64 && fp_precision(f) <= 24 && ziv_d(fn, f, x, &r)) return r;
   long double yl = eval_ld(fn, x, y);
   if (ziv_ld(f, yl, F->kld, &r)) return r;
   __float128 yq = eval_q(fn, x, y);
@@ -565,6 +596,13 @@ double fp_math_eval_checked(fp_math_fn fn, fp_format f, double x, double y,
   }
   *out_proven = false;
   return round_q(f, yq);
+}
+
+bool fp_math_try_fast(fp_math_fn fn, fp_format f, double x, double *out) {
+  /* the same stage fp_math_eval_checked runs; an exact_case it would take first is a value the
+   * stage either proves identically (both are the correctly rounded fn(x)) or leaves undecided */
+  if (f != FP_F32 && ((unsigned)f >= FP_FORMAT_COUNT || f == FP_F64 || fp_precision(f) > 24)) return false;
+  return ziv_d(fn, f, x, out);
 }
 
 double fp_math_eval(fp_math_fn fn, fp_format f, double x, double y) {

@@ -77,4 +77,12 @@ double fp_math_eval(fp_math_fn fn, fp_format f, double x, double y);
 double fp_math_eval_checked(fp_math_fn fn, fp_format f, double x, double y,
                             bool *out_proven);
 
+/**
+ * The cheap first stage of fp_math_eval alone, for typed loops: exp, exp2, log
+ * and log2 to formats of at most 24 bits, decided in binary64. @return true
+ * with @p *out = fp_math_eval(fn, f, x, 0) when that stage decides; false
+ * otherwise (then call fp_math_eval).
+ */
+bool fp_math_try_fast(fp_math_fn fn, fp_format f, double x, double *out);
+
 #endif /* FP_MATH_H */

@@ -89,6 +89,7 @@ typedef struct interp_launch {
                            launch stops with TTREF_E_FAULT naming the op (a kernel that never ends) */
   int inject_op;        /* testing aid (`ttref run --inject-fault OP`): opcode + 1 whose float results
                            grow by a relative 2^-6 (zeros: 2^-6); 0 = none */
+  const char *inject_vendor; /* with inject_op IR_OP_VENDOR + 1: the vendor op's registered name */
   FILE *print_out;      /* tt.print destination (default stdout) */
   struct interp_debug *debug; /* interp_debug.h: located UB reports, dumps, traps; NULL = counts only */
   bool debug_ops;       /* debug hooks run around every op (programs then run in order) */

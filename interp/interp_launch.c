@@ -432,7 +432,7 @@ static ttref_status push_spec(interp_launch_file *lf, const char *path, const ch
   char *file = NULL;
   if (val[0] == '@' && strncmp(val, "@new:", 5) != 0 && !(file = resolve(path, val + 1)))
     return IR_ERR(err, TTREF_E_NOMEM, none, "out of memory");
-  size_t len = (soft ? 1 : 0) + strlen(name) + 2 + strlen(file ? file : val) + 1;
+  size_t len = (soft ? 1 : 0) + strlen(name) + 1 + (file ? 1 : 0) + strlen(file ? file : val) + 1; /* freed by its strlen */
   char *spec = ir_alloc(len);
   if (!spec) {
     if (file) ir_free(file, strlen(file) + 1);
@@ -627,7 +627,7 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
         }
         char *file = NULL;
         if (val[0] == '@' && strncmp(val, "@new:", 5) != 0 && !(file = resolve(path, val + 1))) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
-        size_t len = strlen(name) + 2 + strlen(file ? file : val) + 1;
+        size_t len = strlen(name) + 1 + (file ? 1 : 0) + strlen(file ? file : val) + 1; /* freed by its strlen */
         char *spec = ir_alloc(len);
         if (!spec) {
           if (file) ir_free(file, strlen(file) + 1);

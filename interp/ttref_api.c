@@ -6,19 +6,17 @@
 #include "config.h"
 #include "ttref.h"
 #include "interp.h"
+#include "interp_api.h"
+#include "interp_debug.h"
 #include "interp_launch.h"
 #include "interp_fx.h"
 #include "ir_parse.h"
+#include "ir_vendor.h"
 #include "ir_verify.h"
 #include "npy_io.h"
 
 #include <stdio.h>
 #include <string.h>
-
-struct ttref_kernel {
-  ir_module *mod;
-  const ir_func *fn;
-};
 
 typedef struct slot {
   bool bound;
@@ -35,6 +33,17 @@ struct ttref_launch {
   interp_mem *pmem;       /* precise run of the last launch (NULL: none) */
   int *palloc;            /* per argument: allocation index in pmem, -1 if none */
   ttref_stats stats;
+  int64_t stat[TTREF_STAT_COUNT];
+  /* ttref_launch_bind_args: buffers the launch owns, and the specs to bind the precise run */
+  interp_bound fb, pfb;   /* first run, precise run */
+  bool fbound, pbound;
+  char **specs;           /* specs_cap entries, the first nspecs set */
+  int nspecs, specs_cap;
+  interp_debug *vdbg;     /* checks debugging calls; each run gets a fresh state replaying them */
+  struct dbg_call { int kind; char *arg; } *calls; /* kind: DBG_DUMP, DBG_DUMP_DIR, DBG_TRACE (arg NULL: all) */
+  int ncalls;
+  int inject_op;          /* ttref_launch_inject_fault: opcode + 1, 0 = none */
+  const char *inject_vendor;
 };
 
 static const char *const option_names[] = {
@@ -53,7 +62,20 @@ static const int64_t option_hi[] = {
 #undef X
 };
 
+static const char *const stat_names[] = {
+#define X(name, str, label) str,
+#include "ttref_stat_list.h"
+#undef X
+};
+static const char *const stat_labels[] = {
+#define X(name, str, label) label,
+#include "ttref_stat_list.h"
+#undef X
+};
+
 static const ttref_loc noloc = {0};
+
+int ttref_api_version(void) { return TTREF_API_VERSION; }
 
 static ttref_status null_arg(ttref_error *err, const char *fn, const char *what)
 {
@@ -75,7 +97,7 @@ int ttref_option_lookup(const char *name)
 /* ---- kernels ---- */
 
 /* Verify @p m and pick its function; takes ownership of @p m either way. */
-static ttref_kernel *make_kernel(ir_module *m, const char *function, ttref_error *err)
+static ttref_kernel *make_kernel(ir_module *m, const char *function, const ttref_registry *reg, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   ttref_kernel *k = NULL;
@@ -90,36 +112,68 @@ static ttref_kernel *make_kernel(ir_module *m, const char *function, ttref_error
   if (!k) FAIL(ir_error_set(err, TTREF_E_NOMEM, noloc, "out of memory"));
   k->mod = m;
   k->fn = fn;
+  k->reg = reg;
   return k;
 fail:
   ir_module_free(m);
   return NULL;
 }
 
-ttref_kernel *ttref_kernel_load_fx(const char *path, const ttref_fx_options *opts, ttref_error *err)
+int ttref_kernel_is_fx(const char *path) { return interp_fx_is(path); }
+
+bool interp_api_fx_opts(const char *fname, const ttref_fx_options *fx, interp_fx_opts *o, ttref_error *err)
+{
+  memset(o, 0, sizeof *o);
+  if (!fx) return true;
+  if (fx->nsyms < 0 || fx->ndtypes < 0 || (fx->nsyms && !fx->syms) || (fx->ndtypes && !fx->dtypes))
+    return ir_error_set(err, TTREF_E_USAGE, noloc, "%s: bad syms/dtypes arrays", fname), false;
+  for (int i = 0; i < fx->nsyms; i++)
+    if (!fx->syms[i]) return null_arg(err, fname, "a sym"), false;
+  for (int i = 0; i < fx->ndtypes; i++)
+    if (!fx->dtypes[i]) return null_arg(err, fname, "a dtype"), false;
+  o->syms = (const char **)(uintptr_t)fx->syms;
+  o->nsyms = fx->nsyms;
+  o->dtypes = (const char **)(uintptr_t)fx->dtypes;
+  o->ndtypes = fx->ndtypes;
+  o->oob = fx->oob_zero ? IR_FX_OOB_ZERO : IR_FX_OOB_ERROR;
+  o->any = true;
+  return true;
+}
+
+ttref_status ttref_check(const char *path, const ttref_registry *reg, const ttref_fx_options *fx, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  ir_module *m = NULL;
+  interp_fx_opts o;
+  if (!path) FAIL(null_arg(err, "ttref_check", "path"));
+  if (!interp_api_fx_opts("ttref_check", fx, &o, err)) FAIL(TTREF_E_USAGE);
+  if (interp_fx_is(path)) FAIL(fx ? interp_fx_load(path, &o, NULL, 0, &m, NULL, NULL, err) : interp_fx_check_syntax(path, err));
+  TRY(ir_parse_file_ex(path, reg, &m, err));
+  TRY(ir_verify_module(m, err));
+fail:
+  ir_module_free(m);
+  return st;
+}
+
+ttref_kernel *ttref_kernel_load_fx_ex(const char *path, const ttref_fx_options *opts, const char *const *args,
+                                      int nargs, const char *function, ttref_error *err)
 {
   ir_module *m = NULL;
   interp_fx_opts o;
-  memset(&o, 0, sizeof o);
   if (!path) return null_arg(err, "ttref_kernel_load_fx", "path"), NULL;
-  if (opts && (opts->nsyms < 0 || opts->ndtypes < 0 || (opts->nsyms && !opts->syms) || (opts->ndtypes && !opts->dtypes)))
-    return ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_kernel_load_fx: bad syms/dtypes arrays"), NULL;
-  for (int i = 0; opts && i < opts->nsyms; i++)
-    if (!opts->syms[i]) return null_arg(err, "ttref_kernel_load_fx", "a sym"), NULL;
-  for (int i = 0; opts && i < opts->ndtypes; i++)
-    if (!opts->dtypes[i]) return null_arg(err, "ttref_kernel_load_fx", "a dtype"), NULL;
+  if (!interp_api_fx_opts("ttref_kernel_load_fx", opts, &o, err)) return NULL;
+  if (nargs < 0 || (nargs && !args)) return ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_kernel_load_fx: bad args array"), NULL;
+  for (int i = 0; i < nargs; i++)
+    if (!args[i]) return null_arg(err, "ttref_kernel_load_fx", "an arg"), NULL;
   if (!interp_fx_is(path))
     return ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_kernel_load_fx: %.300s is not a traced kernel (.fx)", path), NULL;
-  if (opts) { /* borrowed for the call: interp_fx_load only reads them */
-    o.syms = (const char **)(uintptr_t)opts->syms;
-    o.nsyms = opts->nsyms;
-    o.dtypes = (const char **)(uintptr_t)opts->dtypes;
-    o.ndtypes = opts->ndtypes;
-    o.oob = opts->oob_zero ? IR_FX_OOB_ZERO : IR_FX_OOB_ERROR;
-    o.any = true;
-  }
-  if (interp_fx_load(path, &o, NULL, 0, &m, NULL, NULL, err) != TTREF_OK) return NULL;
-  return make_kernel(m, NULL, err);
+  if (interp_fx_load(path, &o, args, nargs, &m, NULL, NULL, err) != TTREF_OK) return NULL;
+  return make_kernel(m, function, NULL, err);
+}
+
+ttref_kernel *ttref_kernel_load_fx(const char *path, const ttref_fx_options *opts, ttref_error *err)
+{
+  return ttref_kernel_load_fx_ex(path, opts, NULL, 0, NULL, err);
 }
 
 ttref_kernel *ttref_kernel_load(const char *path, const char *function, ttref_error *err)
@@ -128,7 +182,7 @@ ttref_kernel *ttref_kernel_load(const char *path, const char *function, ttref_er
   if (!path) return null_arg(err, "ttref_kernel_load", "path"), NULL;
   if (interp_fx_is(path)) return ttref_kernel_load_fx(path, NULL, err); /* a trace has one kernel */
   if (ir_parse_file_ex(path, NULL, &m, err) != TTREF_OK) return NULL;
-  return make_kernel(m, function, err);
+  return make_kernel(m, function, NULL, err);
 }
 
 ttref_kernel *ttref_kernel_parse(const char *text, size_t len, const char *name, const char *function,
@@ -144,7 +198,7 @@ ttref_kernel *ttref_kernel_load_ex(const char *path, const char *function, const
   if (!path) return null_arg(err, "ttref_kernel_load_ex", "path"), NULL;
   if (interp_fx_is(path)) return ttref_kernel_load_fx(path, NULL, err); /* traces have no vendor ops */
   if (ir_parse_file_ex(path, reg, &m, err) != TTREF_OK) return NULL;
-  return make_kernel(m, function, err);
+  return make_kernel(m, function, reg, err);
 }
 
 ttref_kernel *ttref_kernel_parse_ex(const char *text, size_t len, const char *name, const char *function,
@@ -153,7 +207,7 @@ ttref_kernel *ttref_kernel_parse_ex(const char *text, size_t len, const char *na
   ir_module *m = NULL;
   if (!text) return null_arg(err, "ttref_kernel_parse", "text"), NULL;
   if (ir_parse_string_ex(name ? name : "<string>", text, len, reg, &m, err) != TTREF_OK) return NULL;
-  return make_kernel(m, function, err);
+  return make_kernel(m, function, reg, err);
 }
 
 void ttref_kernel_free(ttref_kernel *k)
@@ -235,11 +289,26 @@ ttref_launch *ttref_launch_new(const ttref_kernel *k, ttref_error *err)
   return l;
 }
 
+static void free_specs(ttref_launch *l)
+{
+  for (int i = 0; i < l->nspecs; i++) ir_free(l->specs[i], strlen(l->specs[i]) + 1);
+  ir_free(l->specs, sizeof *l->specs * (size_t)l->specs_cap);
+  l->specs = NULL;
+  l->nspecs = l->specs_cap = 0;
+}
+
 void ttref_launch_free(ttref_launch *l)
 {
   if (!l) return;
   const size_t n = l->k ? (size_t)l->k->fn->nargs + 1 : 0;
+  interp_debug_free(l->vdbg);
+  for (int i = 0; i < l->ncalls; i++)
+    if (l->calls[i].arg) ir_free(l->calls[i].arg, strlen(l->calls[i].arg) + 1);
+  ir_free(l->calls, sizeof *l->calls * (size_t)l->ncalls);
   interp_mem_free(l->pmem);
+  if (l->fbound) interp_bound_free(&l->fb);
+  if (l->pbound) interp_bound_free(&l->pfb);
+  free_specs(l);
   ir_free(l->slots, n * sizeof *l->slots);
   ir_free(l->palloc, n * sizeof *l->palloc);
   ir_free(l, sizeof *l);
@@ -272,6 +341,11 @@ fail:
   return st;
 }
 
+static ttref_status file_bound(ttref_error *err, const char *fname)
+{
+  return ir_error_set(err, TTREF_E_USAGE, noloc, "%s: the launch's arguments were bound with ttref_launch_bind_args", fname);
+}
+
 ttref_status ttref_launch_buffer_at(ttref_launch *l, const char *arg, void *data, size_t nbytes, size_t offset,
                                    ttref_error *err)
 {
@@ -280,6 +354,7 @@ ttref_status ttref_launch_buffer_at(ttref_launch *l, const char *arg, void *data
   if (!l) FAIL(null_arg(err, "ttref_launch_buffer", "launch"));
   if (!arg) FAIL(null_arg(err, "ttref_launch_buffer", "argument name"));
   if (!data && nbytes) FAIL(null_arg(err, "ttref_launch_buffer", "data"));
+  if (l->fbound) FAIL(file_bound(err, "ttref_launch_buffer"));
   TRY(find(l, "ttref_launch_buffer", arg, TTREF_ARG_POINTER, &i, err));
   if (offset > nbytes)
     FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_buffer_at: offset %zu for '%.100s' is past the end of its %zu-byte storage",
@@ -316,6 +391,7 @@ ttref_status ttref_launch_scalar(ttref_launch *l, const char *arg, const char *l
   if (!l) FAIL(null_arg(err, "ttref_launch_scalar", "launch"));
   if (!arg) FAIL(null_arg(err, "ttref_launch_scalar", "argument name"));
   if (!literal) FAIL(null_arg(err, "ttref_launch_scalar", "literal"));
+  if (l->fbound) FAIL(file_bound(err, "ttref_launch_scalar"));
   TRY(find(l, "ttref_launch_scalar", arg, TTREF_ARG_SCALAR, &i, err));
   interp_elem v;
   if (interp_parse_scalar(l->k->fn->args[i].type, literal, &v) != TTREF_OK)
@@ -381,6 +457,113 @@ fail:
   return st;
 }
 
+enum { DBG_DUMP, DBG_DUMP_DIR, DBG_TRACE };
+
+/* Apply debugging call @p c to @p d. */
+static ttref_status apply_call(interp_debug *d, const struct dbg_call *c, ttref_error *err)
+{
+  switch (c->kind) {
+  case DBG_DUMP: return interp_debug_add_dump(d, c->arg, err);
+  case DBG_DUMP_DIR: return interp_debug_set_dump_dir(d, c->arg, err);
+  default: return interp_debug_set_trace(d, c->arg, err);
+  }
+}
+
+/* A fresh debugging state for one run (*out NULL when no call or option asks for one). */
+static ttref_status make_debug(const ttref_launch *l, interp_launch *L, interp_debug **out, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  const int64_t ub = l->opt[TTREF_OPT_UB];
+  interp_debug *d = NULL;
+  *out = NULL;
+  if (!l->ncalls && !l->opt[TTREF_OPT_TRAP] && !l->opt[TTREF_OPT_CHECK_UNINIT] && !ub) return TTREF_OK;
+  if (!(d = interp_debug_new(l->k->mod, l->k->fn))) FAIL(ir_error_set(err, TTREF_E_NOMEM, noloc, "out of memory"));
+  for (int i = 0; i < l->ncalls; i++) TRY(apply_call(d, &l->calls[i], err));
+  interp_debug_set_trap(d, (int)l->opt[TTREF_OPT_TRAP]); /* bits 1 nan, 2 inf: INTERP_TRAP_* */
+  interp_debug_set_check_uninit(d, l->opt[TTREF_OPT_CHECK_UNINIT] != 0);
+  interp_debug_set_ub_mode(d, ub == 1 ? INTERP_UB_WARN : ub == 2 ? INTERP_UB_STRICT : INTERP_UB_QUIET);
+  interp_debug_attach(d, L);
+  *out = d;
+  return TTREF_OK;
+fail:
+  interp_debug_free(d);
+  return st;
+}
+
+/* The options of the first run of a launch. */
+static void set_options(const ttref_launch *l, interp_launch *L, uint32_t gx, uint32_t gy, uint32_t gz)
+{
+  L->grid[0] = gx;
+  L->grid[1] = gy;
+  L->grid[2] = gz;
+  L->threads = (int)l->opt[TTREF_OPT_THREADS];
+  L->ftz = l->opt[TTREF_OPT_FTZ] != 0 || l->k->mut_ftz;
+  L->contract = l->opt[TTREF_OPT_CONTRACT] != 0 || l->k->mut_contract;
+  L->check_races = l->opt[TTREF_OPT_CHECK_RACES] != 0;
+  L->max_steps = l->opt[TTREF_OPT_MAX_STEPS];
+  L->inject_op = l->inject_op;
+  L->inject_vendor = l->inject_vendor;
+}
+
+static void keep_stats(ttref_launch *l, const interp_stats *s)
+{
+  l->stats = (ttref_stats){s->programs, s->ub_div_zero, s->ub_div_overflow, s->ub_shift,
+                           s->ub_fptoi, s->ub_masked_other, s->ub_poison, s->races};
+  const int64_t v[TTREF_STAT_COUNT] = {s->programs, s->ub_div_zero, s->ub_div_overflow, s->ub_shift, s->ub_fptoi,
+                                       s->ub_masked_other, s->ub_poison, s->races, s->ub_overflow};
+  memcpy(l->stat, v, sizeof v);
+}
+
+/* interp_run, then the debugging summary (UB cases not shown) after the program's output. */
+static ttref_status run_first(ttref_launch *l, interp_launch *L, ttref_error *err)
+{
+  interp_debug *d = NULL;
+  ttref_status st = make_debug(l, L, &d, err);
+  if (st != TTREF_OK) return st;
+  st = interp_run(L, err);
+  if (d) {
+    fflush(stdout);
+    interp_debug_finish(d);
+  }
+  L->debug = NULL; /* the state goes with this run */
+  L->debug_ops = false;
+  interp_debug_free(d);
+  keep_stats(l, &L->stats);
+  return st;
+}
+
+/* ttref_launch_run of a launch bound with ttref_launch_bind_args: as `ttref run`, the precise
+ * run binds the specs afresh (the inputs as they were) and runs with the grid and threads only. */
+static ttref_status run_files(ttref_launch *l, uint32_t gx, uint32_t gy, uint32_t gz, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  FILE *devnull = NULL;
+  if (l->pbound) interp_bound_free(&l->pfb);
+  l->pbound = false;
+  set_options(l, &l->fb.L, gx, gy, gz);
+  TRY(run_first(l, &l->fb.L, err));
+  if (l->opt[TTREF_OPT_PRECISE]) {
+    TRY(interp_bind(l->k->mod, l->k->fn, (const char *const *)l->specs, l->nspecs, &l->pfb, err));
+    l->pbound = true;
+    TRY(interp_mem_make_precise(l->pfb.mem, err));
+    interp_launch *P = &l->pfb.L;
+    P->grid[0] = gx;
+    P->grid[1] = gy;
+    P->grid[2] = gz;
+    P->threads = (int)l->opt[TTREF_OPT_THREADS];
+    P->precise = true;
+    P->print_out = devnull = fopen("/dev/null", "w"); /* prints were shown by the first run */
+    st = interp_run(P, err);
+    if (st != TTREF_OK) {
+      interp_bound_free(&l->pfb);
+      l->pbound = false;
+    }
+  }
+fail:
+  if (devnull) fclose(devnull);
+  return st;
+}
+
 ttref_status ttref_launch_run(ttref_launch *l, uint32_t gx, uint32_t gy, uint32_t gz, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
@@ -392,7 +575,7 @@ ttref_status ttref_launch_run(ttref_launch *l, uint32_t gx, uint32_t gy, uint32_
   if (!l) FAIL(null_arg(err, "ttref_launch_run", "launch"));
   const ir_func *fn = l->k->fn;
   n = (size_t)fn->nargs + 1;
-  for (int i = 0; i < fn->nargs; i++)
+  for (int i = 0; i < fn->nargs && !l->fbound; i++)
     if (!l->slots[i].bound) {
       char sig[400];
       ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_run: kernel argument '%s' is not bound",
@@ -406,6 +589,8 @@ ttref_status ttref_launch_run(ttref_launch *l, uint32_t gx, uint32_t gy, uint32_
   interp_mem_free(l->pmem); /* results of the previous run go */
   l->pmem = NULL;
   memset(&l->stats, 0, sizeof l->stats);
+  memset(l->stat, 0, sizeof l->stat);
+  if (l->fbound) FAIL(run_files(l, gx, gy, gz, err));
   args = ir_calloc(n, sizeof *args);
   alloc_of = ir_calloc(n, sizeof *alloc_of);
   mem = interp_mem_new();
@@ -421,20 +606,10 @@ ttref_status ttref_launch_run(ttref_launch *l, uint32_t gx, uint32_t gy, uint32_
   memset(&L, 0, sizeof L);
   L.mod = l->k->mod;
   L.fn = fn;
-  L.grid[0] = gx;
-  L.grid[1] = gy;
-  L.grid[2] = gz;
   L.args = args;
   L.mem = mem;
-  L.threads = (int)l->opt[TTREF_OPT_THREADS];
-  L.ftz = l->opt[TTREF_OPT_FTZ] != 0;
-  L.contract = l->opt[TTREF_OPT_CONTRACT] != 0;
-  L.check_races = l->opt[TTREF_OPT_CHECK_RACES] != 0;
-  L.max_steps = l->opt[TTREF_OPT_MAX_STEPS];
-  st = interp_run(&L, err);
-  const interp_stats *s = &L.stats;
-  l->stats = (ttref_stats){s->programs, s->ub_div_zero, s->ub_div_overflow, s->ub_shift,
-                           s->ub_fptoi, s->ub_masked_other, s->ub_poison, s->races};
+  set_options(l, &L, gx, gy, gz);
+  st = run_first(l, &L, err);
   if (st != TTREF_OK) goto fail;
   if (precise) { /* as `ttref run --precise`: exact semantics, prints silenced (the first run showed them) */
     TRY(interp_mem_make_precise(pmem, err));
@@ -443,6 +618,10 @@ ttref_status ttref_launch_run(ttref_launch *l, uint32_t gx, uint32_t gy, uint32_
     P.mem = pmem;
     P.precise = true;
     P.ftz = P.contract = P.check_races = false;
+    P.inject_op = 0;
+    P.inject_vendor = NULL;
+    P.debug = NULL;
+    P.debug_ops = false;
     P.print_out = devnull = fopen("/dev/null", "w");
     TRY(interp_run(&P, err));
     l->pmem = pmem;
@@ -465,6 +644,18 @@ ttref_status ttref_launch_precise(const ttref_launch *l, const char *arg, const 
   if (!l) FAIL(null_arg(err, "ttref_launch_precise", "launch"));
   if (!arg || !values || !bounds || !n) FAIL(null_arg(err, "ttref_launch_precise", "an argument"));
   TRY(find(l, "ttref_launch_precise", arg, TTREF_ARG_POINTER, &i, err));
+  if (l->fbound) {
+    if (!l->pbound || l->pfb.alloc_of[i] < 0)
+      FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_precise: no precise run yet (set option precise, then run)"));
+    const interp_alloc *a = &l->pfb.mem->allocs[l->pfb.alloc_of[i]];
+    if (!a->pv)
+      FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_precise: '%.100s' is a %s buffer, not a float one", arg,
+                        ir_scalar_name(a->elem)));
+    *values = a->pv;
+    *bounds = a->pb;
+    *n = (size_t)(a->pn - 1);
+    goto fail;
+  }
   if (!l->pmem || l->palloc[i] < 0)
     FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_precise: no precise run yet (set option precise, then run)"));
   const interp_alloc *a = &l->pmem->allocs[l->palloc[i]];
@@ -484,6 +675,187 @@ ttref_status ttref_launch_stats(const ttref_launch *l, ttref_stats *out, ttref_e
   if (!out) return null_arg(err, "ttref_launch_stats", "out");
   *out = l->stats;
   return TTREF_OK;
+}
+
+/* ---- launches as `ttref run` makes them ---- */
+
+ttref_status ttref_launch_bind_args(ttref_launch *l, const char *const *specs, int n, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  if (!l) FAIL(null_arg(err, "ttref_launch_bind_args", "launch"));
+  if (n < 0 || (n && !specs)) FAIL(ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_launch_bind_args: bad specs array"));
+  for (int i = 0; i < n; i++)
+    if (!specs[i]) FAIL(null_arg(err, "ttref_launch_bind_args", "a spec"));
+  if (l->fbound) interp_bound_free(&l->fb);
+  if (l->pbound) interp_bound_free(&l->pfb);
+  l->fbound = l->pbound = false;
+  free_specs(l);
+  l->specs = ir_calloc((size_t)n + 1, sizeof *l->specs);
+  if (!l->specs) FAIL(ir_error_set(err, TTREF_E_NOMEM, noloc, "out of memory"));
+  l->specs_cap = n + 1;
+  for (int i = 0; i < n; i++, l->nspecs++) {
+    const size_t len = strlen(specs[i]) + 1;
+    if (!(l->specs[i] = ir_alloc(len))) FAIL(ir_error_set(err, TTREF_E_NOMEM, noloc, "out of memory"));
+    memcpy(l->specs[i], specs[i], len);
+  }
+  TRY(interp_bind(l->k->mod, l->k->fn, specs, n, &l->fb, err));
+  l->fbound = true;
+fail:
+  if (st != TTREF_OK && l) free_specs(l);
+  return st;
+}
+
+ttref_status ttref_launch_save(const ttref_launch *l, const char *dir, unsigned flags, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  if (!l) FAIL(null_arg(err, "ttref_launch_save", "launch"));
+  if (!dir) FAIL(null_arg(err, "ttref_launch_save", "directory"));
+  if (!l->fbound)
+    FAIL(ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_launch_save: bind the arguments with ttref_launch_bind_args first"));
+  TRY(interp_check_out_names(&l->fb, l->opt[TTREF_OPT_PRECISE] != 0, err));
+  if (flags & TTREF_SAVE_CHECK) goto fail;
+  TRY(interp_write_outputs(&l->fb, dir, err));
+  if (l->pbound) TRY(interp_write_precise(&l->pfb, dir, err));
+fail:
+  return st;
+}
+
+/* Check debugging call (kind, arg) on a scratch state and keep it for the runs. */
+static ttref_status add_call(ttref_launch *l, const char *fname, int kind, const char *arg, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  char *copy = NULL;
+  if (!l) FAIL(null_arg(err, fname, "launch"));
+  if (kind != DBG_TRACE && !arg) FAIL(null_arg(err, fname, kind == DBG_DUMP ? "spec" : "directory"));
+  if (!l->vdbg && !(l->vdbg = interp_debug_new(l->k->mod, l->k->fn)))
+    FAIL(ir_error_set(err, TTREF_E_NOMEM, noloc, "out of memory"));
+  struct dbg_call c = {kind, NULL};
+  if (arg) {
+    if (!(copy = ir_alloc(strlen(arg) + 1))) FAIL(ir_error_set(err, TTREF_E_NOMEM, noloc, "out of memory"));
+    memcpy(copy, arg, strlen(arg) + 1);
+    c.arg = copy;
+  }
+  TRY(apply_call(l->vdbg, &c, err));
+  struct dbg_call *nc = ir_realloc(l->calls, sizeof *nc * (size_t)l->ncalls, sizeof *nc * (size_t)(l->ncalls + 1));
+  if (!nc) FAIL(ir_error_set(err, TTREF_E_NOMEM, noloc, "out of memory"));
+  l->calls = nc;
+  nc[l->ncalls++] = c;
+  copy = NULL;
+fail:
+  if (copy) ir_free(copy, strlen(copy) + 1);
+  return st;
+}
+
+ttref_status ttref_launch_dump(ttref_launch *l, const char *spec, ttref_error *err)
+{
+  return add_call(l, "ttref_launch_dump", DBG_DUMP, spec, err);
+}
+
+ttref_status ttref_launch_dump_dir(ttref_launch *l, const char *dir, ttref_error *err)
+{
+  return add_call(l, "ttref_launch_dump_dir", DBG_DUMP_DIR, dir, err);
+}
+
+ttref_status ttref_launch_trace(ttref_launch *l, const char *pids, ttref_error *err)
+{
+  return add_call(l, "ttref_launch_trace", DBG_TRACE, pids, err);
+}
+
+ttref_status ttref_launch_inject_fault(ttref_launch *l, const char *op, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  ir_opcode oc;
+  const ttref_op_def *vd = NULL;
+  if (!l) FAIL(null_arg(err, "ttref_launch_inject_fault", "launch"));
+  l->inject_op = 0;
+  l->inject_vendor = NULL;
+  if (!op) goto fail;
+  if (ir_op_lookup(op, strlen(op), &oc) && oc != IR_OP_VENDOR) l->inject_op = (int)oc + 1;
+  else if ((vd = ir_vendor_find(l->k->reg, op, strlen(op)))) {
+    l->inject_op = (int)IR_OP_VENDOR + 1;
+    l->inject_vendor = vd->name; /* borrowed from the registry, which outlives the kernel */
+  } else FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "--inject-fault: unknown op '%.100s'", op));
+fail:
+  return st;
+}
+
+int64_t ttref_launch_stat(const ttref_launch *l, ttref_stat s)
+{
+  return l && (int)s >= 0 && (int)s < TTREF_STAT_COUNT ? l->stat[s] : 0;
+}
+
+const char *ttref_stat_name(ttref_stat s)
+{
+  return (int)s >= 0 && (int)s < TTREF_STAT_COUNT ? stat_names[s] : "<invalid>";
+}
+
+const char *ttref_stat_label(ttref_stat s)
+{
+  return (int)s >= 0 && (int)s < TTREF_STAT_COUNT ? stat_labels[s] : "<invalid>";
+}
+
+/* ---- launch files ---- */
+
+struct ttref_launch_file {
+  interp_launch_file lf;
+};
+
+ttref_launch_file *ttref_launch_file_read(const char *path, ttref_error *err)
+{
+  if (!path) return null_arg(err, "ttref_launch_file_read", "path"), NULL;
+  ttref_launch_file *f = ir_calloc(1, sizeof *f);
+  if (!f) return ir_error_set(err, TTREF_E_NOMEM, noloc, "out of memory"), NULL;
+  if (interp_launch_file_read(path, &f->lf, err) != TTREF_OK) {
+    ttref_launch_file_free(f);
+    return NULL;
+  }
+  return f;
+}
+
+void ttref_launch_file_free(ttref_launch_file *f)
+{
+  if (!f) return;
+  interp_launch_file_free(&f->lf);
+  ir_free(f, sizeof *f);
+}
+
+const char *ttref_launch_file_str(const ttref_launch_file *f, const char *key)
+{
+  if (!f || !key) return NULL;
+  if (!strcmp(key, "kernel")) return f->lf.kernel;
+  if (!strcmp(key, "function")) return f->lf.function;
+  if (!strcmp(key, "out")) return f->lf.out;
+  return NULL;
+}
+
+int ttref_launch_file_grid(const ttref_launch_file *f, int64_t g[3])
+{
+  if (!f || !g || !f->lf.has_grid) return 0;
+  memcpy(g, f->lf.grid, sizeof f->lf.grid);
+  return 1;
+}
+
+int ttref_launch_file_nargs(const ttref_launch_file *f) { return f ? f->lf.nspecs : 0; }
+
+const char *ttref_launch_file_arg(const ttref_launch_file *f, int i)
+{
+  return f && i >= 0 && i < f->lf.nspecs ? f->lf.specs[i] : NULL;
+}
+
+int ttref_launch_file_option(const ttref_launch_file *f, ttref_option o, int64_t *value)
+{
+  if (!f || !value) return 0;
+  int v;
+  switch (o) {
+  case TTREF_OPT_THREADS: v = f->lf.threads ? f->lf.threads : -1; break;
+  case TTREF_OPT_FTZ: v = f->lf.ftz; break;
+  case TTREF_OPT_CONTRACT: v = f->lf.contract; break;
+  case TTREF_OPT_PRECISE: v = f->lf.precise; break;
+  default: v = -1; break;
+  }
+  if (v < 0) return 0;
+  *value = v;
+  return 1;
 }
 
 /* ---- .npy files ---- */

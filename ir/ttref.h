@@ -58,6 +58,21 @@ void ttref_set_alloc(ttref_alloc_fn fn, void *ud);
 const char *ttref_version(void);
 
 /*
+ * API versions. Calls are only ever added, never changed or removed, and public structs keep
+ * their layout (new data comes through new calls), so a program built against version N runs
+ * with any library of version >= N (libtool: interfaces added, age raised). A call added after
+ * the first version says "Since API N." in its contract; check ttref_api_version() >= N at run
+ * time before using it with a library older than your header.
+ *   1: kernels, launches, .npy files, ttref_compare, vendor ops (libttref.so.0.0)
+ *   2: what the `ttref run` command needs: launches bound from `--arg` specs and saved to a
+ *      directory, debugging aids, UB reports, statistics by name, launch files, mutants
+ */
+#define TTREF_API_VERSION 2
+
+/** @return the API version of the library (TTREF_API_VERSION it was built with). Since API 2. */
+int ttref_api_version(void);
+
+/*
  * Threads: there is no global state but the allocator hook. A kernel is
  * read-only after loading and may be shared by launches on any threads; one
  * launch is used by one thread at a time. Every fallible call returns a
@@ -104,6 +119,21 @@ typedef struct ttref_fx_options {
  *         malformed symbol or dtype, E_USAGE for a NULL path or negative counts)
  */
 ttref_kernel *ttref_kernel_load_fx(const char *path, const ttref_fx_options *opts, ttref_error *err);
+
+/**
+ * ttref_kernel_load_fx with the command line's bindings: shape symbols that @p opts does not
+ * bind are taken from the shapes of the .npy files that @p args (`ttref run --arg` specs,
+ * "NAME=@FILE.npy"; others are ignored) bind to buffers whose dimensions name them; every such
+ * file must then match its buffer's shape and dtype. @p reg (NULL: none) and @p function (NULL:
+ * the trace's kernel) as in ttref_kernel_load_ex.
+ * @return the kernel, or NULL with err set (as ttref_kernel_load_fx; E_INPUT for a file whose
+ *         shape or dtype does not fit). Since API 2.
+ */
+ttref_kernel *ttref_kernel_load_fx_ex(const char *path, const ttref_fx_options *opts, const char *const *args,
+                                      int nargs, const char *function, ttref_error *err);
+
+/** @return 1 when @p path is a traced kernel (a .fx file, or fx text in a file), else 0. Since API 2. */
+int ttref_kernel_is_fx(const char *path);
 
 /** Release @p k (NULL: no-op). Launches of @p k must be freed first. */
 void ttref_kernel_free(ttref_kernel *k);
@@ -220,6 +250,120 @@ ttref_status ttref_launch_stats(const ttref_launch *l, ttref_stats *out, ttref_e
 
 /** Release @p l (NULL: no-op); the buffers bound to it stay the caller's. */
 void ttref_launch_free(ttref_launch *l);
+
+/* ---- launches as the `ttref run` command makes them (since API 2) --------------------------- */
+
+/**
+ * Bind every argument at once from @p n `ttref run --arg` specs (copied): "NAME=@FILE.npy" reads
+ * the file into a buffer the launch owns (its raw elements; the dtype must fit the pointee:
+ * float data for f16/f32/f64, integer data otherwise), "NAME=@new:DTYPE[N,...]" a zero-filled
+ * buffer that counts as uninitialised for TTREF_OPT_CHECK_UNINIT, "NAME=LITERAL" a scalar as
+ * ttref_launch_scalar. NAME is the argument's name, %name or 0-based position. Replaces earlier
+ * file bindings; a launch bound this way refuses ttref_launch_buffer/_scalar (E_USAGE).
+ * Runs read and write these buffers in place; ttref_launch_save writes them out.
+ * @return TTREF_OK; TTREF_E_INPUT (unknown, missing or twice-bound argument, bad literal, a file
+ *         whose element size or dtype does not fit, with the signature in err->note); E_IO;
+ *         E_USAGE; E_NOMEM. Since API 2.
+ */
+ttref_status ttref_launch_bind_args(ttref_launch *l, const char *const *specs, int n, ttref_error *err);
+
+/** ttref_launch_save flags. */
+enum {
+  TTREF_SAVE_CHECK = 1 /**< only check that no two files would collide; write nothing */
+};
+
+/**
+ * After ttref_launch_bind_args (and a run, or a fault: the files show memory as the fault left
+ * it): write every pointer argument's buffer to DIR/NAME.npy with its input's dtype and shape
+ * (creating DIR and its parents; a symbolic link at a file's path is an error, never followed)
+ * and, after a run with the precise option, DIR/NAME.precise.npy and DIR/NAME.bound.npy (f64)
+ * per float buffer. With TTREF_SAVE_CHECK, only refuse names that would collide (X and
+ * X.precise with the precise option set); call it before running.
+ * @return TTREF_OK; TTREF_E_USAGE (colliding names, a bad directory, not bound with
+ *         ttref_launch_bind_args); TTREF_E_IO. Since API 2.
+ */
+ttref_status ttref_launch_save(const ttref_launch *l, const char *dir, unsigned flags, ttref_error *err);
+
+/**
+ * Debugging (docs/debugging.md), for every later run of @p l; text goes to stdout, warnings to
+ * stderr. ttref_launch_dump adds a `--dump` spec "NAME[@PID][[LANES]]" (NAME a TTIR value name
+ * or a Python name from the locations, PID "*" or X[,Y[,Z]], LANES A:B or A; repeatable);
+ * ttref_launch_dump_dir writes dumps as DIR/NAME.pidX-Y-Z[.itK].npy (new files only);
+ * ttref_launch_trace prints one line per op result of the programs @p pids ("X[,Y[,Z]]", "*";
+ * NULL: every program; repeatable). With dumps, traces, TTREF_OPT_TRAP or
+ * TTREF_OPT_CHECK_UNINIT, programs run in order.
+ * @return TTREF_OK; TTREF_E_USAGE for a bad spec (the message names the known names);
+ *         TTREF_E_IO for a dump directory that cannot be made (a symlink is not followed; a
+ *         run that finds its dump files already there fails with E_IO); TTREF_E_NOMEM.
+ *         Since API 2.
+ */
+ttref_status ttref_launch_dump(ttref_launch *l, const char *spec, ttref_error *err);
+/** See ttref_launch_dump. Since API 2. */
+ttref_status ttref_launch_dump_dir(ttref_launch *l, const char *dir, ttref_error *err);
+/** See ttref_launch_dump. Since API 2. */
+ttref_status ttref_launch_trace(ttref_launch *l, const char *pids, ttref_error *err);
+
+/**
+ * Testing aid (`ttref run --inject-fault OP`): every float result of op @p op (a mnemonic such
+ * as "math.exp", or a vendor op of the kernel's registry; NULL: none) grows by a relative 2^-6,
+ * a deliberately wrong "backend". Only the first run of a precise launch is affected.
+ * @return TTREF_OK; TTREF_E_INPUT for an unknown op. Since API 2.
+ */
+ttref_status ttref_launch_inject_fault(ttref_launch *l, const char *op, ttref_error *err);
+
+/** Counters of the last run (ttref_stat_list.h); more may be added, each by a new row. Since API 2. */
+typedef enum ttref_stat {
+#define X(name, str, label) TTREF_STAT_##name,
+#include "ttref_stat_list.h"
+#undef X
+  TTREF_STAT_COUNT
+} ttref_stat;
+
+/** @return counter @p s of the last run of @p l (0 for a NULL launch or an unknown counter). Since API 2. */
+int64_t ttref_launch_stat(const ttref_launch *l, ttref_stat s);
+/** @return the counter's name ("div_zero", ...), "<invalid>" when out of range. Since API 2. */
+const char *ttref_stat_name(ttref_stat s);
+/** @return the counter's label in `ttref run --stats` ("int div by zero", ...). Since API 2. */
+const char *ttref_stat_label(ttref_stat s);
+
+/* ---- launch files (`ttref run --launch FILE.yaml`, the harness's case.yaml, case.json) ---- */
+
+/** A read launch file. Since API 2. */
+typedef struct ttref_launch_file ttref_launch_file;
+
+/**
+ * Read a launch file: a YAML (or JSON) mapping with keys kernel, function, grid (an int or a
+ * list of up to 3), args (NAME: VALUE, pointers as "@FILE.npy"), out, threads, ftz, contract,
+ * precise; paths relative to the file. The caller frees the result with ttref_launch_file_free.
+ * @return the file, or NULL with err set (E_IO; E_INPUT for unknown keys and bad values, located
+ *         FILE:LINE:COL). Since API 2.
+ */
+ttref_launch_file *ttref_launch_file_read(const char *path, ttref_error *err);
+/** Release @p f (NULL: no-op). Since API 2. */
+void ttref_launch_file_free(ttref_launch_file *f);
+/** @return the file's kernel path, function and out directory ("kernel", "function", "out");
+ *  NULL when absent or for another key. Borrowed from @p f. Since API 2. */
+const char *ttref_launch_file_str(const ttref_launch_file *f, const char *key);
+/** @return 1 and the grid in @p g when the file gives one, else 0. Since API 2. */
+int ttref_launch_file_grid(const ttref_launch_file *f, int64_t g[3]);
+/** @return the number of `--arg` specs of the file; ttref_launch_file_arg(f, i) is spec @p i
+ *  ("NAME=VALUE"; "?NAME=VALUE" for a list-form argument to skip when the kernel lacks it),
+ *  NULL when out of range. Borrowed from @p f. Since API 2. */
+int ttref_launch_file_nargs(const ttref_launch_file *f);
+/** See ttref_launch_file_nargs. Since API 2. */
+const char *ttref_launch_file_arg(const ttref_launch_file *f, int i);
+/** @return 1 and *value when the file sets option @p o (threads, ftz, contract, precise), else 0. Since API 2. */
+int ttref_launch_file_option(const ttref_launch_file *f, ttref_option o, int64_t *value);
+
+/* ---- mutants (docs/compliance.md, Mutation score) ---------------------------------------- */
+
+/**
+ * Rewrite @p k in place like backend bug @p mutant (a name of `ttref conform --list-mutants`),
+ * before any launch of it: later launches run the mutant (a run-option mutant such as "ftz"
+ * sets its option on every run but the precise one).
+ * @return TTREF_OK; TTREF_E_INPUT for an unknown mutant; E_USAGE; E_NOMEM. Since API 2.
+ */
+ttref_status ttref_kernel_mutate(ttref_kernel *k, const char *mutant, ttref_error *err);
 
 /* ---- .npy files (goldens, inputs) ----------------------------------------------------------- */
 
@@ -380,6 +524,30 @@ ttref_kernel *ttref_kernel_load_ex(const char *path, const char *function, const
 /** ttref_kernel_parse with the vendor ops of @p reg (NULL: built-in ops only). */
 ttref_kernel *ttref_kernel_parse_ex(const char *text, size_t len, const char *name, const char *function,
                                     const ttref_registry *reg, ttref_error *err);
+
+/**
+ * `ttref check`: parse and verify the TTIR file @p path with the vendor ops of @p reg (NULL:
+ * none), without choosing a function to launch; a traced kernel (.fx) is parsed and
+ * name-checked, and with @p fx (NULL: none) also bound, lowered and verified.
+ * @return TTREF_OK; E_IO, E_SYNTAX, E_VERIFY (located), E_INPUT, E_USAGE, E_NOMEM. Since API 2.
+ */
+ttref_status ttref_check(const char *path, const ttref_registry *reg, const ttref_fx_options *fx, ttref_error *err);
+
+/** ttref_print flags. */
+enum {
+  TTREF_PRINT_PROBES = 1 /**< also store every value `ttref conform --localize` probes (`ttref fmt --probes`) */
+};
+
+/**
+ * `ttref fmt`: parse the TTIR file @p path (vendor ops of @p reg, NULL: none) and print it in
+ * canonical form to the file @p out_path (NULL: stdout); a traced kernel (.fx) is bound with
+ * @p fx (NULL: none), lowered, verified and printed as its lowering. With TTREF_PRINT_PROBES
+ * the entry function is instrumented as `--localize` does (docs/compliance.md).
+ * @return TTREF_OK; E_IO (cannot write @p out_path), E_SYNTAX, E_VERIFY, E_INPUT (no function to
+ *         probe), E_USAGE, E_NOMEM. Since API 2.
+ */
+ttref_status ttref_print(const char *path, const ttref_registry *reg, const ttref_fx_options *fx, unsigned flags,
+                         const char *out_path, ttref_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,6 @@
 /*
  * ttref_status_list.h: every status code ttref returns, one row each.
- * Columns: X(NAME, "description"). Expanded by ttref.h (enum) and ir_error.c
+ * Columns: X(NAME, "description"). Expanded by ttref.h (enum) and ir_base.c
  * (strings). No include guard: include it only inside an X definition.
  */
 X(OK,          "ok")

@@ -38,7 +38,7 @@ CFL="-std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefin
 want fuzz_parse && clang $CFL -I"$work/cfg" -I"$top/ir" "$top"/ir/*.c "$top/tests/fuzz/fuzz_parse.c" -o "$work/fuzz_parse" -lm
 # shellcheck disable=SC2086
 want fuzz_fx && clang $CFL -I"$work/cfg" -I"$top/ir" "$top"/ir/*.c "$top/tests/fuzz/fuzz_fx.c" -o "$work/fuzz_fx" -lm
-run_srcs=$(ls "$top"/interp/*.c | grep -v '/main\.c$')
+run_srcs=$(ls "$top"/interp/*.c) # the ttref program's main is in cli/
 # libquadmath is GCC's: give clang its header (alone, not GCC's whole include dir) and library
 mkdir -p "$work/qinc"
 for h in quadmath.h quadmath_weak.h; do ln -sf "$(gcc -print-file-name=include)/$h" "$work/qinc/$h"; done

@@ -124,6 +124,7 @@ for _name, _res, _args in [
     ("ttref_launch_run", _I, [_P, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32, _E]),
     ("ttref_launch_precise", _I, [_P, _S, _DP, _DP, ctypes.POINTER(_Z), _E]),
     ("ttref_launch_stats", _I, [_P, ctypes.POINTER(_Stats), _E]),
+    ("ttref_launch_stat", ctypes.c_int64, [_P, _I]),
     ("ttref_launch_free", None, [_P]),
     ("ttref_compare", _I, [_S, _S, _P, _P, _Z, _P, _P, _S, ctypes.POINTER(_Verdict), _E]),
     ("ttref_kernel_load_fx", _P, [_S, _P, _E]),
@@ -335,11 +336,13 @@ class Kernel:
         return self.args[i]
 
     def run(self, grid, args, *, threads=None, precise=False, ftz=False, contract=False, check_races=False,
-            max_steps=None):
+            max_steps=None, trap=None, check_uninit=False, ub=None):
         """Run one launch. `args` maps argument names (or 0-based positions) to numpy arrays
         (pointers) or scalars. Returns {name: array} with every pointer argument's buffer after
         the launch (input dtype and shape); with precise=True also "NAME.precise" and
-        "NAME.bound" (float64) for float buffers. Raises KernelFault / BadInput."""
+        "NAME.bound" (float64) for float buffers. trap ("nan", "inf", "nan,inf"), check_uninit
+        and ub (None: counted only; "warn", "strict", "quiet") are `ttref run`'s --trap,
+        --check-uninit and UB reports (docs/debugging.md). Raises KernelFault / BadInput."""
         if self._k is None:
             raise BadInput("error: the kernel was closed")
         gx, gy, gz = _grid(grid)
@@ -367,14 +370,19 @@ class Kernel:
                 else:
                     _check(_lib.ttref_launch_scalar(launch, a.name.encode(), _literal(val).encode(),
                                                     ctypes.byref(err)), err)
+            traps, ubs = {None: 0, "nan": 1, "inf": 2, "nan,inf": 3, "inf,nan": 3}, {None: 0, "warn": 1, "strict": 2, "quiet": 3}
+            if trap not in traps or ub not in ubs:
+                raise BadInput("error: trap takes nan, inf or nan,inf and ub warn, strict or quiet, not %r / %r" % (trap, ub))
             for name, value in (("threads", threads or 0), ("precise", precise), ("ftz", ftz),
-                                ("contract", contract), ("check_races", check_races), ("max_steps", max_steps or 0)):
+                                ("contract", contract), ("check_races", check_races), ("max_steps", max_steps or 0),
+                                ("trap", traps[trap]), ("check_uninit", check_uninit), ("ub", ubs[ub])):
                 _check(_lib.ttref_launch_set(launch, _lib.ttref_option_lookup(name.encode()), int(value),
                                              ctypes.byref(err)), err)
             _check(_lib.ttref_launch_run(launch, gx, gy, gz, ctypes.byref(err)), err)
             stats = _Stats()
             _lib.ttref_launch_stats(launch, ctypes.byref(stats), None)
             self.stats = {n: getattr(stats, n) for n, _ in _Stats._fields_}
+            self.stats["ub_overflow"] = _lib.ttref_launch_stat(launch, 8)  # TTREF_STAT_OVERFLOW (API 2)
             if precise:
                 for name, buf in list(out.items()):
                     a = self._arg(name)

@@ -117,6 +117,8 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--only", default="")
     ap.add_argument("--md", default="")
+    ap.add_argument("--before", default="", help="another ttref build (e.g. main's) timed in the same round-robin, 1 thread; "
+                    "its outputs must equal this build's byte for byte")
     a = ap.parse_args()
     ttref = os.path.abspath(a.ttref)
     nthr = os.cpu_count() or 1
@@ -137,7 +139,7 @@ def main():
                 continue
             d = os.path.join(work, "k")
             shutil.rmtree(d, ignore_errors=True)
-            for sub in ("in", "t1", "tn", "c"):
+            for sub in ("in", "t1", "tn", "c", "b1"):
                 os.makedirs(os.path.join(d, sub))
             nbytes = 0
             for i, (nm, dt, shp) in enumerate(k["bufs"]):
@@ -153,19 +155,25 @@ def main():
             runs = [(base + ["--threads", "1", "--out", os.path.join(d, "t1")], None),
                     (base + ["--threads", str(nthr), "--out", os.path.join(d, "tn")], None),
                     ([bb] + [k["base"][0], os.path.join(d, "c")] + k["base"][1:], fresh)]
+            if a.before:
+                runs.append(([os.path.abspath(a.before)] + base[1:] + ["--threads", "1", "--out", os.path.join(d, "b1")], None))
             best = [None] * len(runs)
             for _ in range(a.reps):  # round-robin, so a change in the machine's load hits all three alike
                 for i, (cmd, before) in enumerate(runs):
                     r = measure(cmd, 1, before)
                     if best[i] is None or r[0] < best[i][0]:
                         best[i] = r
-            r1, rn, rc = best
+            r1, rn, rc = best[:3]
             ok = "ok"
             for nm, atol, rtol in k["cmp"]:
                 got1, gotn, ref = (os.path.join(d, s, nm + ".npy") for s in ("t1", "tn", "c"))
                 with open(got1, "rb") as f1, open(gotn, "rb") as fn:
                     if f1.read() != fn.read():
                         ok = f"FAIL: {nm} differs between 1 and {nthr} threads"
+                if a.before:
+                    with open(got1, "rb") as f1, open(os.path.join(d, "b1", nm + ".npy"), "rb") as fb:
+                        if f1.read() != fb.read() and ok == "ok":
+                            ok = f"FAIL: {nm} differs from the --before build's"
                 q = subprocess.run([bb, "cmp", got1, ref, str(atol), str(rtol)], stderr=subprocess.PIPE, text=True)
                 if q.returncode != 0 and ok == "ok":
                     ok = "FAIL: " + q.stderr.strip()
@@ -176,11 +184,13 @@ def main():
                          f"{amount / r1[0] / scale:.3g} / {amount / rn[0] / scale:.3g} / {amount / rc[0] / scale:.3g} {unit}",
                          f"{r1[1] / 1024:.0f} / {rn[1] / 1024:.0f} / {rc[1] / 1024:.0f}", f"{nbytes / 2**20:.1f}",
                          " / ".join(f"{v:.3f}" for v in s1[:4]), ok])
+            if a.before:
+                rows[-1][2:2] = [f"{best[3][0]:.3f}", f"{best[3][0] / r1[0]:.2f}x", f"{best[3][0] / rc[0]:.1f}x"]
             sys.stderr.write(f"bench: {k['name']} done\n")
         load1 = os.getloadavg()
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    head = ["kernel (real Triton 3.6 TTIR)", "size", "ttref 1 thr s", f"ttref {nthr} thr s", "speed-up", "C -O2 s", "ttref 1 thr / C",
+    head = ["kernel (real Triton 3.6 TTIR)", "size"] + (["before 1 thr s", "before / ttref", "before 1 thr / C"] if a.before else []) + ["ttref 1 thr s", f"ttref {nthr} thr s", "speed-up", "C -O2 s", "ttref 1 thr / C",
             f"rate: 1 thr / {nthr} thr / C", f"peak RSS MiB: 1 thr / {nthr} thr / C", "buffers MiB", "ttref 1 thr split s: parse / bind / run / write", "check"]
     out = [f"machine: {nthr} cores; load average before {load0[0]:.2f}, after {load1[0]:.2f}; best of {a.reps} round-robin runs; "
            f"times include process start and .npy I/O on both sides", "",

@@ -13,7 +13,7 @@ cfg="$work/cfg"
 mkdir -p "$cfg"
 echo '#define PACKAGE_VERSION "bench"' > "$cfg/config.h"
 ${CC:-gcc} -std=gnu11 -O2 -I"$cfg" -I"$top/ir" "$top/ir/ir.c" "$top/ir/ir_base.c" "$top/ir/ir_lex.c" "$top/ir/ir_vendor.c" \
-  "$top"/ir/ir_parse*.c "$top"/ir/ir_print*.c "$top"/ir/ir_verify*.c "$top/tests/bench_parse.c" -o "$work/bench" -lm
+  "$top"/ir/ir_parse*.c "$top"/ir/ir_print*.c "$top"/ir/ir_verify*.c "$top/scripts/bench/bench_parse.c" -o "$work/bench" -lm
 # one copy of every corpus kernel: aliases in a.txt, functions in f.txt
 cat "$corpus"/*.ttir > "$work/all.ttir"
 size=$(wc -c < "$work/all.ttir")

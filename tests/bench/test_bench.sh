@@ -3,18 +3,15 @@
 # table with every kernel checked against its plain-C baseline, and a wrong ttref result is caught
 # (a wrapper that perturbs arith.divf makes softmax's check fail). No timing is judged. Also checks
 # `ttref run --time`: one phase line on stderr, outputs unchanged. TAP output.
+. "${TTREF_SRCDIR:-.}/tests/lib.sh"
 T=${TTREF_BIN:-./ttref}
 S=${TTREF_SRCDIR:-.}
 D=${TTREF_TEST_DATA:-tests/data}/corpus/triton-3.6-h100/vadd_f32
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttref-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+tl_tmpdir bench
 if ! command -v python3 >/dev/null 2>&1 || ! command -v "${CC:-cc}" >/dev/null 2>&1; then
   echo "1..0 # SKIP needs python3 and a C compiler"; exit 0
 fi
 echo "1..6"
-n=0; fail=0
-ok() { n=$((n+1)); echo "ok $n - $1"; }
-no() { n=$((n+1)); fail=$((fail+1)); echo "not ok $n - $1"; sed 's/^/# /' "$tmp/err" | head -n 8; }
 run() { "$T" run "$D/kernel.ttir" --grid 98 --arg "x_ptr=@$D/x_ptr.in.npy" --arg "y_ptr=@$D/y_ptr.in.npy" \
   --arg "o_ptr=@$D/o_ptr.in.npy" --arg n=100003 "$@"; }
 

@@ -2,21 +2,11 @@
 # CLI integration tests: exit codes and one-line errors for good and malformed
 # launches (missing/unknown/duplicated args, bad literals, truncated or hostile
 # .npy files, element-size mismatch, out-of-bounds kernels). TAP output.
+. "${TTREF_SRCDIR:-.}/tests/lib.sh"
 T=${TTREF_BIN:-./ttref}
 D=${TTREF_TEST_DATA:-tests/data}/corpus/triton-3.6-h100/vadd_f32
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttref-cli.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-n=0; fail=0
-ok() { n=$((n+1)); echo "ok $n - $1"; }
-no() { n=$((n+1)); fail=$((fail+1)); echo "not ok $n - $1"; sed 's/^/# /' "$tmp/err" | head -n 5; }
+tl_tmpdir cli
 # expect CODE PATTERN DESCRIPTION -- command...
-expect() {
-  code=$1; pat=$2; desc=$3; shift 4
-  "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
-  if [ "$rc" -ne "$code" ]; then echo "exit $rc, expected $code" >>"$tmp/err"; no "$desc"; return; fi
-  if [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/err" "$tmp/out"; then echo "missing '$pat'" >>"$tmp/err"; no "$desc"; return; fi
-  ok "$desc"
-}
 K=$D/kernel.ttir
 X="x_ptr=@$D/x_ptr.in.npy"; Y="y_ptr=@$D/y_ptr.in.npy"; O="o_ptr=@$D/o_ptr.in.npy"
 
@@ -34,7 +24,7 @@ expect 0 "" "bind by position and %name" -- "$T" run "$K" --grid 98 --arg "0=@$D
 expect 2 "more than 1099511627776 programs" "a grid of 8e27 programs is refused, not attempted" -- "$T" run "$K" --grid 2000000000,2000000000,2000000000 --arg "$X" --arg "$Y" --arg "$O" --arg n=100003
 W=${TTREF_TEST_DATA:-tests/data}/ttir/infinite_while.ttir
 WO="o=@$tmp/w_i32.npy" # infinite_while stores i32: an int32 buffer (a float one is a dtype mismatch)
-PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
+PY=$(tl_python)
 "$PY" -c "import numpy as np, sys; np.save(sys.argv[1], np.zeros(100003, np.int32))" "$tmp/w_i32.npy"
 expect 1 "infinite_while.ttir:5:7: error: the program executed more than 5000 ops (--max-steps)" "--max-steps stops a kernel that never terminates, naming the op" -- "$T" run "$W" --grid 2 --arg "$WO" --arg s=5 --max-steps 5000
 expect 0 "" "--max-steps does not disturb a kernel that ends in time" -- "$T" run "$W" --grid 2 --arg "$WO" --arg s=0 --max-steps 5000
@@ -49,7 +39,7 @@ expect 2 "bound twice" "duplicated argument" -- "$T" run "$K" --grid 98 --arg "$
 expect 2 "bad literal" "bad integer literal" -- "$T" run "$K" --grid 98 --arg "$X" --arg "$Y" --arg "$O" --arg n=12abc
 expect 2 "bad literal" "out-of-range literal" -- "$T" run "$K" --grid 98 --arg "$X" --arg "$Y" --arg "$O" --arg n=4294967296
 expect 2 "error: --grid: '9x' is not an integer" "bad grid" -- "$T" run "$K" --grid 9x --arg "$X" --arg "$Y" --arg "$O" --arg n=1
-PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
+PY=$(tl_python)
 "$PY" - "$tmp" <<'PY'
 import numpy as np, sys, os
 t = sys.argv[1]

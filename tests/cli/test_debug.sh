@@ -3,25 +3,15 @@
 # @new: buffers, located undefined-behaviour reports (--strict/--quiet) and one launch
 # format, on shipped corpus kernels and deliberately broken copies of them
 # (tests/data/ttir/debug). Expected values come from numpy, never typed by hand. TAP output.
+. "${TTREF_SRCDIR:-.}/tests/lib.sh"
 T=${TTREF_BIN:-./ttref}
 DATA=${TTREF_TEST_DATA:-tests/data}
 C=$DATA/corpus/triton-3.6-h100
 G=$DATA/corpus/triton-3.6-h100-gen
 B=$DATA/ttir/debug
-PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttref-dbg.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-n=0; fail=0
-ok() { n=$((n+1)); echo "ok $n - $1"; }
-no() { n=$((n+1)); fail=$((fail+1)); echo "not ok $n - $1"; sed 's/^/# /' "$tmp/err" | head -n 8; }
+PY=$(tl_python)
+tl_tmpdir dbg
 # expect CODE PATTERN DESCRIPTION -- command...   (PATTERN searched in stdout and stderr)
-expect() {
-  code=$1; pat=$2; desc=$3; shift 4
-  "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
-  if [ "$rc" -ne "$code" ]; then echo "exit $rc, expected $code" >>"$tmp/err"; no "$desc"; return; fi
-  if [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/err" "$tmp/out"; then echo "missing '$pat'" >>"$tmp/err"; no "$desc"; return; fi
-  ok "$desc"
-}
 # check DESCRIPTION -- python code reading $tmp (argv[1]) and the data dirs (argv[2])
 check() {
   desc=$1; shift 2

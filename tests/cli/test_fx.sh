@@ -5,24 +5,14 @@
 # numpy, --dtype and --oob, out-of-bounds faults naming the fx node, malformed traces
 # (exit 2 with file:line:col), the traced conformance suite against ttref and against the
 # independent numpy reference (scripts/traced_ref.py), and --localize naming fx nodes.
+. "${TTREF_SRCDIR:-.}/tests/lib.sh"
 T=${TTREF_BIN:-./ttref}
 case $T in /*) ;; */*) T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T") ;; esac
 D=${TTREF_TEST_DATA:-tests/data}/fx
 SRC=${TTREF_SRCDIR:-.}
-PY=/usr/bin/python3; [ -x "$PY" ] || PY=python3
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttref-fx.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-n=0; fail=0
-ok() { n=$((n+1)); echo "ok $n - $1"; }
-no() { n=$((n+1)); fail=$((fail+1)); echo "not ok $n - $1"; sed 's/^/# /' "$tmp/err" | head -n 8; }
+PY=$(tl_python)
+tl_tmpdir fx
 # expect CODE PATTERN DESCRIPTION -- command...
-expect() {
-  code=$1; pat=$2; desc=$3; shift 4
-  "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
-  if [ "$rc" -ne "$code" ]; then echo "exit $rc, expected $code" >>"$tmp/err"; no "$desc"; return; fi
-  if [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/err" "$tmp/out"; then echo "missing '$pat'" >>"$tmp/err"; no "$desc"; return; fi
-  ok "$desc"
-}
 check() { if eval "$2" >"$tmp/err" 2>&1; then ok "$1"; else no "$1"; fi; }
 np() { s=$1; shift; "$PY" -c "import numpy as np, sys
 $s" "$@"; }

@@ -6,18 +6,13 @@
 # C plugin backends (tests/conform/plugin_*.c, built here with $CC) load once
 # per worker, crash or hang into verdicts, and are refused with a clear error
 # for a wrong ABI version or a missing entry symbol.
+. "${TTREF_SRCDIR:-.}/tests/lib.sh"
 BIN=${TTREF_BIN:-./ttref}
 case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
 SRC=${TTREF_SRCDIR:-.}
 SUITE=$SRC/conformance/suite/core
 GOLDEN=$SRC/golden/core
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_conform_sh.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; [ -n "$2" ] && echo "# $2"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1" "$3"; fi; }
+tl_tmpdir test_conform_sh; T=$tmp
 count() { grep -c "\"verdict\": \"$2\"" "$1/journal.jsonl"; }
 ids() { sed 's/^{"id": "\([^"]*\)".*/\1/' "$1/journal.jsonl" | sort; }
 echo "1..33"
@@ -186,4 +181,4 @@ sed -i 's/^semantics-version 1$/semantics-version 0/' "$T/golden/MANIFEST"
 "$BIN" conform "$SUITE" --backend reference --golden "$T/golden" --filter '^vadd_f16' --report-dir "$T/gsem" --no-progress >/dev/null 2>"$T/gsem.err"
 check "conform --golden refuses goldens made for another semantics version" \
   "[ \$? -eq 2 ] && grep -q 'made for semantics version 0' '$T/gsem.err'" "$(cat "$T/gsem.err")"
-[ $fails -eq 0 ]
+[ $fail -eq 0 ]

@@ -6,17 +6,12 @@
 # (an independent grep); cells name their items; bad allow-lists and options
 # are errors. The kernel suite (scripts/gen_kernel_suite.py) passes on the
 # reference backend, every case with at least two specializations.
+. "${TTREF_SRCDIR:-.}/tests/lib.sh"
 BIN=${TTREF_BIN:-./ttref}
 case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
 SRC=${TTREF_SRCDIR:-.}
 ALLOW=$SRC/conformance/coverage_allow.txt
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_coverage_sh.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; [ -n "$2" ] && echo "$2" | sed 's/^/# /'; }
-check() { if eval "$2"; then ok "$1"; else notok "$1" "$3"; fi; }
+tl_tmpdir test_coverage_sh; T=$tmp
 echo "1..8"
 
 SUITES=
@@ -97,4 +92,4 @@ check "the kernel suite passes on the reference backend; every case has >= 2 spe
   "[ $rc -eq 0 ] && grep -q '^[0-9]* passed, 0 failed' '$T/kernels.out' && [ -z '$few' ] && [ \$(ls '$K'/*.yaml | wc -l) -ge 15 ]" \
   "rc=$rc few=$few $(tail -3 "$T/kernels.out")"
 
-[ $fails -eq 0 ]
+[ $fail -eq 0 ]

@@ -5,17 +5,12 @@
 # values and reductions; a wrong store is "not in a probed value"; a correct
 # backend triggers no localisation; the finding reaches journal, report.md,
 # report.html and junit.xml.
+. "${TTREF_SRCDIR:-.}/tests/lib.sh"
 BIN=${TTREF_BIN:-./ttref}
 case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
 SRC=${TTREF_SRCDIR:-.}
 SUITE=$SRC/conformance/suite/core
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_localize_sh.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; [ -n "$2" ] && echo "$2" | sed 's/^/# /'; }
-check() { if eval "$2"; then ok "$1"; else notok "$1" "$3"; fi; }
+tl_tmpdir test_localize_sh; T=$tmp
 # field ID KEY: the JSON string KEY of the journal record of item ID in directory $3
 field() { grep -F "\"id\": \"$1\"" "$3/journal.jsonl" | sed -n "s/.*\"$2\": \"\\([^\"]*\\)\".*/\\1/p"; }
 echo "1..11"
@@ -74,4 +69,4 @@ check "report.md, report.html and junit.xml carry the finding" \
 check "fault:perturb with an unknown op is refused (exit 2, named)" \
   "[ \$? -eq 2 ] && grep -q \"unknown op 'math.nope'\" '$T/bad.err'" "$(cat "$T/bad.err")"
 
-[ "$fails" -eq 0 ]
+[ "$fail" -eq 0 ]

@@ -5,17 +5,12 @@
 # unexercised, one whose changes the compliance mode accepts survives, the
 # score gates the exit code (4) and the results reach mutants.json/.md and
 # the journal; bad options are usage errors.
+. "${TTREF_SRCDIR:-.}/tests/lib.sh"
 BIN=${TTREF_BIN:-./ttref}
 case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
 SRC=${TTREF_SRCDIR:-.}
 SUITE=$SRC/conformance/suite/core
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_mutants_sh.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; [ -n "$2" ] && echo "$2" | sed 's/^/# /'; }
-check() { if eval "$2"; then ok "$1"; else notok "$1" "$3"; fi; }
+tl_tmpdir test_mutants_sh; T=$tmp
 # mut DIR NAME KEY: the JSON value of KEY in mutant NAME's result of DIR/mutants.json (lists on their own lines)
 mut() {
   awk -v n="{\"name\": \"$2\"" -v k="\"$3\": " '
@@ -105,4 +100,4 @@ check "... and its outputs differ from the reference's per-step f16 rounding: th
   "! cmp -s '$T/wide/work/dot_f16_acc_f16_s3/default/outputs/o_ptr.npy' '$T/wide/work/dot_f16_acc_f16_s3/default/ref/o_ptr.npy' &&
    ! cmp -s '$T/wide/work/dot_f16_acc_f16_s5/default/outputs/o_ptr.npy' '$T/wide/work/dot_f16_acc_f16_s5/default/ref/o_ptr.npy'"
 
-[ $fails -eq 0 ]
+[ $fail -eq 0 ]

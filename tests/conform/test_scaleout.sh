@@ -5,17 +5,12 @@
 # verdicts as one unsharded run; shards are disjoint and complete. A sharded
 # --mutants run merges to the unsharded mutation score. The GNU
 # parallel test is skipped only when `parallel` is not installed.
+. "${TTREF_SRCDIR:-.}/tests/lib.sh"
 BIN=${TTREF_BIN:-./ttref}
 case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
 SRC=${TTREF_SRCDIR:-.}
 CORE=$SRC/conformance/suite/core
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_scaleout_sh.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; [ -n "$2" ] && echo "$2" | sed 's/^/# /'; }
-check() { if eval "$2"; then ok "$1"; else notok "$1" "$3"; fi; }
+tl_tmpdir test_scaleout_sh; T=$tmp
 # verdicts DIR: "id verdict raw_verdict" per journal record, sorted
 verdicts() {
   sed 's/.*"id": "\([^"]*\)".*"verdict": "\([A-Z_]*\)", "raw_verdict": "\([A-Z_]*\)".*/\1 \2 \3/' "$1/journal.jsonl" | sort
@@ -99,4 +94,4 @@ rc=$?
 check "merging a --mutants shard with a plain shard is an input error (exit 2)" \
   "[ $rc -eq 2 ] && grep -q 'is not a --mutants run' '$T/mixed.err'" "rc=$rc $(cat "$T/mixed.err")"
 
-[ $fails -eq 0 ]
+[ $fail -eq 0 ]

@@ -6,17 +6,13 @@
 # refuses another backend; exact-mode FAILs report the true worst element;
 # goldens are self-contained; docs/cli.md matches --help; reports hold no
 # absolute path; report.html starts with the findings.
+. "${TTREF_SRCDIR:-.}/tests/lib.sh"
 BIN=${TTREF_BIN:-./ttref}
 case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
 SRC=${TTREF_SRCDIR:-.}
 SRC=$(cd "$SRC" && pwd)
 SUITE=$SRC/conformance/suite/core
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_verdicts_sh.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "$2" ] && echo "# $2"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1" "$3"; fi; }
+tl_tmpdir test_verdicts_sh; T=$tmp
 verdict() { grep -F "\"id\": \"$2\"" "$1/journal.jsonl" | sed -n 's/.*"verdict": "\([A-Z_]*\)".*/\1/p'; }
 
 

@@ -4,30 +4,18 @@
 # --verify, drift, located manifest errors), the C wrapper's CMocka test built with
 # `pkg-config --cflags --libs ttref cmocka`, and the Python example with the installed
 # package. TAP output.
+. "${TTREF_SRCDIR:-.}/tests/lib.sh"
 T=${TTREF_BIN:-./ttref}
 S=${TTREF_SRCDIR:-.}
 B=$(cd "$(dirname "$T")" && pwd)
 E=$S/docs/examples/rope
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttref-rope.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-n=0; fail=0
-ok() { n=$((n+1)); echo "ok $n - $1"; }
-no() { n=$((n+1)); fail=$((fail+1)); echo "not ok $n - $1"; sed 's/^/# /' "$tmp/err" | tail -n 12; }
-san_env=
-if nm -D "$B/.libs/libttref.so" 2>/dev/null | grep -q ' __asan_init'; then
-  san_env="LD_PRELOAD=$(${CC:-cc} -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0"
-fi
+tl_tmpdir rope
+TL_ERR_TAIL=1; TL_ERR_LINES=12 # failures show the end of $tmp/err
+san_env=$(tl_san_env "$B/.libs/libttref.so")
 P=$tmp/prefix
 if make -C "$B" install prefix="$P" >"$tmp/err" 2>&1; then ok "make install prefix=TMP"; else no "make install prefix=TMP"; echo "1..$n"; exit 1; fi
 TT=$P/bin/ttref
 # expect CODE PATTERN DESCRIPTION -- command...
-expect() {
-  code=$1; pat=$2; desc=$3; shift 4
-  "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
-  if [ "$rc" -ne "$code" ]; then echo "exit $rc, expected $code" >>"$tmp/err"; no "$desc"; return; fi
-  if [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/err" "$tmp/out"; then echo "missing '$pat'" >>"$tmp/err"; no "$desc"; return; fi
-  ok "$desc"
-}
 expect 0 "index.json" "golden --library writes the rope goldens" -- env $san_env "$TT" golden --library "$E/MANIFEST.yaml" --out "$tmp/g1"
 expect 0 "" "a second generation" -- env $san_env "$TT" golden --library "$E/MANIFEST.yaml" --out "$tmp/g2"
 if diff -r "$tmp/g1" "$tmp/g2" >"$tmp/err" 2>&1; then ok "regeneration is bit-identical"; else no "regeneration is bit-identical"; fi
@@ -86,10 +74,7 @@ if ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror $sanflags -I"$E" -o "$tmp/test_rop
   if [ "$rc" -ne 0 ] || [ "$(wc -l <"$tmp/oks")" -ne 3 ]; then cat "$tmp/out" >>"$tmp/err"; no "C: every rope test passes (exit $rc)"; fi
 else no "the rope example builds with pkg-config --cflags --libs ttref cmocka"; fi
 # the same in Python with the installed package
-PY=
-for p in "$PYTHON" /usr/bin/python3 python3; do
-  if [ -n "$p" ] && "$p" -c 'import numpy' >/dev/null 2>&1; then PY=$p; break; fi
-done
+PY=$(tl_numpy)
 init=$(find "$P" -path '*/ttref/__init__.py' | head -n 1)
 if [ -n "$static" ]; then
   ok "Python: the rope example # SKIP libttref was built without shared libraries (--disable-shared)"

@@ -7,24 +7,15 @@
 # other rows; .npy strings with NUL, YAML streams with two documents and
 # duplicate launch-file keys are refused with a location; report-write
 # failures name their reason.
+. "${TTREF_SRCDIR:-.}/tests/lib.sh"
 T=${TTREF_BIN:-./ttref}
 case $T in /*) ;; */*) T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T") ;; esac
 DATA=${TTREF_TEST_DATA:-tests/data}
 SRC=${TTREF_SRCDIR:-.}
 V=$DATA/corpus/triton-3.6-h100/vadd_f32
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttref-limits.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-n=0; fail=0
-ok() { n=$((n+1)); echo "ok $n - $1"; }
-no() { n=$((n+1)); fail=$((fail+1)); echo "not ok $n - $1"; sed 's/^/# /' "$tmp/err" | head -n 5; }
+tl_tmpdir limits
 # expect CODE PATTERN DESCRIPTION -- command... (TMO seconds at most, default 60: a hang fails)
-expect() {
-  code=$1; pat=$2; desc=$3; shift 4
-  timeout "${TMO:-60}" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
-  if [ "$rc" -ne "$code" ]; then echo "exit $rc, expected $code" >>"$tmp/err"; no "$desc"; return; fi
-  if [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/err" "$tmp/out"; then echo "missing '$pat'" >>"$tmp/err"; no "$desc"; return; fi
-  ok "$desc"
-}
+TMO=${TMO:-60} # every expect runs under timeout: a hang fails
 # npy FILE DESCR COUNT [BYTE]: a 1-D .npy of COUNT elements of 4 bytes (python3 without numpy)
 npy() {
   python3 - "$@" <<'PY'

@@ -7,16 +7,12 @@
 # output file name collisions are refused. Every test checks that nothing
 # outside the chosen directories changed (a snapshot of the sandbox before and
 # after) as well as the exit code and the message.
+. "${TTREF_SRCDIR:-.}/tests/lib.sh"
 BIN=${TTREF_BIN:-./ttref}
 case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
 DATA=${TTREF_TEST_DATA:-tests/data}
 DATA=$(cd "$DATA" && pwd)
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_paths_sh.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-n=0
-fails=0
-ok() { n=$((n + 1)); printf "ok %d - %s\n" "$n" "$1"; }
-notok() { n=$((n + 1)); fails=$((fails + 1)); printf "not ok %d - %s\n" "$n" "$1"; [ -n "$2" ] && printf '%s\n' "$2" | sed 's/^/# /' | head -n 8; }
+tl_tmpdir test_paths_sh; T=$tmp
 echo "1..66"
 
 # snap DIR [EXCLUDED-SUBPATH]: a listing of every entry under DIR (type, link
@@ -313,4 +309,4 @@ run_case "run without --precise: no collision, runs" 0 "" "$B" "p/D" -- $RUNC
 if [ -f "$B/p/D/a.precise.npy" ] && ! cmp -s "$B/p/D/a.precise.npy" "$B/p/z.npy"; then ok "  ... and a.precise.npy holds the stored values"; else notok "  ... and a.precise.npy holds the stored values"; fi
 
 [ $n -eq 64 ] || echo "# ran $n tests, planned 64"
-[ $fails -eq 0 ]
+[ $fail -eq 0 ]

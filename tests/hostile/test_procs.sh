@@ -8,25 +8,19 @@
 # golden or merged report, and --resume finishes it. Every step runs under
 # `timeout`, so a regression fails instead of hanging. KEEP=1 keeps the
 # work directory for inspection.
+. "${TTREF_SRCDIR:-.}/tests/lib.sh"
 BIN=${TTREF_BIN:-./ttref}
 case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
 SRC=${TTREF_SRCDIR:-.}
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_procs_sh.XXXXXX") || exit 1
+tl_tmpdir test_procs_sh; T=$tmp
 HOLDER=
-cleanup() {
+tl_cleanup() { # run at exit by tests/lib.sh, before the work directory goes
   # never leave a process behind, even when a check failed
   for f in "$T"/pids*; do
     [ -f "$f" ] && while read -r p; do kill -9 "$p" 2>/dev/null; done <"$f"
   done
   [ -n "$HOLDER" ] && kill "$HOLDER" 2>/dev/null
-  [ -n "$KEEP" ] || rm -rf "$T"
 }
-trap cleanup EXIT
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; [ -n "$2" ] && echo "# $2"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1" "$3"; fi; }
 count() { grep -c "\"verdict\": \"$2\"" "$1/journal.jsonl" 2>/dev/null; }
 alive() { # how many pids listed in file $1 still run (zombies excluded)
   k=0
@@ -336,4 +330,4 @@ fi
 
 # nothing of ours is left running (the harness's children, the adapters)
 check "no process of this test is left" "[ \$(alive '$T/pids1') -eq 0 ] && [ \$(alive '$T/pids2') -eq 0 ]"
-[ $fails -eq 0 ]
+[ $fail -eq 0 ]

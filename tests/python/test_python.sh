@@ -3,26 +3,18 @@
 # built libttref, then the package as `make install prefix=TMP` installs it (found
 # through its install record, no TTREF_LIB), and `python3 -m ttref`. Needs python3
 # with numpy (Debian: python3-numpy). TAP output.
+. "${TTREF_SRCDIR:-.}/tests/lib.sh"
 T=${TTREF_BIN:-./ttref}
 S=${TTREF_SRCDIR:-.}
 B=$(cd "$(dirname "$T")" && pwd)
-PY=
-for p in "$PYTHON" /usr/bin/python3 python3; do
-  if [ -n "$p" ] && "$p" -c 'import numpy' >/dev/null 2>&1; then PY=$p; break; fi
-done
+PY=$(tl_numpy)
 if [ -z "$PY" ]; then echo "1..0 # SKIP no python3 with numpy (apt-get install python3-numpy)"; exit 0; fi
 if [ ! -f "$B/.libs/libttref.so" ]; then echo "1..0 # SKIP libttref was built without shared libraries (--disable-shared)"; exit 0; fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttref-py.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-n=0; fail=0
-ok() { n=$((n+1)); echo "ok $n - $1"; }
-no() { n=$((n+1)); fail=$((fail+1)); echo "not ok $n - $1"; sed 's/^/# /' "$tmp/err" | tail -n 12; }
+tl_tmpdir py
+TL_ERR_TAIL=1; TL_ERR_LINES=12 # failures show the end of $tmp/err
 lib=$B/.libs/libttref.so
 # an --enable-asan library needs the ASan runtime loaded first in the programs that use it
-san_env=
-if nm -D "$B/.libs/libttref.so" 2>/dev/null | grep -q ' __asan_init'; then
-  san_env="LD_PRELOAD=$(${CC:-cc} -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0"
-fi
+san_env=$(tl_san_env "$B/.libs/libttref.so")
 # the vendor-ops plugin of tests/vendor (test_vendor_ops_plugin)
 ${CC:-cc} -shared -fPIC -I"$S/ir" -o "$tmp/ops_acme.so" "$S/tests/vendor/ops_acme.c" 2>"$tmp/err" || no "the ops plugin builds"
 env $san_env TTREF_LIB=$lib TTREF_TEST_OPS="$tmp/ops_acme.so" PYTHONPATH=$S/python "$PY" "$S/tests/python/test_ttref.py" >"$tmp/out" 2>"$tmp/err"; rc=$?

@@ -3,25 +3,17 @@
 # and test_run_test_core.py (plain asserts) against the built libttref, then the installed package: ttref_triton.pth sits
 # in the prefix's python path and routes a stub `triton` through ttref under TTREF_TRITON=1.
 # Needs python3 with numpy (Debian: python3-numpy). TAP output.
+. "${TTREF_SRCDIR:-.}/tests/lib.sh"
 T=${TTREF_BIN:-./ttref}
 S=${TTREF_SRCDIR:-.}
 B=$(cd "$(dirname "$T")" && pwd)
-PY=
-for p in "$PYTHON" /usr/bin/python3 python3; do
-  if [ -n "$p" ] && "$p" -c 'import numpy' >/dev/null 2>&1; then PY=$p; break; fi
-done
+PY=$(tl_numpy)
 if [ -z "$PY" ]; then echo "1..0 # SKIP no python3 with numpy (apt-get install python3-numpy)"; exit 0; fi
 if [ ! -f "$B/.libs/libttref.so" ]; then echo "1..0 # SKIP libttref was built without shared libraries (--disable-shared)"; exit 0; fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttref-tri.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-n=0; fail=0
-ok() { n=$((n+1)); echo "ok $n - $1"; }
-no() { n=$((n+1)); fail=$((fail+1)); echo "not ok $n - $1"; sed 's/^/# /' "$tmp/err" | tail -n 12; }
+tl_tmpdir tri
+TL_ERR_TAIL=1; TL_ERR_LINES=12 # failures show the end of $tmp/err
 lib=$B/.libs/libttref.so
-san_env=
-if nm -D "$lib" 2>/dev/null | grep -q ' __asan_init'; then
-  san_env="LD_PRELOAD=$(${CC:-cc} -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0"
-fi
+san_env=$(tl_san_env "$lib")
 # test_run_test_core.py: the GPU test_core sample runner's pure and replay parts (scripts/gpu)
 for f in test_triton_bind test_run_test_core; do
   env $san_env TTREF_LIB=$lib TTREF_BIN="$T" PYTHONPATH=$S/python "$PY" "$S/tests/python/$f.py" >"$tmp/out" 2>"$tmp/err"; rc=$?

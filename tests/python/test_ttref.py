@@ -217,6 +217,38 @@ def test_vendor_ops_plugin():
     raises(ttref.BadInput, lambda: ttref.run(acme, 4, args, ops=["/nonexistent/ops.so"]), "cannot load ops plugin")
 
 
+
+def test_debug_options():
+    """trap, ub and check_uninit reach the launch (API 2): 0/0 and x/0 in lane 3 of 16."""
+    def k(t, body):  # a 16-lane kernel of element type t: %y = body(%x) stored to o_ptr
+        return ("module {\n  tt.func public @k(%x_ptr: !tt.ptr<T>, %o_ptr: !tt.ptr<T>) {\n"
+                "    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>\n"
+                "    %xp = tt.splat %x_ptr : !tt.ptr<T> -> tensor<16x!tt.ptr<T>>\n"
+                "    %xa = tt.addptr %xp, %r : tensor<16x!tt.ptr<T>>, tensor<16xi32>\n"
+                "    %x = tt.load %xa : tensor<16x!tt.ptr<T>>\n    " + body + "\n"
+                "    %op = tt.splat %o_ptr : !tt.ptr<T> -> tensor<16x!tt.ptr<T>>\n"
+                "    %oa = tt.addptr %op, %r : tensor<16x!tt.ptr<T>>, tensor<16xi32>\n"
+                "    tt.store %oa, %y : tensor<16x!tt.ptr<T>>\n    tt.return\n  }\n}\n").replace("T", t)
+    xf = np.ones(16, np.float32)
+    xf[3] = 0
+    nan_k = k("f32", "%y = arith.divf %x, %x : tensor<16xf32>")
+    out = ttref.run(nan_k, 1, {"x_ptr": xf, "o_ptr": np.zeros(16, np.float32)})
+    assert np.isnan(out["o_ptr"][3]) and (out["o_ptr"][:3] == 1).all()
+    raises(ttref.KernelFault, lambda: ttref.run(nan_k, 1, {"x_ptr": xf, "o_ptr": np.zeros(16, np.float32)}, trap="nan"),
+           "NaN created by 'arith.divf'", "lane 3")
+    ttref.run(nan_k, 1, {"x_ptr": xf, "o_ptr": np.zeros(16, np.float32)}, trap="inf")  # no inf made
+    raises(ttref.BadInput, lambda: ttref.run(nan_k, 1, {"x_ptr": xf, "o_ptr": xf}, trap="zero"), "trap takes")
+    xi = np.full(16, 7, np.int32)
+    xi[3] = 0
+    div_k = k("i32", "%y = arith.divsi %x, %x : tensor<16xi32>")
+    kk = ttref.Kernel(div_k)
+    kk.run(1, {"x_ptr": xi, "o_ptr": np.zeros(16, np.int32)}, ub="quiet")
+    assert kk.stats["ub_div_zero"] == 1 and kk.stats["ub_overflow"] == 0
+    raises(ttref.KernelFault, lambda: kk.run(1, {"x_ptr": xi, "o_ptr": np.zeros(16, np.int32)}, ub="strict"),
+           "integer division by zero")
+    kk.close()
+
+
 if __name__ == "__main__":
     only = sys.argv[1:]
     n = 0

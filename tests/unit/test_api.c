@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -820,6 +821,641 @@ static void test_api_nomem(void **state)
   assert_true(saw_ok);
 }
 
+
+/* ---- API version 2: what `ttref run` is built on ---- */
+
+static char tmpdir[512];
+
+static void make_tmp(void)
+{
+  const char *t = getenv("TMPDIR");
+  snprintf(tmpdir, sizeof tmpdir, "%s/test_api.XXXXXX", t && *t ? t : "/tmp");
+  assert_non_null(mkdtemp(tmpdir));
+}
+
+static void remove_tmp(void)
+{
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+  assert_int_equal(system(cmd), 0);
+}
+
+static void save_f32(const char *name, const float *v, int64_t n)
+{
+  char path[700];
+  ttref_error e;
+  ttref_array a = {'f', 4, 1, {n}, n, (void *)(uintptr_t)v, (size_t)n * 4};
+  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+  if (ttref_npy_save(path, &a, &e) != TTREF_OK) fail_msg("%s", e.msg);
+}
+
+/* "NAME=@TMPDIR/FILE" into buf */
+static const char *spec_at(char *buf, size_t n, const char *name, const char *file)
+{
+  snprintf(buf, n, "%s=@%s/%s", name, tmpdir, file);
+  return buf;
+}
+
+static void test_api_v2_names(void **state)
+{
+  (void)state;
+  assert_int_equal(ttref_api_version(), TTREF_API_VERSION);
+  assert_true(TTREF_API_VERSION >= 2);
+  assert_int_equal(TTREF_STAT_COUNT, 9);
+  assert_string_equal(ttref_stat_name(TTREF_STAT_DIV_ZERO), "div_zero");
+  assert_string_equal(ttref_stat_label(TTREF_STAT_OVERFLOW), "nsw/nuw overflow");
+  assert_string_equal(ttref_stat_name((ttref_stat)TTREF_STAT_COUNT), "<invalid>");
+  assert_string_equal(ttref_stat_label((ttref_stat)-1), "<invalid>");
+  assert_int_equal(ttref_launch_stat(NULL, TTREF_STAT_PROGRAMS), 0);
+  /* options of version 1 keep their values; the new ones come after them */
+  assert_int_equal(TTREF_OPT_MAX_STEPS, 5);
+  assert_int_equal(ttref_option_lookup("trap"), TTREF_OPT_TRAP);
+  assert_int_equal(ttref_option_lookup("check_uninit"), TTREF_OPT_CHECK_UNINIT);
+  assert_int_equal(ttref_option_lookup("ub"), TTREF_OPT_UB);
+  assert_true(ttref_kernel_is_fx(softmax_path));
+  assert_false(ttref_kernel_is_fx(vadd_path));
+  assert_false(ttref_kernel_is_fx(NULL));
+}
+
+static void test_api_bind_args_save(void **state)
+{
+  (void)state;
+  ttref_error e;
+  static vadd v;
+  char sx[700], sy[700], path[700];
+  vadd_fill(&v);
+  make_tmp();
+  save_f32("x.npy", v.x, N);
+  save_f32("y.npy", v.y, N);
+  ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
+  ttref_launch *l = ttref_launch_new(k, &e);
+  const char *specs[] = {spec_at(sx, sizeof sx, "x_ptr", "x.npy"), spec_at(sy, sizeof sy, "%y_ptr", "y.npy"),
+                         "2=@new:f32[4096]", "n=4000"};
+  if (ttref_launch_bind_args(l, specs, 4, &e) != TTREF_OK) fail_msg("%s", e.msg);
+  assert_int_equal(ttref_launch_scalar(l, "n", "1", &e), TTREF_E_USAGE); /* bound from specs */
+  assert_int_equal(ttref_launch_buffer(l, "o_ptr", v.o, sizeof v.o, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_set(l, TTREF_OPT_THREADS, 2, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_run(l, 4, 1, 1, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_stat(l, TTREF_STAT_PROGRAMS), 4);
+  snprintf(path, sizeof path, "%s/out/sub", tmpdir);
+  assert_int_equal(ttref_launch_save(l, path, TTREF_SAVE_CHECK, &e), TTREF_OK);
+  snprintf(path, sizeof path, "%s/out/sub/o_ptr.npy", tmpdir);
+  assert_int_not_equal(access(path, F_OK), 0); /* a check writes nothing */
+  snprintf(path, sizeof path, "%s/out/sub", tmpdir);
+  if (ttref_launch_save(l, path, 0, &e) != TTREF_OK) fail_msg("%s", e.msg);
+  ttref_array o;
+  snprintf(path, sizeof path, "%s/out/sub/o_ptr.npy", tmpdir);
+  assert_int_equal(ttref_npy_load(path, &o, &e), TTREF_OK);
+  assert_int_equal(o.numel, N);
+  assert_int_equal(o.kind, 'f');
+  const float *got = o.data;
+  for (int i = 0; i < N; i++) { /* the sums, and zeros where the fresh buffer was not written */
+    const float want = i < 4000 ? v.x[i] + v.y[i] : 0.0f;
+    if (memcmp(&got[i], &want, 4) != 0) fail_msg("o[%d] = %a, want %a", i, (double)got[i], (double)want);
+  }
+  ttref_array_free(&o);
+  snprintf(path, sizeof path, "%s/out/sub/x_ptr.npy", tmpdir);
+  assert_int_equal(ttref_npy_load(path, &o, &e), TTREF_OK);
+  assert_memory_equal(o.data, v.x, sizeof v.x);
+  ttref_array_free(&o);
+  /* a launch bound by buffers has no files to save */
+  ttref_launch *lb = vadd_launch(k, &v, "4");
+  assert_int_equal(ttref_launch_save(lb, tmpdir, 0, &e), TTREF_E_USAGE);
+  assert_has(&e, "ttref_launch_bind_args");
+  ttref_launch_free(lb);
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+  remove_tmp();
+}
+
+static void test_api_bind_args_errors(void **state)
+{
+  (void)state;
+  ttref_error e;
+  char sx[700], sy[700], sd[700];
+  static float x[16];
+  static double d[16];
+  make_tmp();
+  save_f32("x.npy", x, 16);
+  {
+    char path[700];
+    ttref_array a = {'f', 8, 1, {16}, 16, d, sizeof d};
+    snprintf(path, sizeof path, "%s/d.npy", tmpdir);
+    assert_int_equal(ttref_npy_save(path, &a, &e), TTREF_OK);
+  }
+  ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
+  ttref_launch *l = ttref_launch_new(k, &e);
+  spec_at(sx, sizeof sx, "x_ptr", "x.npy");
+  spec_at(sy, sizeof sy, "y_ptr", "x.npy");
+  const struct {
+    const char *specs[5];
+    int n;
+    const char *want;
+  } bad[] = {
+      {{sx, sy, "o_ptr=@new:f32[16]", "nope=1"}, 4, "unknown kernel argument 'nope'"},
+      {{sx, sy, "o_ptr=@new:f32[16]"}, 3, "missing kernel argument 'n'"},
+      {{sx, sy, "o_ptr=@new:f32[16]", "n=1", "n=2"}, 5, "argument 'n' is bound twice"},
+      {{sx, sy, "o_ptr=@new:f32[16]", "n=1.5"}, 4, "bad literal for i32: '1.5'"},
+      {{sx, sy, "o_ptr=@new:f16[16]", "n=1"}, 4, "bad fresh buffer"},
+      {{spec_at(sd, sizeof sd, "x_ptr", "d.npy"), sy, "o_ptr=@new:f32[16]", "n=1"}, 4, "element size mismatch"},
+      {{sx, sy, "o_ptr=5", "n=1"}, 4, "needs a file"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    memset(&e, 0, sizeof e);
+    assert_int_equal(ttref_launch_bind_args(l, bad[i].specs, bad[i].n, &e), TTREF_E_INPUT);
+    assert_has(&e, bad[i].want);
+    assert_has(&e, "note: kernel signature: ");
+  }
+  /* after a failed binding the launch is unbound */
+  assert_int_equal(ttref_launch_run(l, 1, 1, 1, &e), TTREF_E_INPUT);
+  const char *nul[] = {NULL};
+  assert_int_equal(ttref_launch_bind_args(l, nul, 1, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_bind_args(l, NULL, 1, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_bind_args(NULL, NULL, 0, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_save(NULL, tmpdir, 0, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_save(l, NULL, 0, &e), TTREF_E_USAGE);
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+  /* with the precise option, X and X.precise would both write X.precise.npy */
+  static const char two[] = "module {\n  tt.func public @k(%a: !tt.ptr<f32>, %a.precise: !tt.ptr<f32>) {\n"
+                            "    tt.return\n  }\n}\n";
+  k = ttref_kernel_parse(two, sizeof two - 1, "two.ttir", NULL, &e);
+  if (!k) fail_msg("%s", e.msg);
+  l = ttref_launch_new(k, &e);
+  const char *ss[] = {spec_at(sx, sizeof sx, "a", "x.npy"), spec_at(sy, sizeof sy, "1", "x.npy")};
+  assert_int_equal(ttref_launch_bind_args(l, ss, 2, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_save(l, tmpdir, TTREF_SAVE_CHECK, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_set(l, TTREF_OPT_PRECISE, 1, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_save(l, tmpdir, TTREF_SAVE_CHECK, &e), TTREF_E_USAGE);
+  assert_has(&e, "collide");
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+  remove_tmp();
+}
+
+static void test_api_bind_args_precise(void **state)
+{
+  (void)state;
+  ttref_error e;
+  static vadd v;
+  char sx[700], sy[700], so[700], path[700];
+  vadd_fill(&v);
+  make_tmp();
+  save_f32("x.npy", v.x, N);
+  save_f32("y.npy", v.y, N);
+  save_f32("o.npy", v.o, N);
+  ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
+  ttref_launch *l = ttref_launch_new(k, &e);
+  const char *specs[] = {spec_at(sx, sizeof sx, "x_ptr", "x.npy"), spec_at(sy, sizeof sy, "y_ptr", "y.npy"),
+                         spec_at(so, sizeof so, "o_ptr", "o.npy"), "n=4096"};
+  assert_int_equal(ttref_launch_bind_args(l, specs, 4, &e), TTREF_OK);
+  const double *pv, *pb;
+  size_t n;
+  assert_int_equal(ttref_launch_precise(l, "o_ptr", &pv, &pb, &n, &e), TTREF_E_INPUT); /* no run yet */
+  assert_int_equal(ttref_launch_set(l, TTREF_OPT_PRECISE, 1, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_run(l, 4, 1, 1, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_precise(l, "o_ptr", &pv, &pb, &n, &e), TTREF_OK);
+  assert_int_equal(n, N);
+  for (int i = 0; i < N; i++) { /* binary64 sums and bounds |x| + |y| */
+    const double want = (double)v.x[i] + (double)v.y[i], wb = fabs((double)v.x[i]) + fabs((double)v.y[i]);
+    if (pv[i] != want || pb[i] != wb) fail_msg("o[%d]: %a / %a, want %a / %a", i, pv[i], pb[i], want, wb);
+  }
+  assert_int_equal(ttref_launch_save(l, tmpdir, 0, &e), TTREF_OK);
+  ttref_array a;
+  snprintf(path, sizeof path, "%s/o_ptr.precise.npy", tmpdir);
+  assert_int_equal(ttref_npy_load(path, &a, &e), TTREF_OK);
+  assert_int_equal(a.kind, 'f');
+  assert_int_equal(a.elsize, 8);
+  assert_memory_equal(a.data, pv, N * sizeof(double));
+  ttref_array_free(&a);
+  snprintf(path, sizeof path, "%s/o_ptr.bound.npy", tmpdir);
+  assert_int_equal(ttref_npy_load(path, &a, &e), TTREF_OK);
+  assert_memory_equal(a.data, pb, N * sizeof(double));
+  ttref_array_free(&a);
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+  remove_tmp();
+}
+
+/* A 16-lane kernel of element type T: o = BODY(x), with %x loaded and %y stored. */
+#define KTEXT(T, BODY)                                                                                                 \
+  "module {\n  tt.func public @k(%x_ptr: !tt.ptr<" T ">, %o_ptr: !tt.ptr<" T ">) {\n"                                 \
+  "    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>\n"                                        \
+  "    %xp = tt.splat %x_ptr : !tt.ptr<" T "> -> tensor<16x!tt.ptr<" T ">>\n"                                          \
+  "    %xa = tt.addptr %xp, %r : tensor<16x!tt.ptr<" T ">>, tensor<16xi32>\n"                                          \
+  "    %x = tt.load %xa : tensor<16x!tt.ptr<" T ">>\n"                                                                 \
+  "    " BODY "\n"                                                                                                     \
+  "    %op = tt.splat %o_ptr : !tt.ptr<" T "> -> tensor<16x!tt.ptr<" T ">>\n"                                          \
+  "    %oa = tt.addptr %op, %r : tensor<16x!tt.ptr<" T ">>, tensor<16xi32>\n"                                          \
+  "    tt.store %oa, %y : tensor<16x!tt.ptr<" T ">>\n    tt.return\n  }\n}\n"
+
+/* Run kernel @p text over x (16 elements, all zero but x[3] = @p x3) with option @p o = @p v. */
+static ttref_status run16(const char *text, int is_int, double x3, ttref_option o, int64_t v, int64_t *stat,
+                          ttref_stat which, ttref_error *e)
+{
+  float xf[16] = {0}, of[16] = {0};
+  int32_t xi[16] = {0}, oi[16] = {0};
+  xf[3] = (float)x3;
+  xi[3] = (int32_t)x3;
+  ttref_kernel *k = ttref_kernel_parse(text, strlen(text), "k16.ttir", NULL, e);
+  if (!k) fail_msg("%s", e->msg);
+  ttref_launch *l = ttref_launch_new(k, e);
+  assert_int_equal(ttref_launch_buffer(l, "x_ptr", is_int ? (void *)xi : (void *)xf, 64, e), TTREF_OK);
+  assert_int_equal(ttref_launch_buffer(l, "o_ptr", is_int ? (void *)oi : (void *)of, 64, e), TTREF_OK);
+  assert_int_equal(ttref_launch_set(l, o, v, e), TTREF_OK);
+  ttref_status st = ttref_launch_run(l, 1, 1, 1, e);
+  if (stat) *stat = ttref_launch_stat(l, which);
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+  return st;
+}
+
+static void test_api_debug_options(void **state)
+{
+  (void)state;
+  ttref_error e;
+  int64_t c;
+  static const char nan_k[] = KTEXT("f32", "%y = arith.divf %x, %x : tensor<16xf32>");
+  static const char div_k[] = KTEXT("i32", "%y = arith.divsi %x, %x : tensor<16xi32>");
+  static const char nsw_k[] = KTEXT("i32", "%y = arith.muli %x, %x overflow<nsw> : tensor<16xi32>");
+  /* trap: 0/0 creates NaN in lane 0 */
+  assert_int_equal(run16(nan_k, 0, 1, TTREF_OPT_TRAP, 0, NULL, TTREF_STAT_PROGRAMS, &e), TTREF_OK);
+  memset(&e, 0, sizeof e);
+  assert_int_equal(run16(nan_k, 0, 1, TTREF_OPT_TRAP, 1, NULL, TTREF_STAT_PROGRAMS, &e), TTREF_E_FAULT);
+  assert_has(&e, "k16.ttir:7:5: error: NaN created by 'arith.divf'");
+  assert_has(&e, "lane 0");
+  assert_int_equal(run16(nan_k, 0, 1, TTREF_OPT_TRAP, 2, NULL, TTREF_STAT_PROGRAMS, &e), TTREF_OK); /* inf only */
+  /* UB: division by zero in 15 lanes is counted in every mode, a fault with ub=2 */
+  assert_int_equal(run16(div_k, 1, 7, TTREF_OPT_UB, 0, &c, TTREF_STAT_DIV_ZERO, &e), TTREF_OK);
+  assert_int_equal(c, 15);
+  assert_int_equal(run16(div_k, 1, 7, TTREF_OPT_UB, 3, &c, TTREF_STAT_DIV_ZERO, &e), TTREF_OK);
+  assert_int_equal(c, 15);
+  assert_int_equal(run16(div_k, 1, 7, TTREF_OPT_UB, 2, NULL, TTREF_STAT_PROGRAMS, &e), TTREF_E_FAULT);
+  assert_has(&e, "integer division by zero");
+  /* nsw overflow (65536^2) is only checked with a UB mode */
+  assert_int_equal(run16(nsw_k, 1, 65536, TTREF_OPT_UB, 0, &c, TTREF_STAT_OVERFLOW, &e), TTREF_OK);
+  assert_int_equal(c, 0);
+  assert_int_equal(run16(nsw_k, 1, 65536, TTREF_OPT_UB, 3, &c, TTREF_STAT_OVERFLOW, &e), TTREF_OK);
+  assert_int_equal(c, 1);
+  {
+    ttref_kernel *kv = ttref_kernel_load(vadd_path, NULL, &e);
+    ttref_launch *lv = ttref_launch_new(kv, &e);
+    assert_int_equal(ttref_launch_set(lv, TTREF_OPT_UB, 4, &e), TTREF_E_INPUT);
+    assert_int_equal(ttref_launch_set(lv, TTREF_OPT_TRAP, 4, &e), TTREF_E_INPUT);
+    assert_int_equal(ttref_launch_set(lv, TTREF_OPT_CHECK_UNINIT, -1, &e), TTREF_E_INPUT);
+    ttref_launch_free(lv);
+    ttref_kernel_free(kv);
+  }
+  /* check_uninit: reading a fresh buffer before anything wrote it */
+  static const char copy_k[] = KTEXT("f32", "%y = arith.addf %x, %x : tensor<16xf32>");
+  ttref_kernel *k = ttref_kernel_parse(copy_k, sizeof copy_k - 1, "copy.ttir", NULL, &e);
+  ttref_launch *l = ttref_launch_new(k, &e);
+  const char *specs[] = {"x_ptr=@new:f32[16]", "o_ptr=@new:f32[16]"};
+  assert_int_equal(ttref_launch_bind_args(l, specs, 2, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_run(l, 1, 1, 1, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_set(l, TTREF_OPT_CHECK_UNINIT, 1, &e), TTREF_OK);
+  memset(&e, 0, sizeof e);
+  assert_int_equal(ttref_launch_run(l, 1, 1, 1, &e), TTREF_E_FAULT);
+  assert_has(&e, "reading 'x_ptr' before anything was written there");
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+}
+
+static void test_api_dumps(void **state)
+{
+  (void)state;
+  ttref_error e;
+  static vadd v;
+  char path[700];
+  vadd_fill(&v);
+  make_tmp();
+  ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
+  ttref_launch *l = vadd_launch(k, &v, "4096");
+  memset(&e, 0, sizeof e);
+  assert_int_equal(ttref_launch_dump(l, "nope", &e), TTREF_E_USAGE);
+  assert_has(&e, "nope");
+  assert_int_equal(ttref_launch_dump(l, NULL, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_dump(NULL, "offs", &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_trace(NULL, NULL, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_trace(l, "1,2,3,4", &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_dump_dir(l, NULL, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_dump(l, "offs@2", &e), TTREF_OK);
+  snprintf(path, sizeof path, "%s/dd", tmpdir);
+  if (ttref_launch_dump_dir(l, path, &e) != TTREF_OK) fail_msg("%s", e.msg);
+  if (ttref_launch_run(l, 4, 1, 1, &e) != TTREF_OK) fail_msg("%s", e.msg);
+  ttref_array a;
+  snprintf(path, sizeof path, "%s/dd/offs.pid2-0-0.npy", tmpdir);
+  if (ttref_npy_load(path, &a, &e) != TTREF_OK) fail_msg("%s", e.msg);
+  assert_int_equal(a.numel, 1024);
+  const int32_t *o = a.data;
+  for (int i = 0; i < 1024; i++) assert_int_equal(o[i], 2048 + i); /* pid 2's offsets */
+  ttref_array_free(&a);
+  /* the dumps stay set: a second run finds its files and never overwrites them */
+  assert_int_equal(ttref_launch_run(l, 4, 1, 1, &e), TTREF_E_IO);
+  assert_has(&e, "File exists");
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+  remove_tmp();
+}
+
+static void test_api_inject_and_mutate(void **state)
+{
+  (void)state;
+  ttref_error e;
+  static vadd v;
+  vadd_fill(&v);
+  ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
+  ttref_launch *l = vadd_launch(k, &v, "4096");
+  assert_int_equal(ttref_launch_inject_fault(l, "math.nope", &e), TTREF_E_INPUT);
+  assert_has(&e, "unknown op 'math.nope'");
+  assert_int_equal(ttref_launch_inject_fault(NULL, "arith.addf", &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_inject_fault(l, "arith.addf", &e), TTREF_OK);
+  assert_int_equal(ttref_launch_run(l, 4, 1, 1, &e), TTREF_OK);
+  for (int i = 0; i < N; i++) { /* each sum grown by a relative 2^-6, rounded once to f32 */
+    const double s = (double)(v.x[i] + v.y[i]);
+    const float want = s == 0 ? 0x1p-6f : (float)(s * (1 + 0x1p-6));
+    if (memcmp(&v.o[i], &want, 4) != 0) fail_msg("o[%d] = %a, want %a", i, (double)v.o[i], (double)want);
+  }
+  assert_int_equal(ttref_launch_inject_fault(l, NULL, &e), TTREF_OK); /* off again */
+  assert_int_equal(ttref_launch_run(l, 4, 1, 1, &e), TTREF_OK);
+  const float s0 = v.x[0] + v.y[0];
+  assert_memory_equal(&v.o[0], &s0, 4);
+  ttref_launch_free(l);
+  /* mutants: unknown names refused; the ftz mutant flushes a subnormal sum */
+  assert_int_equal(ttref_kernel_mutate(k, "no-such-mutant", &e), TTREF_E_INPUT);
+  assert_has(&e, "unknown mutant 'no-such-mutant'");
+  assert_int_equal(ttref_kernel_mutate(NULL, "ftz", &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_kernel_mutate(k, NULL, &e), TTREF_E_USAGE);
+  vadd_fill(&v);
+  v.x[5] = 0x1p-140f;
+  v.y[5] = 0;
+  l = vadd_launch(k, &v, "4096");
+  assert_int_equal(ttref_launch_run(l, 4, 1, 1, &e), TTREF_OK);
+  assert_true(v.o[5] == 0x1p-140f);
+  ttref_launch_free(l);
+  assert_int_equal(ttref_kernel_mutate(k, "ftz", &e), TTREF_OK);
+  l = vadd_launch(k, &v, "4096");
+  assert_int_equal(ttref_launch_run(l, 4, 1, 1, &e), TTREF_OK);
+  assert_true(v.o[5] == 0.0f);
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+}
+
+static void test_api_launch_file(void **state)
+{
+  (void)state;
+  ttref_error e;
+  char path[700];
+  int64_t g[3], val;
+  make_tmp();
+  snprintf(path, sizeof path, "%s/launch.yaml", tmpdir);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs("kernel: k.ttir\nfunction: vadd\ngrid: [4, 2]\nargs:\n  x_ptr: \"@x.npy\"\n  n: 7\nout: o\nthreads: 3\n"
+        "precise: true\n", f);
+  fclose(f);
+  ttref_launch_file *lf = ttref_launch_file_read(path, &e);
+  if (!lf) fail_msg("%s", e.msg);
+  char want[700];
+  snprintf(want, sizeof want, "%s/k.ttir", tmpdir); /* paths relative to the file */
+  assert_string_equal(ttref_launch_file_str(lf, "kernel"), want);
+  assert_string_equal(ttref_launch_file_str(lf, "function"), "vadd");
+  assert_non_null(strstr(ttref_launch_file_str(lf, "out"), "o"));
+  assert_null(ttref_launch_file_str(lf, "grid"));
+  assert_int_equal(ttref_launch_file_grid(lf, g), 1);
+  assert_int_equal(g[0], 4);
+  assert_int_equal(g[1], 2);
+  assert_int_equal(g[2], 1);
+  assert_int_equal(ttref_launch_file_nargs(lf), 2);
+  snprintf(want, sizeof want, "x_ptr=@%s/x.npy", tmpdir);
+  assert_string_equal(ttref_launch_file_arg(lf, 0), want);
+  assert_string_equal(ttref_launch_file_arg(lf, 1), "n=7");
+  assert_null(ttref_launch_file_arg(lf, 2));
+  assert_int_equal(ttref_launch_file_option(lf, TTREF_OPT_THREADS, &val), 1);
+  assert_int_equal(val, 3);
+  assert_int_equal(ttref_launch_file_option(lf, TTREF_OPT_PRECISE, &val), 1);
+  assert_int_equal(val, 1);
+  assert_int_equal(ttref_launch_file_option(lf, TTREF_OPT_FTZ, &val), 0); /* absent */
+  assert_int_equal(ttref_launch_file_option(lf, TTREF_OPT_MAX_STEPS, &val), 0);
+  ttref_launch_file_free(lf);
+  f = fopen(path, "w");
+  fputs("kernel: k.ttir\ngrid: 1\nbogus: 1\n", f);
+  fclose(f);
+  memset(&e, 0, sizeof e);
+  assert_null(ttref_launch_file_read(path, &e));
+  assert_int_equal(e.code, TTREF_E_INPUT);
+  assert_has(&e, "launch.yaml:3:1");
+  assert_null(ttref_launch_file_read(NULL, &e));
+  assert_int_equal(e.code, TTREF_E_USAGE);
+  assert_null(ttref_launch_file_str(NULL, "kernel"));
+  assert_int_equal(ttref_launch_file_grid(NULL, g), 0);
+  assert_int_equal(ttref_launch_file_nargs(NULL), 0);
+  ttref_launch_file_free(NULL);
+  remove_tmp();
+}
+
+static void test_api_fx_shapes_from_files(void **state)
+{
+  (void)state;
+  ttref_error e;
+  char sx[700], so[700];
+  static float x[48];
+  make_tmp();
+  for (int i = 0; i < 48; i++) x[i] = (float)(i % 5) - 1.5f;
+  {
+    char path[700];
+    ttref_array a = {'f', 4, 2, {3, 16}, 48, x, sizeof x};
+    snprintf(path, sizeof path, "%s/x.npy", tmpdir);
+    assert_int_equal(ttref_npy_save(path, &a, &e), TTREF_OK);
+    snprintf(path, sizeof path, "%s/o.npy", tmpdir);
+    assert_int_equal(ttref_npy_save(path, &a, &e), TTREF_OK);
+  }
+  const char *args[] = {spec_at(sx, sizeof sx, "input", "x.npy"), spec_at(so, sizeof so, "output", "o.npy")};
+  assert_null(ttref_kernel_load_fx_ex(softmax_path, NULL, NULL, 0, NULL, &e)); /* M, K unbound */
+  assert_has(&e, "is not bound");
+  assert_null(ttref_kernel_load_fx_ex(softmax_path, NULL, args, -1, NULL, &e));
+  assert_int_equal(e.code, TTREF_E_USAGE);
+  ttref_kernel *k = ttref_kernel_load_fx_ex(softmax_path, NULL, args, 2, NULL, &e); /* M=3, K=16 from x.npy */
+  if (!k) fail_msg("%s", e.msg);
+  ttref_launch *l = ttref_launch_new(k, &e);
+  assert_int_equal(ttref_launch_bind_args(l, args, 2, &e), TTREF_OK);
+  if (ttref_launch_run(l, 3, 1, 1, &e) != TTREF_OK) fail_msg("%s", e.msg);
+  assert_int_equal(ttref_launch_save(l, tmpdir, 0, &e), TTREF_OK);
+  ttref_array a;
+  char path[700];
+  snprintf(path, sizeof path, "%s/output.npy", tmpdir);
+  assert_int_equal(ttref_npy_load(path, &a, &e), TTREF_OK);
+  assert_int_equal(a.rank, 2);
+  assert_int_equal(a.shape[0], 3);
+  const float *y = a.data;
+  for (int r = 0; r < 3; r++) {
+    double sum = 0;
+    for (int c = 0; c < 16; c++) sum += (double)y[r * 16 + c];
+    assert_true(sum > 1 - 1e-5 && sum < 1 + 1e-5);
+  }
+  ttref_array_free(&a);
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+  /* a file whose shape does not fit the symbols given */
+  const char *syms[] = {"M=4", "K=16"};
+  ttref_fx_options o = {syms, 2, NULL, 0, 0};
+  assert_null(ttref_kernel_load_fx_ex(softmax_path, &o, args, 2, NULL, &e));
+  assert_int_equal(e.code, TTREF_E_INPUT);
+  remove_tmp();
+}
+
+/* Every allocation of the `ttref run` path failing in turn: a status, nothing leaked. */
+static void test_api_v2_nomem(void **state)
+{
+  (void)state;
+  static vadd v;
+  char sx[700], sy[700], path[700];
+  int saw_ok = 0;
+  vadd_fill(&v);
+  make_tmp();
+  save_f32("x.npy", v.x, N);
+  save_f32("y.npy", v.y, N);
+  snprintf(path, sizeof path, "%s/out", tmpdir);
+  const char *specs[] = {spec_at(sx, sizeof sx, "x_ptr", "x.npy"), spec_at(sy, sizeof sy, "y_ptr", "y.npy"),
+                         "o_ptr=@new:f32[4096]", "n=4096"};
+  for (long n = 1; n < 100000 && !saw_ok; n++) {
+    ttref_error e;
+    ttref_launch *l = NULL;
+    ttref_status st = TTREF_E_NOMEM;
+    requests = 0;
+    fail_at = n;
+    ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
+    if (k) l = ttref_launch_new(k, &e);
+    if (l) st = ttref_launch_bind_args(l, specs, 4, &e);
+    if (st == TTREF_OK) st = ttref_launch_set(l, TTREF_OPT_PRECISE, 1, &e);
+    if (st == TTREF_OK) st = ttref_launch_set(l, TTREF_OPT_UB, 1, &e);
+    if (st == TTREF_OK) st = ttref_launch_set(l, TTREF_OPT_CHECK_UNINIT, 1, &e);
+    if (st == TTREF_OK) st = ttref_launch_trace(l, "7", &e);
+    if (st == TTREF_OK) st = ttref_launch_run(l, 4, 1, 1, &e);
+    fail_at = 0;
+    if (st == TTREF_OK) st = ttref_launch_save(l, path, 0, &e);
+    if (st == TTREF_OK) saw_ok = 1;
+    else if (e.code != TTREF_E_NOMEM) fail_msg("allocation %ld failing gave %s: %s", n, ttref_status_str(e.code), e.msg);
+    ttref_launch_free(l);
+    ttref_kernel_free(k);
+    if (live != 0) fail_msg("allocation %ld failing (%s) leaked %zu bytes", n, e.msg, (size_t)live);
+  }
+  assert_true(saw_ok);
+  remove_tmp();
+}
+
+
+static void write_tmp(const char *name, const char *text)
+{
+  char path[700];
+  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+static void test_api_check(void **state)
+{
+  (void)state;
+  ttref_error e;
+  char path[700];
+  static const double b = 0.125;
+  make_tmp();
+  assert_int_equal(ttref_check(vadd_path, NULL, NULL, &e), TTREF_OK);
+  assert_int_equal(ttref_check(NULL, NULL, NULL, &e), TTREF_E_USAGE);
+  snprintf(path, sizeof path, "%s/none.ttir", tmpdir);
+  assert_int_equal(ttref_check(path, NULL, NULL, &e), TTREF_E_IO);
+  /* no function to launch is no error for a check (it is for ttref_kernel_load) */
+  write_tmp("empty.ttir", "module {\n}\n");
+  snprintf(path, sizeof path, "%s/empty.ttir", tmpdir);
+  assert_int_equal(ttref_check(path, NULL, NULL, &e), TTREF_OK);
+  assert_null(ttref_kernel_load(path, NULL, &e));
+  write_tmp("bad.ttir", "module {\n  tt.func public @k() {\n    %0 = arith.constant 1 : i32\n"
+                        "    %1 = arith.addf %0, %0 : i32\n    tt.return\n  }\n}\n");
+  snprintf(path, sizeof path, "%s/bad.ttir", tmpdir);
+  memset(&e, 0, sizeof e);
+  assert_int_not_equal(ttref_check(path, NULL, NULL, &e), TTREF_OK);
+  assert_non_null(strstr(e.msg, "bad.ttir:4:"));
+  /* vendor ops: unknown without the registry, valid with it */
+  write_tmp("v.ttir", VTEXT(""));
+  snprintf(path, sizeof path, "%s/v.ttir", tmpdir);
+  assert_int_not_equal(ttref_check(path, NULL, NULL, &e), TTREF_OK);
+  assert_has(&e, "unknown op \"acme.axpb\"");
+  ttref_registry *reg = ttref_registry_new(&e);
+  ttref_op_def d = {"acme.axpb", 2, NULL, axpb, NULL, (void *)&b};
+  assert_int_equal(ttref_registry_add(reg, &d, &e), TTREF_OK);
+  assert_int_equal(ttref_check(path, reg, NULL, &e), TTREF_OK);
+  ttref_registry_free(reg);
+  /* traced kernels: syntax only without bindings; bound, lowered and verified with them */
+  assert_int_equal(ttref_check(softmax_path, NULL, NULL, &e), TTREF_OK);
+  const char *syms[] = {"M=3", "K=16"}, *dts[] = {"input=f7"};
+  ttref_fx_options o = {syms, 2, NULL, 0, 0};
+  assert_int_equal(ttref_check(softmax_path, NULL, &o, &e), TTREF_OK);
+  ttref_fx_options bad = {syms, 1, NULL, 0, 0};
+  assert_int_not_equal(ttref_check(softmax_path, NULL, &bad, &e), TTREF_OK);
+  assert_has(&e, "symbol 'K' is not bound");
+  ttref_fx_options baddt = {syms, 2, dts, 1, 0};
+  assert_int_not_equal(ttref_check(softmax_path, NULL, &baddt, &e), TTREF_OK);
+  ttref_fx_options neg = {syms, -1, NULL, 0, 0};
+  assert_int_equal(ttref_check(softmax_path, NULL, &neg, &e), TTREF_E_USAGE);
+  remove_tmp();
+}
+
+
+/* The whole of file @p path into @p buf (NUL-terminated); its length. */
+static size_t slurp(const char *path, char *buf, size_t cap)
+{
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  size_t n = fread(buf, 1, cap - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  return n;
+}
+
+static void test_api_print(void **state)
+{
+  (void)state;
+  ttref_error e;
+  char p1[700], p2[700], bad[700];
+  static char a[1 << 16], b[1 << 16];
+  make_tmp();
+  snprintf(p1, sizeof p1, "%s/a.ttir", tmpdir);
+  snprintf(p2, sizeof p2, "%s/b.ttir", tmpdir);
+  snprintf(bad, sizeof bad, "%s/no/such/dir/x.ttir", tmpdir);
+  assert_int_equal(ttref_print(vadd_path, NULL, NULL, 0, p1, &e), TTREF_OK);
+  assert_int_equal(ttref_print(p1, NULL, NULL, 0, p2, &e), TTREF_OK); /* canonical: printing it again is the same */
+  const size_t na = slurp(p1, a, sizeof a), nb = slurp(p2, b, sizeof b);
+  assert_true(na > 100);
+  assert_int_equal(na, nb);
+  assert_memory_equal(a, b, na);
+  assert_int_equal(ttref_check(p1, NULL, NULL, &e), TTREF_OK);
+  assert_non_null(strstr(a, "tt.func public @vadd("));
+  /* --probes: every probed value stored to a trailing %ttref_probe_K argument; still valid TTIR */
+  assert_int_equal(ttref_print(vadd_path, NULL, NULL, TTREF_PRINT_PROBES, p2, &e), TTREF_OK);
+  slurp(p2, b, sizeof b);
+  assert_non_null(strstr(b, "%ttref_probe_0"));
+  assert_int_equal(ttref_check(p2, NULL, NULL, &e), TTREF_OK);
+  write_tmp("empty.ttir", "module {\n}\n");
+  snprintf(p2, sizeof p2, "%s/empty.ttir", tmpdir);
+  assert_int_equal(ttref_print(p2, NULL, NULL, TTREF_PRINT_PROBES, p1, &e), TTREF_E_INPUT);
+  assert_has(&e, "no function to probe");
+  memset(&e, 0, sizeof e);
+  assert_int_equal(ttref_print(vadd_path, NULL, NULL, 0, bad, &e), TTREF_E_IO);
+  assert_has(&e, "cannot write");
+  assert_int_equal(ttref_print(NULL, NULL, NULL, 0, p1, &e), TTREF_E_USAGE);
+  /* traced kernels print as their lowering, which verifies as TTIR */
+  const char *syms[] = {"M=3", "K=16"};
+  ttref_fx_options o = {syms, 2, NULL, 0, 0};
+  assert_int_equal(ttref_print(softmax_path, NULL, &o, 0, p1, &e), TTREF_OK);
+  slurp(p1, a, sizeof a);
+  assert_non_null(strstr(a, "tt.func"));
+  assert_int_equal(ttref_check(p1, NULL, NULL, &e), TTREF_OK);
+  assert_int_not_equal(ttref_print(softmax_path, NULL, NULL, 0, p1, &e), TTREF_OK); /* M, K unbound */
+  remove_tmp();
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -841,6 +1477,18 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_api_vendor_registry, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_vendor_nomem, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_traced_kernel, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_v2_names, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_bind_args_save, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_bind_args_errors, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_bind_args_precise, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_debug_options, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_dumps, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_inject_and_mutate, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_launch_file, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_fx_shapes_from_files, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_v2_nomem, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_check, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_print, test_setup, test_teardown),
   };
   return cmocka_run_group_tests_name("api", tests, group_setup, NULL);
 }

@@ -856,14 +856,14 @@ static void test_localize_default_modes(void **state)
 {
   (void)state;
   double u;
-  assert_string_equal(conform_opmode_default(IR_OP_ADDF, 32, &u), "exact");
-  assert_string_equal(conform_opmode_default(IR_OP_MATH_EXP, 32, &u), "ulp");
+  assert_int_equal(conform_opmode_default(IR_OP_ADDF, 32, &u), CMP_EXACT);
+  assert_int_equal(conform_opmode_default(IR_OP_MATH_EXP, 32, &u), CMP_ULP);
   assert_true(u == 4);
-  assert_string_equal(conform_opmode_default(IR_OP_DIVF, 64, &u), "exact"); /* f64 division is IEEE on GPUs */
-  assert_string_equal(conform_opmode_default(IR_OP_DIVF, 16, &u), "ulp");
+  assert_int_equal(conform_opmode_default(IR_OP_DIVF, 64, &u), CMP_EXACT); /* f64 division is IEEE on GPUs */
+  assert_int_equal(conform_opmode_default(IR_OP_DIVF, 16, &u), CMP_ULP);
   assert_true(u == 1);
-  assert_string_equal(conform_opmode_default(IR_OP_DOT, 32, &u), "dot_product");
-  assert_string_equal(conform_opmode_default(IR_OP_SCAN, 16, &u), "reduce");
+  assert_int_equal(conform_opmode_default(IR_OP_DOT, 32, &u), CMP_DOT_PRODUCT);
+  assert_int_equal(conform_opmode_default(IR_OP_SCAN, 16, &u), CMP_REDUCE);
 }
 
 /* ---- unordered outputs and mutants --------------------------------------------- */
@@ -892,7 +892,7 @@ static void test_judge_exact_worst_is_the_farthest(void **state)
   const float ref[] = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f};
   const float bad[] = {ulps_up(1.0f, 2), 2.0f, ulps_up(3.0f, 1023), 4.0f, ulps_up(5.0f, 7)};
   npy_array r = {0}, g = {0};
-  conform_output out = {"o_ptr", "exact", NULL, 0, false, {0}};
+  conform_output out = {"o_ptr", CMP_EXACT, NULL, 0, false, {0}};
   conform_judgement j;
   ttref_error err = {0};
   f32_array(&r, ref, 5);
@@ -915,7 +915,7 @@ static void test_judge_ftz_reference_applies(void **state)
   const float got[] = {1.0f, 0.0f, 2.0f};
   const float got_bad[] = {1.0f, 0.0f, 7.5f};
   npy_array r = {0}, f = {0}, g = {0}, b = {0};
-  conform_output out = {"o_ptr", "exact", NULL, 0, false, {0}};
+  conform_output out = {"o_ptr", CMP_EXACT, NULL, 0, false, {0}};
   conform_judgement j;
   ttref_error err = {0};
   f32_array(&r, ref, 3);
@@ -1004,7 +1004,7 @@ static void test_judge_unordered_is_a_multiset(void **state)
   const float other[] = {3.0f, NAN, 2.0f, -0.0f, 2.5f, 1.0f};
   const float signz[] = {3.0f, NAN, 2.0f, 0.0f, 2.0f, 1.0f};
   npy_array r = {0}, g = {0}, o = {0}, z = {0};
-  conform_output out = {"o_ptr", "exact", NULL, 0, false, {0}};
+  conform_output out = {"o_ptr", CMP_EXACT, NULL, 0, false, {0}};
   conform_judgement j;
   ttref_error err = {0};
   f32_array(&r, ref, 6);

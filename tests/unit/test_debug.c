@@ -18,12 +18,9 @@
 #include "interp_debug.h"
 #include "ir_parse.h"
 #include "ir_verify.h"
+#include "unit_run.h"
 
-typedef struct buf {
-  void *data;
-  size_t nbytes;
-  ir_scalar elem;
-} buf;
+typedef unit_buf buf;
 
 typedef void (*setup_fn)(interp_debug *d);
 
@@ -44,62 +41,47 @@ static void slurp(FILE *f, char *text, size_t n)
   fclose(f);
 }
 
+typedef struct debug_run {
+  setup_fn setup;
+  FILE *out, *warn;
+  interp_debug *d;
+  result *r;
+} debug_run;
+
+static void debug_before(interp_launch *L, void *ud)
+{
+  debug_run *dr = ud;
+  dr->d = interp_debug_new(L->mod, L->fn);
+  assert_non_null(dr->d);
+  interp_debug_set_out(dr->d, dr->out, dr->warn);
+  if (dr->setup) dr->setup(dr->d);
+  interp_debug_attach(dr->d, L);
+}
+
+static void debug_after(interp_launch *L, void *ud)
+{
+  debug_run *dr = ud;
+  dr->r->ub = interp_debug_finish(dr->d);
+  interp_debug_free(dr->d); /* it borrows the module and memory freed next */
+  dr->d = NULL;
+  (void)L;
+}
+
 /* Run the entry kernel of text with bufs (copied back) and scalars, debug state set up by setup. */
 static void run(const char *text, int64_t grid, buf *bufs, int nbufs, const int64_t *scal, int threads, setup_fn setup,
                 result *r)
 {
-  ir_module *m = NULL;
-  ttref_error e;
-  memset(&e, 0, sizeof e);
   memset(r, 0, sizeof *r);
-  ttref_status st = ir_parse_string("t.ttir", text, strlen(text), &m, &e);
-  if (st == TTREF_OK) st = ir_verify_module(m, &e);
-  if (st != TTREF_OK) fprintf(stderr, "%s\n%s\n", e.msg, e.note);
-  assert_int_equal(st, TTREF_OK);
-  const ir_func *fn = ir_module_entry(m);
-  interp_mem *mem = interp_mem_new();
-  interp_elem args[16];
-  int bi = 0, si = 0;
-  for (int i = 0; i < fn->nargs; i++) {
-    if (fn->args[i].type->kind == IR_T_PTR) {
-      void *copy = ir_alloc(bufs[bi].nbytes);
-      memcpy(copy, bufs[bi].data, bufs[bi].nbytes);
-      assert_int_equal(interp_mem_add_take(mem, fn->args[i].name, copy, bufs[bi].nbytes, bufs[bi].elem, &args[i].i, &e), TTREF_OK);
-      bi++;
-    } else if (ir_scalar_is_float(fn->args[i].type->scalar)) {
-      memcpy(&args[i].f, &scal[si++], sizeof(double));
-    } else {
-      args[i].i = scal[si++];
-    }
-  }
-  interp_launch L;
-  memset(&L, 0, sizeof L);
-  L.mod = m;
-  L.fn = fn;
-  L.grid[0] = grid;
-  L.grid[1] = L.grid[2] = 1;
-  L.args = args;
-  L.mem = mem;
-  L.threads = threads;
-  interp_debug *d = interp_debug_new(m, fn);
-  assert_non_null(d);
-  FILE *out = tmpfile(), *warn = tmpfile();
-  assert_non_null(out);
-  assert_non_null(warn);
-  interp_debug_set_out(d, out, warn);
-  if (setup) setup(d);
-  interp_debug_attach(d, &L);
-  r->st = interp_run(&L, &r->err);
-  r->ub = interp_debug_finish(d);
-  r->stats = L.stats;
-  fflush(out);
-  fflush(warn);
-  slurp(out, r->out, sizeof r->out);
-  slurp(warn, r->warn, sizeof r->warn);
-  for (int k = 0; k < mem->n && k < nbufs; k++) memcpy(bufs[k].data, mem->allocs[k].data, bufs[k].nbytes);
-  interp_debug_free(d);
-  interp_mem_free(mem);
-  ir_module_free(m);
+  debug_run dr = {setup, tmpfile(), tmpfile(), NULL, r};
+  assert_non_null(dr.out);
+  assert_non_null(dr.warn);
+  const unit_hooks hooks = {debug_before, debug_after, &dr};
+  const int64_t g[3] = {grid, 1, 1};
+  r->st = unit_run_kernel(text, g, bufs, nbufs, scal, threads, &hooks, &r->err, &r->stats);
+  fflush(dr.out);
+  fflush(dr.warn);
+  slurp(dr.out, r->out, sizeof r->out);
+  slurp(dr.warn, r->warn, sizeof r->warn);
 }
 
 /* o = x / y over 8 lanes; y is loaded under lanes < n without `other`. */

@@ -18,70 +18,18 @@
 #include "interp.h"
 #include "ir_parse.h"
 #include "ir_verify.h"
+#include "unit_run.h"
 
-/* ---- harness ---- */
-typedef struct buf {
-  void *data;
-  size_t nbytes;
-  ir_scalar elem;
-} buf;
+/* ---- harness (tests/unit/unit_run.c) ---- */
+typedef unit_buf buf;
 
-static ir_module *parse_ok(const char *text)
-{
-  ir_module *m = NULL;
-  ttref_error e;
-  memset(&e, 0, sizeof e);
-  ttref_status st = ir_parse_string("t.ttir", text, strlen(text), &m, &e);
-  if (st != TTREF_OK) fprintf(stderr, "%s\n%s\n", e.msg, e.note);
-  assert_int_equal(st, TTREF_OK);
-  st = ir_verify_module(m, &e);
-  if (st != TTREF_OK) fprintf(stderr, "%s\n%s\n", e.msg, e.note);
-  assert_int_equal(st, TTREF_OK);
-  return m;
-}
+static ir_module *parse_ok(const char *text) { return unit_parse_ok(text); }
 
-/*
- * Run the module's entry kernel. Pointer arguments take the next buffer of
- * bufs (copied in and copied back), scalar arguments the next of scal.
- */
 static ttref_status run_kernel(const char *text, int64_t gx, int64_t gy, int64_t gz, buf *bufs, int nbufs,
                                const int64_t *scal, int threads, ttref_error *err, interp_stats *stats)
 {
-  ir_module *m = parse_ok(text);
-  const ir_func *fn = ir_module_entry(m);
-  interp_mem *mem = interp_mem_new();
-  interp_elem args[16];
-  int bi = 0, si = 0;
-  assert_true(fn->nargs <= 16);
-  for (int i = 0; i < fn->nargs; i++) {
-    if (fn->args[i].type->kind == IR_T_PTR) {
-      assert_true(bi < nbufs);
-      void *copy = ir_alloc(bufs[bi].nbytes ? bufs[bi].nbytes : 1);
-      memcpy(copy, bufs[bi].data, bufs[bi].nbytes);
-      assert_int_equal(interp_mem_add_take(mem, fn->args[i].name, copy, bufs[bi].nbytes, bufs[bi].elem, &args[i].i, err), TTREF_OK);
-      bi++;
-    } else if (ir_scalar_is_float(fn->args[i].type->scalar)) {
-      memcpy(&args[i].f, &scal[si++], sizeof(double));
-    } else {
-      args[i].i = scal[si++];
-    }
-  }
-  interp_launch L;
-  memset(&L, 0, sizeof L);
-  L.mod = m;
-  L.fn = fn;
-  L.grid[0] = gx;
-  L.grid[1] = gy;
-  L.grid[2] = gz;
-  L.args = args;
-  L.mem = mem;
-  L.threads = threads;
-  ttref_status st = interp_run(&L, err);
-  for (int k = 0; k < mem->n && k < nbufs; k++) memcpy(bufs[k].data, mem->allocs[k].data, bufs[k].nbytes);
-  if (stats) *stats = L.stats;
-  interp_mem_free(mem);
-  ir_module_free(m);
-  return st;
+  const int64_t grid[3] = {gx, gy, gz};
+  return unit_run_kernel(text, grid, bufs, nbufs, scal, threads, NULL, err, stats);
 }
 
 /* A kernel applying `OP` elementwise to two i32 inputs over 1-D blocks of 8. */
@@ -334,6 +282,102 @@ static void test_reduce_pairwise_order(void **state)
   assert_true(memcmp(&o[0], &want, 4) == 0);
 }
 
+/* tt.reduce with a one-op combine region runs as a typed pairwise tree (interp_reduce.c); it must
+ * give the bits of the general region path (a region with a second op) and of a C oracle, along
+ * either axis of a 4x16 tensor (V > 1, outer == 1) and over 64 lanes with swapped maxnumf operands. */
+static const char *reduce_forms =
+    "module {\n"
+    "  tt.func public @k(%x: !tt.ptr<f32>, %o1: !tt.ptr<f32>, %o0: !tt.ptr<f32>, %om: !tt.ptr<f32>, %q1: !tt.ptr<f32>) {\n"
+    "    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n"
+    "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>\n"
+    "    %xa = tt.addptr %xp, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32>\n"
+    "    %v = tt.load %xa : tensor<64x!tt.ptr<f32>>\n"
+    "    %m = tt.reshape %v : tensor<64xf32> -> tensor<4x16xf32>\n"
+    "    %s1 = \"tt.reduce\"(%m) <{axis = 1 : i32}> ({\n"
+    "    ^bb0(%a: f32, %b: f32):\n"
+    "      %t = arith.addf %a, %b : f32\n"
+    "      tt.reduce.return %t : f32\n"
+    "    }) : (tensor<4x16xf32>) -> tensor<4xf32>\n"
+    "    %q = \"tt.reduce\"(%m) <{axis = 1 : i32}> ({\n"
+    "    ^bb0(%a: f32, %b: f32):\n"
+    "      %nz = arith.constant -0.000000e+00 : f32\n"
+    "      %t = arith.addf %a, %b : f32\n"
+    "      %u = arith.addf %t, %nz : f32\n"
+    "      tt.reduce.return %u : f32\n"
+    "    }) : (tensor<4x16xf32>) -> tensor<4xf32>\n"
+    "    %s0 = \"tt.reduce\"(%m) <{axis = 0 : i32}> ({\n"
+    "    ^bb0(%a: f32, %b: f32):\n"
+    "      %t = arith.addf %a, %b : f32\n"
+    "      tt.reduce.return %t : f32\n"
+    "    }) : (tensor<4x16xf32>) -> tensor<16xf32>\n"
+    "    %sm = \"tt.reduce\"(%v) <{axis = 0 : i32}> ({\n"
+    "    ^bb0(%a: f32, %b: f32):\n"
+    "      %t = arith.maxnumf %b, %a : f32\n"
+    "      tt.reduce.return %t : f32\n"
+    "    }) : (tensor<64xf32>) -> f32\n"
+    "    %r5 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
+    "    %o1p = tt.splat %o1 : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>\n"
+    "    %o1a = tt.addptr %o1p, %r5 : tensor<4x!tt.ptr<f32>>, tensor<4xi32>\n"
+    "    tt.store %o1a, %s1 : tensor<4x!tt.ptr<f32>>\n"
+    "    %q1p = tt.splat %q1 : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>\n"
+    "    %q1a = tt.addptr %q1p, %r5 : tensor<4x!tt.ptr<f32>>, tensor<4xi32>\n"
+    "    tt.store %q1a, %q : tensor<4x!tt.ptr<f32>>\n"
+    "    %r13 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>\n"
+    "    %o0p = tt.splat %o0 : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>\n"
+    "    %o0a = tt.addptr %o0p, %r13 : tensor<16x!tt.ptr<f32>>, tensor<16xi32>\n"
+    "    tt.store %o0a, %s0 : tensor<16x!tt.ptr<f32>>\n"
+    "    tt.store %om, %sm : !tt.ptr<f32>\n"
+    "    tt.return\n"
+    "  }\n"
+    "}\n";
+
+static void tree_f32(float *w, int L, int V, int op_max) /* the documented pairwise order, [L][V] */
+{
+  for (int len = L; len > 1;) {
+    int half = len / 2;
+    for (int p = 0; p < half; p++)
+      for (int v = 0; v < V; v++) {
+        float a = w[2 * p * V + v], b = w[(2 * p + 1) * V + v];
+        if (!op_max) w[p * V + v] = a + b;
+        else w[p * V + v] = isnan(b) ? a : isnan(a) ? b : (a == b ? (signbit(b) ? a : b) : (b > a ? b : a));
+      }
+    if (len & 1)
+      for (int v = 0; v < V; v++) w[half * V + v] = w[(len - 1) * V + v];
+    len = half + (len & 1);
+  }
+}
+
+static void test_reduce_typed_tree_equals_region(void **state)
+{
+  (void)state;
+  float x[64], o1[4], o0[16], om[1], q1[4];
+  for (int i = 0; i < 64; i++) x[i] = (float)((i % 7) - 3) * ldexpf(1.0f, (i * 5) % 31 - 10) + (float)i * 1e-3f;
+  x[8] = -0.0f;
+  x[20] = NAN;
+  buf b[5] = {{x, sizeof x, IR_S_F32}, {o1, sizeof o1, IR_S_F32}, {o0, sizeof o0, IR_S_F32}, {om, sizeof om, IR_S_F32},
+              {q1, sizeof q1, IR_S_F32}};
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  assert_int_equal(run_kernel(reduce_forms, 1, 1, 1, b, 5, NULL, 1, &e, NULL), TTREF_OK);
+  assert_memory_equal(o1, q1, sizeof o1); /* typed tree == region path, bit for bit */
+  float w[64];
+  for (int r = 0; r < 4; r++) { /* axis 1: row r's 16 lanes */
+    memcpy(w, x + 16 * r, sizeof(float) * 16);
+    tree_f32(w, 16, 1, 0);
+    if (isnan(w[0])) assert_true(isnan(o1[r]));
+    else assert_memory_equal(&o1[r], &w[0], 4);
+  }
+  memcpy(w, x, sizeof w); /* axis 0: [4][16] */
+  tree_f32(w, 4, 16, 0);
+  for (int c = 0; c < 16; c++) {
+    if (isnan(w[c])) assert_true(isnan(o0[c]));
+    else assert_memory_equal(&o0[c], &w[c], 4);
+  }
+  memcpy(w, x, sizeof w);
+  tree_f32(w, 64, 1, 1);
+  assert_memory_equal(&om[0], &w[0], 4);
+}
+
 static void test_dot_fma_chain_f32(void **state)
 {
   (void)state;
@@ -372,6 +416,51 @@ static void test_dot_fma_chain_f32(void **state)
       float acc = 0.0f;
       for (int kk = 0; kk < 4; kk++) acc = fmaf(a[m * 4 + kk], bb[kk * 4 + n], acc);
       assert_true(memcmp(&o[m * 4 + n], &acc, 4) == 0);
+    }
+}
+
+static void test_dot_i8_wraps_like_oracle(void **state)
+{
+  (void)state;
+  const char *k =
+      "module {\n"
+      "  tt.func public @k(%a: !tt.ptr<i8>, %b: !tt.ptr<i8>, %o: !tt.ptr<i32>) {\n"
+      "    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n"
+      "    %ap = tt.splat %a : !tt.ptr<i8> -> tensor<64x!tt.ptr<i8>>\n"
+      "    %aa = tt.addptr %ap, %r : tensor<64x!tt.ptr<i8>>, tensor<64xi32>\n"
+      "    %av = tt.load %aa : tensor<64x!tt.ptr<i8>>\n"
+      "    %bp = tt.splat %b : !tt.ptr<i8> -> tensor<64x!tt.ptr<i8>>\n"
+      "    %ba = tt.addptr %bp, %r : tensor<64x!tt.ptr<i8>>, tensor<64xi32>\n"
+      "    %bv = tt.load %ba : tensor<64x!tt.ptr<i8>>\n"
+      "    %A = tt.reshape %av : tensor<64xi8> -> tensor<4x16xi8>\n"
+      "    %B = tt.reshape %bv : tensor<64xi8> -> tensor<16x4xi8>\n"
+      "    %c = arith.constant dense<2147483000> : tensor<4x4xi32>\n"
+      "    %D = tt.dot %A, %B, %c, inputPrecision = ieee : tensor<4x16xi8> * tensor<16x4xi8> -> tensor<4x4xi32>\n"
+      "    %Dv = tt.reshape %D : tensor<4x4xi32> -> tensor<16xi32>\n"
+      "    %r16 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>\n"
+      "    %op = tt.splat %o : !tt.ptr<i32> -> tensor<16x!tt.ptr<i32>>\n"
+      "    %oa = tt.addptr %op, %r16 : tensor<16x!tt.ptr<i32>>, tensor<16xi32>\n"
+      "    tt.store %oa, %Dv : tensor<16x!tt.ptr<i32>>\n"
+      "    tt.return\n"
+      "  }\n"
+      "}\n";
+  int8_t a[64], bb[64];
+  int32_t o[16];
+  for (int i = 0; i < 64; i++) {
+    a[i] = (int8_t)(i % 2 ? 127 - i : -128 + 3 * i); /* both signs, the extremes */
+    bb[i] = (int8_t)(i % 3 ? -128 + i : 127 - 2 * i);
+  }
+  buf b[3] = {{a, sizeof a, IR_S_I8}, {bb, sizeof bb, IR_S_I8}, {o, sizeof o, IR_S_I32}};
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  ttref_status st = run_kernel(k, 1, 1, 1, b, 3, NULL, 1, &e, NULL);
+  if (st) fprintf(stderr, "%s\n", e.msg);
+  assert_int_equal(st, TTREF_OK);
+  for (int m = 0; m < 4; m++)
+    for (int n = 0; n < 4; n++) {
+      uint32_t acc = 2147483000u; /* near INT32_MAX: positive sums wrap modulo 2^32 */
+      for (int kk = 0; kk < 16; kk++) acc += (uint32_t)((int32_t)a[m * 16 + kk] * (int32_t)bb[kk * 4 + n]);
+      assert_int_equal(o[m * 4 + n], (int32_t)acc);
     }
 }
 
@@ -998,6 +1087,77 @@ static void test_regular_rows_execute(void **state)
   }
   assert_true(nrun >= 70);
 }
+/* ---- out of memory: parse, verify and execution ---- */
+/* a loop carrying a tensor, a reduction region and a masked load and store */
+static const char *loop_reduce =
+    "module {\n"
+    "  tt.func public @k(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>, %n: i32) {\n"
+    "    %c0 = arith.constant 0 : i32\n"
+    "    %c1 = arith.constant 1 : i32\n"
+    "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+    "    %ns = tt.splat %n : i32 -> tensor<8xi32>\n"
+    "    %m = arith.cmpi slt, %r, %ns : tensor<8xi32>\n"
+    "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>\n"
+    "    %xa = tt.addptr %xp, %r : tensor<8x!tt.ptr<f32>>, tensor<8xi32>\n"
+    "    %v = tt.load %xa, %m : tensor<8x!tt.ptr<f32>>\n"
+    "    %acc = scf.for %i = %c0 to %n step %c1 iter_args(%a = %v) -> (tensor<8xf32>) : i32 {\n"
+    "      %b = arith.addf %a, %v : tensor<8xf32>\n"
+    "      scf.yield %b : tensor<8xf32>\n"
+    "    }\n"
+    "    %s = \"tt.reduce\"(%acc) <{axis = 0 : i32}> ({\n"
+    "    ^bb0(%p: f32, %q: f32):\n"
+    "      %t = arith.addf %p, %q : f32\n"
+    "      tt.reduce.return %t : f32\n"
+    "    }) : (tensor<8xf32>) -> f32\n"
+    "    %ss = tt.splat %s : f32 -> tensor<8xf32>\n"
+    "    %op = tt.splat %o : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>\n"
+    "    %oa = tt.addptr %op, %r : tensor<8x!tt.ptr<f32>>, tensor<8xi32>\n"
+    "    tt.store %oa, %ss, %m : tensor<8x!tt.ptr<f32>>\n"
+    "    tt.return\n"
+    "  }\n"
+    "}\n";
+
+/* Every allocation request of parse, verify, binding and the launch fails in turn: the status
+ * is TTREF_E_NOMEM (never a crash, a fault or a wrong success), nothing leaks, every free names
+ * the size allocated; with no failure the kernel computes what the loop says. */
+static void test_nomem_parse_and_run_every_allocation(void **state)
+{
+  (void)state;
+  const char *kernels[] = {loop_reduce, reduce_sum_1x8, masked_copy};
+  for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+    float x[16], o[16];
+    for (int i = 0; i < 16; i++) x[i] = (float)i - 2.5f;
+    buf b[2] = {{x, 8 * sizeof(float), IR_S_F32}, {o, 8 * sizeof(float), IR_S_F32}};
+    const int64_t grid[3] = {1, 1, 1}, n = 6;
+    ttref_error e;
+    memset(&e, 0, sizeof e);
+    memset(o, 0, sizeof o);
+    unit_alloc_begin(0);
+    ttref_status st = unit_try_run_kernel(kernels[k], grid, b, 2, &n, 1, &e);
+    unit_alloc_stats base = unit_alloc_end();
+    if (st != TTREF_OK) fail_msg("kernel %zu: %s", k, e.msg);
+    assert_int_equal(base.live, 0);
+    assert_false(base.size_mismatch);
+    assert_true(base.requests > 10);
+    if (k == 0) { /* o = sum over the 6 live lanes of x * (n + 1), in the reduction's order */
+      float acc[8];
+      for (int i = 0; i < 8; i++) acc[i] = i < n ? x[i] * 7.0f : 0.0f;
+      for (int w = 1; w < 8; w *= 2)
+        for (int i = 0; i + w < 8; i += 2 * w) acc[i] += acc[i + w];
+      for (int i = 0; i < n; i++) assert_true(memcmp(&o[i], &acc[0], 4) == 0);
+    }
+    for (long f = 1; f <= base.requests; f++) {
+      memset(&e, 0, sizeof e);
+      unit_alloc_begin(f);
+      st = unit_try_run_kernel(kernels[k], grid, b, 2, &n, 1, &e);
+      unit_alloc_stats got = unit_alloc_end();
+      if (st != TTREF_E_NOMEM || e.code != TTREF_E_NOMEM)
+        fail_msg("kernel %zu, request %ld of %ld refused: status %d: %s", k, f, base.requests, (int)st, e.msg);
+      if (got.live != 0) fail_msg("kernel %zu, request %ld refused: %zu bytes leaked", k, f, got.live);
+      assert_false(got.size_mismatch);
+    }
+  }
+}
 
 int main(void)
 {
@@ -1010,7 +1170,9 @@ int main(void)
       cmocka_unit_test(test_empty_grid_runs_nothing),
       cmocka_unit_test(test_grid3d_program_ids),
       cmocka_unit_test(test_reduce_pairwise_order),
+      cmocka_unit_test(test_reduce_typed_tree_equals_region),
       cmocka_unit_test(test_dot_fma_chain_f32),
+      cmocka_unit_test(test_dot_i8_wraps_like_oracle),
       cmocka_unit_test(test_threads_bit_identical),
       cmocka_unit_test(test_atomics_sequential_program_order),
       cmocka_unit_test(test_scan_sequential_and_reverse),
@@ -1028,6 +1190,7 @@ int main(void)
       cmocka_unit_test(test_histogram_drops_out_of_range),
       cmocka_unit_test(test_math_tan_correctly_rounded),
       cmocka_unit_test(test_regular_rows_execute),
+      cmocka_unit_test(test_nomem_parse_and_run_every_allocation),
   };
   return cmocka_run_group_tests_name("exec", tests, NULL, NULL);
 }

@@ -2,27 +2,14 @@
 # Vendor ops through the plugin path: tests/vendor/ops_acme.c is built here as a shared object
 # and loaded with --ops (run, check, fmt, conform, golden; TTREF_OPS): outputs against a numpy
 # oracle, located errors for bad use, an unknown vendor op without the plugin. TAP output.
+. "${TTREF_SRCDIR:-.}/tests/lib.sh"
 T=${TTREF_BIN:-./ttref}
 S=${TTREF_SRCDIR:-.}
 D=${TTREF_TEST_DATA:-tests/data}/vendor
 K=$D/suite/kernels/acme.ttir
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttref-vendor.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-n=0; fail=0
-ok() { n=$((n+1)); echo "ok $n - $1"; }
-no() { n=$((n+1)); fail=$((fail+1)); echo "not ok $n - $1"; sed 's/^/# /' "$tmp/err" | head -n 6; }
+tl_tmpdir vendor
 # expect CODE PATTERN DESCRIPTION -- command...
-expect() {
-  code=$1; pat=$2; desc=$3; shift 4
-  "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
-  if [ "$rc" -ne "$code" ]; then echo "exit $rc, expected $code" >>"$tmp/err"; no "$desc"; return; fi
-  if [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/err" "$tmp/out"; then echo "missing '$pat'" >>"$tmp/err"; no "$desc"; return; fi
-  ok "$desc"
-}
-PY=
-for p in "$PYTHON" /usr/bin/python3 python3; do
-  if [ -n "$p" ] && "$p" -c 'import numpy' >/dev/null 2>&1; then PY=$p; break; fi
-done
+PY=$(tl_numpy)
 [ -n "$PY" ] || PY=python3 # the numpy checks then fail with "No module named 'numpy'"
 CC=${CC:-cc}
 PLUG="-shared -fPIC -std=c11 -Wall -Wextra -Werror -I$S/ir"
@@ -127,6 +114,77 @@ expect 0 "1 passed, 0 failed" "a process adapter (ttref run child) gets the plug
 if [ $? -eq 0 ] && diff -r "$tmp/g1" "$tmp/g2" >>"$tmp/err" 2>&1 && [ -n "$(find "$tmp/g1" -name 'l_ptr*.npy')" ]; then ok "golden --ops writes goldens, bit-identical when regenerated"
 else no "golden --ops writes goldens, bit-identical when regenerated"; fi
 expect 0 "" "golden --verify --ops recomputes them" -- "$T" golden "$D/suite" --ops "$P" --verify "$tmp/g1"
+
+
+# --localize and --mutants on kernels with vendor ops
+field() { grep -F "\"id\": \"$1\"" "$3/journal.jsonl" | sed -n "s/.*\"$2\": \"\\([^\"]*\\)\".*/\\1/p"; }
+expect 2 "fault:perturb: unknown op 'acme.nope'" "fault:perturb of an op no plugin registers is a usage error" -- \
+  "$T" conform "$D/suite" --ops "$P" --backend fault:perturb:acme.nope --report-dir "$tmp/l0" --no-progress
+expect 2 "unknown op \"acme.scaled_add\"" "... and a suite with vendor ops, perturbed, without its plugin" -- \
+  "$T" conform "$D/suite" --backend fault:perturb:acme.scaled_add --report-dir "$tmp/l0" --no-progress
+for v in "acme.scaled_add 17" "acme.rev 26"; do
+  op=${v% *}; line=${v#* }
+  expect 1 "first divergent op: $op at " "conform --localize names a wrong vendor op ($op) as the first divergent op" -- \
+    "$T" conform "$D/suite" --ops "$P" --backend "fault:perturb:$op" --localize --report-dir "$tmp/l-$op" --no-progress
+  if [ "$(field 'acme[default]' localized_op "$tmp/l-$op")" = "$op" ] && field 'acme[default]' localized_at "$tmp/l-$op" | grep -q "acme.ttir:$line:5" &&
+     field 'acme[default]' localized "$tmp/l-$op" | grep -q 'operands agree bit for bit'
+  then ok "... in the journal with its registered name, its kernel line and agreeing operands"
+  else field 'acme[default]' localized "$tmp/l-$op" >"$tmp/err"; no "... in the journal with its registered name, its kernel line and agreeing operands"; fi
+done
+M=$D/mutants
+expect 1 "first divergent op: acme.scaled_add at " "--localize through masked loads into a vendor op" -- \
+  "$T" conform "$M" --ops "$P" --backend fault:perturb:acme.scaled_add --localize --report-dir "$tmp/l3" --no-progress
+# --inject-fault OP (the perturbing backend's `ttref run`) takes vendor ops: o = fl32((x + 0.5 y)(1 + 2^-6))
+# shellcheck disable=SC2086
+expect 0 "" "run --inject-fault takes a vendor op" -- "$T" run --ops "$P" "$K" --grid 4 $A --out "$tmp/o4" --inject-fault acme.scaled_add
+"$PY" - "$tmp" <<'PY' >"$tmp/err" 2>&1
+import sys, numpy as np
+d = sys.argv[1]
+ref, got = np.load(f"{d}/o1/o_ptr.npy"), np.load(f"{d}/o4/o_ptr.npy")
+want = np.where(ref == 0, np.float32(2.0**-6), (ref.astype(np.float64) * (1 + 2.0**-6)).astype(np.float32))
+assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), "perturbed scaled_add"
+assert np.array_equal(np.load(f"{d}/o4/r_ptr.npy"), np.load(f"{d}/o1/r_ptr.npy")), "other ops untouched"
+PY
+if [ $? -eq 0 ]; then ok "... growing only that op's results by 2^-6, rounded once (numpy)"; else no "... growing only that op's results by 2^-6, rounded once (numpy)"; fi
+expect 2 "unknown op 'acme.scaled_add'" "... while a vendor op without its plugin is unknown" -- "$T" run "${TTREF_TEST_DATA:-tests/data}/ttir/vadd_f32.ttir" --grid 1 --inject-fault acme.scaled_add
+expect 0 "" "conform --mutants judges the built-in mutants on a suite whose kernels use vendor ops" -- \
+  "$T" conform "$M" --ops "$P" --mutants --report-dir "$tmp/mu" --no-progress
+ok_mut=1
+for m in cmpi-slt-as-sle store-mask-dropped load-other-dropped; do
+  grep -q "^| \`$m\` | [^|]* | killed | 1 | 1 | 1 | yes |" "$tmp/mu/mutants.md" || { ok_mut=0; echo "$m not killed" >"$tmp/err"; }
+done
+grep -q ' 0 survived' "$tmp/out" || { ok_mut=0; cat "$tmp/out" >"$tmp/err"; }
+if [ $ok_mut -eq 1 ]; then ok "... the mask and comparison mutants around the vendor ops are killed by the item that targets them"
+else no "... the mask and comparison mutants around the vendor ops are killed by the item that targets them"; fi
+expect 2 "unknown op \"acme.scaled_add\"" "conform --mutants without the plugin names the unknown op" -- \
+  "$T" conform "$M" --mutants --report-dir "$tmp/mu0" --no-progress
+# the mutated reference as `ttref run --mutant` runs it: lanes 60..63, masked off, now written with x = 1, y = 0
+"$PY" - "$tmp" <<'PY' 2>"$tmp/err"
+import sys, numpy as np
+d = sys.argv[1]
+r = np.random.default_rng(3)
+np.save(f"{d}/mx.npy", r.uniform(-4, 4, 64).astype(np.float32))
+np.save(f"{d}/my.npy", r.uniform(-4, 4, 64).astype(np.float32))
+np.save(f"{d}/mk.npy", r.integers(1, 1 << 20, 64).astype(np.int32))
+np.save(f"{d}/mo.npy", np.zeros(64, np.float32))
+np.save(f"{d}/ml.npy", np.zeros(64, np.int32))
+PY
+MA="--grid 4 --arg x_ptr=@$tmp/mx.npy --arg y_ptr=@$tmp/my.npy --arg o_ptr=@$tmp/mo.npy --arg k_ptr=@$tmp/mk.npy --arg l_ptr=@$tmp/ml.npy --arg n=60"
+# shellcheck disable=SC2086
+"$T" run --ops "$P" "$M/kernels/masked.ttir" $MA --out "$tmp/m1" >"$tmp/err" 2>&1 &&
+  "$T" run --ops "$P" "$M/kernels/masked.ttir" $MA --out "$tmp/m2" --mutant store-mask-dropped >>"$tmp/err" 2>&1 &&
+"$PY" - "$tmp" <<'PY' >>"$tmp/err" 2>&1
+import sys, numpy as np
+d = sys.argv[1]
+x, y = np.load(f"{d}/mx.npy"), np.load(f"{d}/my.npy")
+want = x + np.float32(0.5) * y
+want[60:] = 0
+assert np.array_equal(np.load(f"{d}/m1/o_ptr.npy").view(np.uint32), want.view(np.uint32)), "reference"
+want[60:] = 1
+assert np.array_equal(np.load(f"{d}/m2/o_ptr.npy").view(np.uint32), want.view(np.uint32)), "store-mask-dropped"
+PY
+if [ $? -eq 0 ]; then ok "run --mutant store-mask-dropped on a vendor-op kernel writes the masked-off lanes (numpy)"
+else no "run --mutant store-mask-dropped on a vendor-op kernel writes the masked-off lanes (numpy)"; fi
 
 echo "1..$n"
 [ "$fail" -eq 0 ]
