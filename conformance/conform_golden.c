@@ -125,7 +125,7 @@ static ttref_status fold_items(ir_strs *man, int first, const char *cname, ttref
   ttref_status st = TTREF_OK;
   ir_strs items = {0}; /* "CASE/VARIANT" of each line, in order of first appearance */
   const size_t cl = strlen(cname);
-  qsort(man->v + first, (size_t)(man->n - first), sizeof *man->v, cmp_line);
+  if (man->n - first > 1) qsort(man->v + first, (size_t)(man->n - first), sizeof *man->v, cmp_line); /* v may be NULL when empty */
   for (int i = first; i < man->n; i++) {
     const char *rel = strstr(man->v[i], "  ");
     if (!rel || strncmp(man->v[i], "blob ", 5) == 0) continue;
@@ -262,7 +262,7 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
   if (filter && nmatched == 0)
     FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "--filter '%s' matches no item of %s (patterns: docs/suite-format.md, Item patterns)",
                 filter, suite_path));
-  qsort(man.v, (size_t)man.n, sizeof *man.v, cmp_line);
+  if (man.n > 1) qsort(man.v, (size_t)man.n, sizeof *man.v, cmp_line);
   snprintf(dst, sizeof dst, "%s/MANIFEST", out);
   TRY(conform_sys_fopen_in(out, "MANIFEST", "w", &f, err));
   fprintf(f, "# ttref golden manifest: sha256 of every golden file and generated input.\n"

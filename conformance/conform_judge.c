@@ -191,7 +191,7 @@ static ttref_status sort_perm(conform_dtype dt, const npy_array *a, skey **out, 
   skey *k = ir_calloc((size_t)a->numel + 1, sizeof *k);
   if (!k) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
   for (int64_t i = 0; i < a->numel; i++) k[i] = (skey){sort_key(dt, a, i), i};
-  qsort(k, (size_t)a->numel, sizeof *k, skey_cmp);
+  if (a->numel > 1) qsort(k, (size_t)a->numel, sizeof *k, skey_cmp);
 fail:
   *out = k;
   return st;

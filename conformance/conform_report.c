@@ -609,7 +609,7 @@ ttref_status conform_report_merge(const char *const *dirs, int ndirs, const char
   rid = ir_calloc((size_t)all.n + 1, sizeof *rid);
   if (!rid) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
   for (int i = 0; i < all.n; i++) rid[i] = all.v[i].id;
-  qsort(rid, (size_t)all.n, sizeof *rid, cmp_str);
+  if (all.n > 1) qsort(rid, (size_t)all.n, sizeof *rid, cmp_str);
   for (int i = 1; i < all.n; i++)
     if (strcmp(rid[i - 1], rid[i]) == 0)
       FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "report merge: item %s is in more than one shard", rid[i]));

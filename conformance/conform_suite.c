@@ -882,7 +882,7 @@ ttref_status conform_suite_load_flags(const char *path, unsigned flags, conform_
     if (!names[nnames++]) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
   }
   if (nnames == 0) FAIL(IR_ERR(err, TTREF_E_INPUT, none, "suite '%s' has no *.yaml case files", path));
-  qsort(names, (size_t)nnames, sizeof *names, cmp_str);
+  if (nnames > 1) qsort(names, (size_t)nnames, sizeof *names, cmp_str);
   s->cases = ir_arena_alloc(s->arena, sizeof *s->cases * (size_t)nnames);
   if (!s->cases) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
   for (int i = 0; i < nnames; i++) {
@@ -896,7 +896,7 @@ ttref_status conform_suite_load_flags(const char *path, unsigned flags, conform_
                           s->cases[i].name, s->cases[k].path));
     s->ncases++;
   }
-  qsort(s->cases, (size_t)s->ncases, sizeof *s->cases, cmp_case);
+  if (s->ncases > 1) qsort(s->cases, (size_t)s->ncases, sizeof *s->cases, cmp_case);
   *out = s;
 fail:
   if (d) closedir(d);

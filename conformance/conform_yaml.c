@@ -154,7 +154,7 @@ ttref_status conform_yaml_map(conform_yaml *y, yaml_node_t *n, const char *what,
     const conform_yaml_pair **by = ir_arena_alloc(y->arena, sizeof *by * (size_t)cnt);
     if (!by) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, n), "out of memory"));
     for (int i = 0; i < cnt; i++) by[i] = &pairs[i];
-    qsort(by, (size_t)cnt, sizeof *by, cmp_pair);
+    if (cnt > 1) qsort(by, (size_t)cnt, sizeof *by, cmp_pair);
     const conform_yaml_pair *dup = NULL; /* the earliest key that repeats an earlier one */
     for (int i = 1; i < cnt; i++)
       if (strcmp(by[i - 1]->name, by[i]->name) == 0 && (!dup || by[i] < dup)) dup = by[i];

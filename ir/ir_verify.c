@@ -274,7 +274,7 @@ static ttref_status verify_cfg_region(vctx *c, const ir_region *r)
     num[i] = -1;
     idom[i] = -1;
   }
-  qsort(ix, (size_t)n, sizeof *ix, cmp_blk);
+  if (n > 1) qsort(ix, (size_t)n, sizeof *ix, cmp_blk);
   /* depth-first postorder from the entry; num[] = postorder number */
   int sp = 0, post = 0;
   stk[sp] = 0, it[sp++] = 0, num[0] = -2;
