@@ -81,6 +81,11 @@ const char *ir_scalar_name(ir_scalar s)
   return ((int)s >= 0 && s < IR_S_COUNT) ? scalar_table[s].name : "<invalid>";
 }
 int ir_scalar_bits(ir_scalar s) { return ((int)s >= 0 && s < IR_S_COUNT) ? scalar_table[s].bits : 0; }
+
+bool ir_int_fits(int64_t v, int bits)
+{
+  return bits >= 64 || (v >= -((int64_t)1 << (bits - 1)) && v <= ((int64_t)1 << bits) - 1);
+}
 bool ir_scalar_is_int(ir_scalar s) { return ((int)s >= 0 && s < IR_S_COUNT) && scalar_table[s].kind == 'i'; }
 bool ir_scalar_is_float(ir_scalar s) { return ((int)s >= 0 && s < IR_S_COUNT) && scalar_table[s].kind == 'f'; }
 int ir_scalar_bytes(ir_scalar s)

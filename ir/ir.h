@@ -103,6 +103,8 @@ typedef enum ir_scalar {
 
 const char *ir_scalar_name(ir_scalar s);
 int ir_scalar_bits(ir_scalar s);
+/* whether integer literal v names a bits-wide value (signed or unsigned reading; TTIR's rule) */
+bool ir_int_fits(int64_t v, int bits);
 bool ir_scalar_is_int(ir_scalar s);
 bool ir_scalar_is_float(ir_scalar s);
 /* bytes one element occupies in memory (i1 = 1 byte, pointers = 8) */

@@ -1282,9 +1282,7 @@ static ttref_status lower_call(lower *L, const scope *s, const ir_fx_node *nd, v
     } else {
       int64_t v = 0;
       TRY(eval_static(L, s->r, s->env, va, &v));
-      int bits = ir_scalar_bits(dt);
-      /* the TTIR constant's range: signed or unsigned reading of the bits (as the TTIR parser accepts) */
-      if (!ir_scalar_is_float(dt) && bits < 64 && (v < -((int64_t)1 << (bits - 1)) || v > ((int64_t)1 << bits) - 1))
+      if (!ir_scalar_is_float(dt) && !ir_int_fits(v, ir_scalar_bits(dt))) /* the range the TTIR parser accepts */
         FAIL(AERR(L, va, "integer value %" PRId64 " does not fit in a %s constant", v, sname(dt)));
       *out = vec_const(L, dt, rank, shape, 0, v, true);
     }

@@ -326,8 +326,7 @@ ttref_status irp_fit_int(P *p, int line, int col, int64_t v, int bits, int64_t *
     *out = v;
     return TTREF_OK;
   }
-  int64_t lo = -((int64_t)1 << (bits - 1)), hi = ((int64_t)1 << bits) - 1;
-  if (v < lo || v > hi) return irp_perr(p, line, col, "integer value %lld does not fit in i%d", (long long)v, bits);
+  if (!ir_int_fits(v, bits)) return irp_perr(p, line, col, "integer value %lld does not fit in i%d", (long long)v, bits);
   uint64_t mask = ((uint64_t)1 << bits) - 1, u = (uint64_t)v & mask;
   if (bits == 1) *out = (int64_t)u;
   else *out = (u >> (bits - 1)) ? (int64_t)(u | ~mask) : (int64_t)u;
