@@ -1,6 +1,7 @@
 /*
  * interp_arith.c: elementwise integer and float arithmetic, comparisons,
- * select, math functions and casts.
+ * select, math functions and casts. The regular rows of ir_op_list.h get one
+ * typed loop each, generated from their kind and kernel columns.
  */
 #include "config.h"
 #include "interp_exec.h"
@@ -28,133 +29,88 @@ static void check_overflow(ctx *c, const ir_op *op, const interp_elem *A, const 
   }
 }
 
-ttref_status interp_op_int_binary(ctx *c, const ir_op *op)
+/* Scalar kernels of the integer rows of ir_op_list.h (kind IBIN / IUN): x, y raw
+ * (sign-extended) elements of a bits-wide type; the result wrapped to bits. The
+ * ones with undefined cases note them (interp_note_ub) for lane i. */
+static inline int64_t ik_add(int bits, int64_t x, int64_t y) { return wrap_int(bits, (int64_t)((uint64_t)x + (uint64_t)y)); }
+static inline int64_t ik_sub(int bits, int64_t x, int64_t y) { return wrap_int(bits, (int64_t)((uint64_t)x - (uint64_t)y)); }
+static inline int64_t ik_mul(int bits, int64_t x, int64_t y) { return wrap_int(bits, (int64_t)((uint64_t)x * (uint64_t)y)); }
+
+static inline int64_t ik_mulhiu(int bits, int64_t x, int64_t y)
 {
-  const slot *a = SL(op->opnds[0]), *b = SL(op->opnds[1]);
-  slot *r = SL(&op->res[0]);
-  const int bits = elem_bits(op->opnds[0]);
-  const int64_t n = LANES2(a, b);
-  const int64_t sa = a->n > 1, sb = b->n > 1;
-  const interp_elem *A = a->d, *B = b->d;
-  interp_elem *R = r->d;
-  r->n = n;
-  switch (op->code) {
-  case IR_OP_ADDI:
-    for (int64_t i = 0; i < n; i++) R[i].i = wrap_int(bits, (int64_t)((uint64_t)A[i * sa].i + (uint64_t)B[i * sb].i));
-    break;
-  case IR_OP_SUBI:
-    for (int64_t i = 0; i < n; i++) R[i].i = wrap_int(bits, (int64_t)((uint64_t)A[i * sa].i - (uint64_t)B[i * sb].i));
-    break;
-  case IR_OP_MULI:
-    for (int64_t i = 0; i < n; i++) R[i].i = wrap_int(bits, (int64_t)((uint64_t)A[i * sa].i * (uint64_t)B[i * sb].i));
-    break;
-  case IR_OP_ANDI:
-    for (int64_t i = 0; i < n; i++) R[i].i = A[i * sa].i & B[i * sb].i;
-    break;
-  case IR_OP_ORI:
-    for (int64_t i = 0; i < n; i++) R[i].i = A[i * sa].i | B[i * sb].i;
-    break;
-  case IR_OP_XORI:
-    for (int64_t i = 0; i < n; i++) R[i].i = wrap_int(bits, A[i * sa].i ^ B[i * sb].i);
-    break;
-  case IR_OP_MINSI:
-    for (int64_t i = 0; i < n; i++) R[i].i = sval(bits, A[i * sa].i) <= sval(bits, B[i * sb].i) ? A[i * sa].i : B[i * sb].i;
-    break;
-  case IR_OP_MAXSI:
-    for (int64_t i = 0; i < n; i++) R[i].i = sval(bits, A[i * sa].i) >= sval(bits, B[i * sb].i) ? A[i * sa].i : B[i * sb].i;
-    break;
-  case IR_OP_MINUI:
-    for (int64_t i = 0; i < n; i++) R[i].i = uval(bits, A[i * sa].i) <= uval(bits, B[i * sb].i) ? A[i * sa].i : B[i * sb].i;
-    break;
-  case IR_OP_MAXUI:
-    for (int64_t i = 0; i < n; i++) R[i].i = uval(bits, A[i * sa].i) >= uval(bits, B[i * sb].i) ? A[i * sa].i : B[i * sb].i;
-    break;
-  case IR_OP_SHLI:
-    for (int64_t i = 0; i < n; i++) {
-      uint64_t s = uval(bits, B[i * sb].i);
-      if (s >= (uint64_t)bits) {
-        interp_note_ub(c, op, INTERP_UB_SHIFT, i);
-        R[i].i = 0;
-      } else {
-        R[i].i = wrap_int(bits, (int64_t)((uint64_t)A[i * sa].i << s));
-      }
-    }
-    break;
-  case IR_OP_SHRUI:
-    for (int64_t i = 0; i < n; i++) {
-      uint64_t s = uval(bits, B[i * sb].i);
-      if (s >= (uint64_t)bits) {
-        interp_note_ub(c, op, INTERP_UB_SHIFT, i);
-        R[i].i = 0;
-      } else {
-        R[i].i = wrap_int(bits, (int64_t)(uval(bits, A[i * sa].i) >> s));
-      }
-    }
-    break;
-  case IR_OP_SHRSI:
-    for (int64_t i = 0; i < n; i++) {
-      uint64_t s = uval(bits, B[i * sb].i);
-      int64_t x = sval(bits, A[i * sa].i);
-      if (s >= (uint64_t)bits) {
-        interp_note_ub(c, op, INTERP_UB_SHIFT, i);
-        s = (uint64_t)bits - 1; /* sign fill, like NVPTX's clamped shr.s */
-        if (bits == 1) s = 0;
-      }
-      R[i].i = wrap_int(bits, x >> s);
-    }
-    break;
-  case IR_OP_DIVSI:
-  case IR_OP_REMSI:
-  case IR_OP_CEILDIVSI:
-  case IR_OP_FLOORDIVSI:
-    for (int64_t i = 0; i < n; i++) {
-      int64_t x = sval(bits, A[i * sa].i), y = sval(bits, B[i * sb].i), q, rm;
-      if (y == 0) {
-        interp_note_ub(c, op, INTERP_UB_DIV_ZERO, i);
-        R[i].i = 0;
-        continue;
-      }
-      if (x == smin_of(bits) && y == -1) {
-        interp_note_ub(c, op, INTERP_UB_DIV_OVERFLOW, i);
-        q = x; /* wraps to MIN; remainder 0 */
-        rm = 0;
-      } else {
-        q = x / y;
-        rm = x % y;
-      }
-      if (op->code == IR_OP_REMSI) R[i].i = wrap_int(bits, rm);
-      else if (op->code == IR_OP_DIVSI) R[i].i = wrap_int(bits, q);
-      else if (op->code == IR_OP_CEILDIVSI) R[i].i = wrap_int(bits, q + (rm != 0 && ((rm > 0) == (y > 0))));
-      else R[i].i = wrap_int(bits, q - (rm != 0 && ((rm < 0) != (y < 0))));
-    }
-    break;
-  case IR_OP_DIVUI:
-  case IR_OP_REMUI:
-  case IR_OP_CEILDIVUI:
-    for (int64_t i = 0; i < n; i++) {
-      uint64_t x = uval(bits, A[i * sa].i), y = uval(bits, B[i * sb].i);
-      if (y == 0) {
-        interp_note_ub(c, op, INTERP_UB_DIV_ZERO, i);
-        R[i].i = 0;
-        continue;
-      }
-      uint64_t q = x / y, rm = x % y;
-      if (op->code == IR_OP_REMUI) R[i].i = wrap_int(bits, (int64_t)rm);
-      else if (op->code == IR_OP_DIVUI) R[i].i = wrap_int(bits, (int64_t)q);
-      else R[i].i = wrap_int(bits, (int64_t)(q + (rm != 0)));
-    }
-    break;
-  case IR_OP_MULHIUI:
-    for (int64_t i = 0; i < n; i++) {
-      unsigned __int128 p = (unsigned __int128)uval(bits, A[i * sa].i) * uval(bits, B[i * sb].i);
-      R[i].i = wrap_int(bits, (int64_t)(uint64_t)(p >> bits));
-    }
-    break;
-  default:
-    return interp_fault(c, op, TTREF_E_INTERNAL, "internal: '%s' is not an integer binary op", ir_op_name(op->code));
+  unsigned __int128 p = (unsigned __int128)uval(bits, x) * uval(bits, y);
+  return wrap_int(bits, (int64_t)(uint64_t)(p >> bits));
+}
+
+/* shift amount >= width: 0 for shl/shru, sign fill for shrs (like NVPTX's clamped shr.s) */
+static inline int64_t ik_shl(ctx *c, const ir_op *op, int64_t i, int bits, int64_t x, int64_t y)
+{
+  uint64_t s = uval(bits, y);
+  if (s < (uint64_t)bits) return wrap_int(bits, (int64_t)((uint64_t)x << s));
+  interp_note_ub(c, op, INTERP_UB_SHIFT, i);
+  return 0;
+}
+
+static inline int64_t ik_shru(ctx *c, const ir_op *op, int64_t i, int bits, int64_t x, int64_t y)
+{
+  uint64_t s = uval(bits, y);
+  if (s < (uint64_t)bits) return wrap_int(bits, (int64_t)(uval(bits, x) >> s));
+  interp_note_ub(c, op, INTERP_UB_SHIFT, i);
+  return 0;
+}
+
+static inline int64_t ik_shrs(ctx *c, const ir_op *op, int64_t i, int bits, int64_t x, int64_t y)
+{
+  uint64_t s = uval(bits, y);
+  if (s >= (uint64_t)bits) {
+    interp_note_ub(c, op, INTERP_UB_SHIFT, i);
+    s = bits == 1 ? 0 : (uint64_t)bits - 1;
   }
-  if (op->nattrs && c->L->debug) check_overflow(c, op, A, B, sa, sb, n, bits);
-  return TTREF_OK;
+  return wrap_int(bits, sval(bits, x) >> s);
+}
+
+/* the four integer divisions: quotient rounded toward zero, up or down, or the remainder */
+enum { IK_DIV, IK_CEIL, IK_FLOOR, IK_REM };
+
+/* signed: x/0 = 0 (noted), MIN/-1 = MIN with remainder 0 (noted) */
+static inline int64_t ik_sdiv(ctx *c, const ir_op *op, int64_t i, int bits, int64_t x0, int64_t y0, int kind)
+{
+  const int64_t x = sval(bits, x0), y = sval(bits, y0);
+  int64_t q, rm;
+  if (y == 0) {
+    interp_note_ub(c, op, INTERP_UB_DIV_ZERO, i);
+    return 0;
+  }
+  if (x == smin_of(bits) && y == -1) {
+    interp_note_ub(c, op, INTERP_UB_DIV_OVERFLOW, i);
+    q = x;
+    rm = 0;
+  } else {
+    q = x / y;
+    rm = x % y;
+  }
+  switch (kind) {
+  case IK_REM: return wrap_int(bits, rm);
+  case IK_CEIL: return wrap_int(bits, q + (rm != 0 && ((rm > 0) == (y > 0))));
+  case IK_FLOOR: return wrap_int(bits, q - (rm != 0 && ((rm < 0) != (y < 0))));
+  default: return wrap_int(bits, q);
+  }
+}
+
+/* unsigned: x/0 = 0 (noted) */
+static inline int64_t ik_udiv(ctx *c, const ir_op *op, int64_t i, int bits, int64_t x0, int64_t y0, int kind)
+{
+  const uint64_t x = uval(bits, x0), y = uval(bits, y0);
+  if (y == 0) {
+    interp_note_ub(c, op, INTERP_UB_DIV_ZERO, i);
+    return 0;
+  }
+  const uint64_t q = x / y, rm = x % y;
+  switch (kind) {
+  case IK_REM: return wrap_int(bits, (int64_t)rm);
+  case IK_CEIL: return wrap_int(bits, (int64_t)(q + (rm != 0)));
+  default: return wrap_int(bits, (int64_t)q);
+  }
 }
 
 /* cmpi: the predicate chosen once per op, one loop per predicate (xs/ys signed, xu/yu unsigned views) */
@@ -198,9 +154,8 @@ ttref_status interp_op_cmpi(ctx *c, const ir_op *op)
  */
 static const ir_op *contractible_mul(const ctx *c, const ir_op *user, const ir_value *v)
 {
-  if (v->def && v->def->parent != user->parent) return NULL; /* LLVM fuses within a basic block */
   const ir_op *d = v->def;
-  if (!d || d->code != IR_OP_MULF || d->parent != v->def->parent) return NULL;
+  if (!d || d->code != IR_OP_MULF || d->parent != user->parent) return NULL; /* LLVM fuses within a basic block */
   return c->fr->fp->uses[v->id] == 1 ? d : NULL;
 }
 
@@ -221,15 +176,36 @@ static ttref_status op_contracted(ctx *c, const ir_op *op, const ir_op *mul, int
   return TTREF_OK;
 }
 
-/*
- * One typed loop per (float binary op, rounding class), expanded from
- * interp_fbin_list.h: R[i] = op(A[i*sa], B[i*sb]) with the rounding hoisted out
- * of the loop. Classes: _x exact (precise mode, f64 without --ftz, or an exact
- * op), _s f32 without --ftz (one conversion through float rounds to nearest
- * even), _g any other format through rnd(). Strides are any (reductions read
- * pairs at stride 2); R may alias A or B at the same or a higher index.
- */
-#define X(NAME, E, RND)                                                                                          \
+/* The float binary rows (kind FBIN/FBINX) share this set-up: --contract fuses an
+ * addf/subf with a single-use mulf, and the bound pass adds the magnitudes of
+ * a subf. Returns true when that handled the op (its status in *out_st). */
+static bool fbin_special(ctx *c, const ir_op *op, ttref_status *out_st)
+{
+  if (c->L->contract && !c->precise && (op->code == IR_OP_ADDF || op->code == IR_OP_SUBF)) {
+    const ir_op *m;
+    if ((m = contractible_mul(c, op, op->opnds[0]))) return *out_st = op_contracted(c, op, m, 0), true;
+    if ((m = contractible_mul(c, op, op->opnds[1]))) return *out_st = op_contracted(c, op, m, 1), true;
+  }
+  if (op->code == IR_OP_SUBF && c->bound_pass) { /* magnitudes add */
+    const slot *a = SL(op->opnds[0]), *b = SL(op->opnds[1]);
+    slot *r = SL(&op->res[0]);
+    const int64_t n = LANES2(a, b), sa = a->n > 1, sb = b->n > 1;
+    r->n = n;
+    for (int64_t i = 0; i < n; i++) r->d[i].f = a->d[i * sa].f + b->d[i * sb].f;
+    return *out_st = TTREF_OK, true;
+  }
+  return false;
+}
+
+/* One family of loops per row of ir_op_list.h, specialised by its kind and kernel column. */
+
+/* FBIN/FBINX: R[i] = E(A[i*sa], B[i*sb]) with the rounding hoisted out of the
+ * loop, one loop per class: _x exact (precise mode, f64 without --ftz, or an
+ * FBINX kernel), _s f32 without --ftz (one conversion through float rounds to
+ * nearest even), _g any other format through rnd(). Strides are any
+ * (reductions read pairs at stride 2); R may alias A or B at the same or a
+ * higher index. fbin_NAME picks the class; interp_k_NAME runs the op. */
+#define FBIN_LOOPS(NAME, E, RND)                                                                                 \
   static void fbin_##NAME##_x(interp_elem *R, const interp_elem *A, int64_t sa, const interp_elem *B, int64_t sb, \
                               int64_t n)                                                                         \
   {                                                                                                              \
@@ -243,7 +219,7 @@ static ttref_status op_contracted(ctx *c, const ir_op *op, const ir_op *mul, int
   {                                                                                                              \
     for (int64_t i = 0; i < n; i++) {                                                                            \
       const double x = A[i * sa].f, y = B[i * sb].f;                                                             \
-      R[i].f = RND ? (double)(float)(E) : (E);                                                                   \
+      R[i].f = (double)(float)(E);                                                                               \
     }                                                                                                            \
   }                                                                                                              \
   static void fbin_##NAME##_g(const ctx *c, int f, interp_elem *R, const interp_elem *A, int64_t sa,             \
@@ -251,56 +227,157 @@ static ttref_status op_contracted(ctx *c, const ir_op *op, const ir_op *mul, int
   {                                                                                                              \
     for (int64_t i = 0; i < n; i++) {                                                                            \
       const double x = A[i * sa].f, y = B[i * sb].f;                                                             \
-      R[i].f = RND ? rnd(c, f, (E)) : (E);                                                                       \
+      R[i].f = rnd(c, f, (E));                                                                                   \
     }                                                                                                            \
+  }                                                                                                              \
+  static void fbin_##NAME(const ctx *c, int f, interp_elem *R, const interp_elem *A, int64_t sa,                 \
+                          const interp_elem *B, int64_t sb, int64_t n)                                           \
+  {                                                                                                              \
+    const bool ftz = c->L->ftz && !c->precise;                                                                   \
+    if (!(RND) || c->precise || (f == FP_F64 && !ftz)) fbin_##NAME##_x(R, A, sa, B, sb, n);                      \
+    else if (f == FP_F32 && !ftz) fbin_##NAME##_s(R, A, sa, B, sb, n);                                           \
+    else fbin_##NAME##_g(c, f, R, A, sa, B, sb, n);                                                              \
+  }                                                                                                              \
+  ttref_status interp_k_##NAME(ctx *c, const ir_op *op)                                                          \
+  {                                                                                                              \
+    ttref_status st;                                                                                             \
+    if (fbin_special(c, op, &st)) return st;                                                                     \
+    const slot *a = SL(op->opnds[0]), *b = SL(op->opnds[1]);                                                     \
+    slot *r = SL(&op->res[0]);                                                                                   \
+    const int64_t n = LANES2(a, b);                                                                              \
+    r->n = n;                                                                                                    \
+    fbin_##NAME(c, fmt_of(elem_scalar(&op->res[0])), r->d, a->d, a->n > 1, b->d, b->n > 1, n);                   \
+    return TTREF_OK;                                                                                             \
   }
-#include "interp_fbin_list.h"
+#define KDEF_FBIN(NAME, E) FBIN_LOOPS(NAME, E, 1)
+#define KDEF_FBINX(NAME, E) FBIN_LOOPS(NAME, E, 0)
+
+/* FUN: R[i] = E(A[i]), x the operand, f the result format (E rounds itself where it must) */
+#define KDEF_FUN(NAME, E)                                                                                        \
+  ttref_status interp_k_##NAME(ctx *c, const ir_op *op)                                                          \
+  {                                                                                                              \
+    const slot *a = SL(op->opnds[0]);                                                                            \
+    slot *r = SL(&op->res[0]);                                                                                   \
+    const int f = fmt_of(elem_scalar(&op->res[0]));                                                              \
+    const int64_t n = a->n;                                                                                      \
+    const interp_elem *A = a->d;                                                                                 \
+    interp_elem *R = r->d;                                                                                       \
+    (void)f;                                                                                                     \
+    r->n = n;                                                                                                    \
+    for (int64_t i = 0; i < n; i++) {                                                                            \
+      const double x = A[i].f;                                                                                   \
+      R[i].f = (E);                                                                                              \
+    }                                                                                                            \
+    return TTREF_OK;                                                                                             \
+  }
+
+/* FMATH: the fp_math function, correctly rounded to the result format (binary64 in precise mode) */
+#define KDEF_FMATH(NAME, FN) \
+  ttref_status interp_k_##NAME(ctx *c, const ir_op *op) { return op_fmath(c, op, FP_MATH_##FN); }
+
+/* IUN: R[i] = E(x = A[i], u = its unsigned view) for a bits-wide integer */
+#define KDEF_IUN(NAME, E)                                                                                        \
+  ttref_status interp_k_##NAME(ctx *c, const ir_op *op)                                                          \
+  {                                                                                                              \
+    const slot *a = SL(op->opnds[0]);                                                                            \
+    slot *r = SL(&op->res[0]);                                                                                   \
+    const int bits = elem_bits(op->opnds[0]);                                                                    \
+    const int64_t n = a->n;                                                                                      \
+    const interp_elem *A = a->d;                                                                                 \
+    interp_elem *R = r->d;                                                                                       \
+    r->n = n;                                                                                                    \
+    for (int64_t i = 0; i < n; i++) {                                                                            \
+      const int64_t x = A[i].i;                                                                                  \
+      const uint64_t u = uval(bits, x);                                                                          \
+      (void)u;                                                                                                   \
+      R[i].i = (E);                                                                                              \
+    }                                                                                                            \
+    return TTREF_OK;                                                                                             \
+  }
+
+/* IBIN: R[i] = E(x = A[i*sa], y = B[i*sb]) for a bits-wide integer; overflow flags checked after */
+#define KDEF_IBIN(NAME, E)                                                                                       \
+  ttref_status interp_k_##NAME(ctx *c, const ir_op *op)                                                          \
+  {                                                                                                              \
+    const slot *a = SL(op->opnds[0]), *b = SL(op->opnds[1]);                                                     \
+    slot *r = SL(&op->res[0]);                                                                                   \
+    const int bits = elem_bits(op->opnds[0]);                                                                    \
+    const int64_t n = LANES2(a, b), sa = a->n > 1, sb = b->n > 1;                                                \
+    const interp_elem *A = a->d, *B = b->d;                                                                      \
+    interp_elem *R = r->d;                                                                                       \
+    r->n = n;                                                                                                    \
+    for (int64_t i = 0; i < n; i++) {                                                                            \
+      const int64_t x = A[i * sa].i, y = B[i * sb].i;                                                            \
+      R[i].i = (E);                                                                                              \
+    }                                                                                                            \
+    if (op->nattrs && c->L->debug) check_overflow(c, op, A, B, sa, sb, n, bits);                                 \
+    return TTREF_OK;                                                                                             \
+  }
+
+#define KDEF_CALL(NAME, FN) /* hand-written: FN is called by the dispatch (interp_exec.c) */
+
+/* Unary math: the reference value is the correctly rounded true function; pow is binary. */
+static ttref_status op_fmath(ctx *c, const ir_op *op, fp_math_fn fn)
+{
+  const slot *a = SL(op->opnds[0]);
+  slot *r = SL(&op->res[0]);
+  const int f = fmt_of(elem_scalar(&op->res[0]));
+  const fp_format ef = c->precise ? FP_F64 : (fp_format)f;
+  if (fp_math_arity(fn) == 2) {
+    const slot *b = SL(op->opnds[1]);
+    const int64_t n = LANES2(a, b), sa = a->n > 1, sb = b->n > 1;
+    r->n = n;
+    for (int64_t i = 0; i < n; i++) r->d[i].f = fp_math_eval(fn, ef, a->d[i * sa].f, b->d[i * sb].f);
+    return TTREF_OK;
+  }
+  const int64_t n = a->n;
+  r->n = n;
+  for (int64_t i = 0; i < n; i++) {
+    double v;
+    if (!fp_math_try_fast(fn, ef, a->d[i].f, &v)) v = fp_math_eval(fn, ef, a->d[i].f, 0.0);
+    r->d[i].f = rnd(c, f, v);
+  }
+  return TTREF_OK;
+}
+
+#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound) KDEF_##kind(name, kernel)
+#include "ir_op_list.h"
 #undef X
 
+/* The typed loop of a float binary row (FBIN/FBINX) by opcode, for the reductions' combine
+ * fast path; false when code has none. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wswitch-enum"
+#define FBL_FBIN(NAME) case IR_OP_##NAME: if (R) fbin_##NAME(c, f, R, A, sa, B, sb, n); return true;
+#define FBL_FBINX(NAME) FBL_FBIN(NAME)
+#define FBL_FUN(NAME)
+#define FBL_FMATH(NAME)
+#define FBL_IUN(NAME)
+#define FBL_IBIN(NAME)
+#define FBL_CALL(NAME)
+#define NFBL_FBIN(NAME)
+#define NFBL_FBINX(NAME)
+#define NFBL_FUN(NAME) case IR_OP_##NAME:
+#define NFBL_FMATH(NAME) case IR_OP_##NAME:
+#define NFBL_IUN(NAME) case IR_OP_##NAME:
+#define NFBL_IBIN(NAME) case IR_OP_##NAME:
+#define NFBL_CALL(NAME) case IR_OP_##NAME:
 bool interp_fbin_loop(const ctx *c, ir_opcode code, int f, interp_elem *R, const interp_elem *A, int64_t sa,
                       const interp_elem *B, int64_t sb, int64_t n)
 {
-  const bool ftz = c->L->ftz && !c->precise;
-  const int cls = (c->precise || (f == FP_F64 && !ftz)) ? 0 : (f == FP_F32 && !ftz) ? 1 : 2;
   switch (code) {
-#define X(NAME, E, RND)                                                   \
-  case IR_OP_##NAME:                                                      \
-    if (cls == 0 || !(RND)) fbin_##NAME##_x(R, A, sa, B, sb, n);          \
-    else if (cls == 1) fbin_##NAME##_s(R, A, sa, B, sb, n);               \
-    else fbin_##NAME##_g(c, f, R, A, sa, B, sb, n);                       \
-    return true;
-#include "interp_fbin_list.h"
+#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound) FBL_##kind(name)
+#include "ir_op_list.h"
 #undef X
-  default:
-    return false;
+#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound) NFBL_##kind(name)
+#include "ir_op_list.h"
+#undef X
+  case IR_OP_COUNT:
+    break;
   }
+  return false;
 }
-
-ttref_status interp_op_float_binary(ctx *c, const ir_op *op)
-{
-  if (c->L->contract && !c->precise && (op->code == IR_OP_ADDF || op->code == IR_OP_SUBF)) {
-    const ir_op *m;
-    if ((m = contractible_mul(c, op, op->opnds[0]))) return op_contracted(c, op, m, 0);
-    if ((m = contractible_mul(c, op, op->opnds[1]))) return op_contracted(c, op, m, 1);
-  }
-  const slot *a = SL(op->opnds[0]), *b = SL(op->opnds[1]);
-  slot *r = SL(&op->res[0]);
-  const int f = fmt_of(elem_scalar(&op->res[0]));
-  const int64_t n = LANES2(a, b), sa = a->n > 1, sb = b->n > 1;
-  const interp_elem *A = a->d, *B = b->d;
-  interp_elem *R = r->d;
-  r->n = n;
-  if (op->code == IR_OP_SUBF && c->bound_pass) { /* magnitudes add */
-    for (int64_t i = 0; i < n; i++) R[i].f = A[i * sa].f + B[i * sb].f;
-    return TTREF_OK;
-  }
-  if (interp_fbin_loop(c, op->code, f, R, A, sa, B, sb, n)) return TTREF_OK;
-  if (op->code == IR_OP_MATH_POWF) {
-    for (int64_t i = 0; i < n; i++) R[i].f = fp_math_eval(FP_MATH_POW, c->precise ? FP_F64 : (fp_format)f, A[i * sa].f, B[i * sb].f);
-    return TTREF_OK;
-  }
-  return interp_fault(c, op, TTREF_E_INTERNAL, "internal: '%s' is not a float binary op", ir_op_name(op->code));
-}
+#pragma GCC diagnostic pop
 
 ttref_status interp_op_cmpf(ctx *c, const ir_op *op)
 {
@@ -378,86 +455,6 @@ ttref_status interp_op_fma(ctx *c, const ir_op *op)
     double v = c->precise ? fma(a->d[i * sa].f, b->d[i * sb].f, z->d[i * sz].f)
                           : fp_fma((fp_format)f, a->d[i * sa].f, b->d[i * sb].f, z->d[i * sz].f);
     r->d[i].f = rnd(c, f, v);
-  }
-  return TTREF_OK;
-}
-
-/* Unary float math: reference value = the correctly rounded true function. */
-ttref_status interp_op_float_unary(ctx *c, const ir_op *op)
-{
-  const slot *a = SL(op->opnds[0]);
-  slot *r = SL(&op->res[0]);
-  const int f = fmt_of(elem_scalar(&op->res[0]));
-  const int64_t n = a->n;
-  fp_math_fn fn;
-  r->n = n;
-  switch (op->code) {
-  case IR_OP_NEGF:
-    for (int64_t i = 0; i < n; i++) r->d[i].f = c->bound_pass ? a->d[i].f : -a->d[i].f;
-    return TTREF_OK;
-  case IR_OP_MATH_ABSF:
-    for (int64_t i = 0; i < n; i++) r->d[i].f = fabs(a->d[i].f);
-    return TTREF_OK;
-  case IR_OP_MATH_FLOOR:
-    for (int64_t i = 0; i < n; i++) r->d[i].f = floor(a->d[i].f);
-    return TTREF_OK;
-  case IR_OP_MATH_CEIL:
-    for (int64_t i = 0; i < n; i++) r->d[i].f = ceil(a->d[i].f);
-    return TTREF_OK;
-  case IR_OP_MATH_TRUNC:
-    for (int64_t i = 0; i < n; i++) r->d[i].f = trunc(a->d[i].f);
-    return TTREF_OK;
-  case IR_OP_MATH_ROUND:
-    for (int64_t i = 0; i < n; i++) r->d[i].f = round(a->d[i].f);
-    return TTREF_OK;
-  case IR_OP_MATH_ROUNDEVEN:
-    for (int64_t i = 0; i < n; i++) r->d[i].f = nearbyint(a->d[i].f); /* default mode is RNE */
-    return TTREF_OK;
-  case IR_OP_MATH_SQRT:
-  case IR_OP_PRECISE_SQRT: /* binary64 sqrt rounded once is correctly rounded for every narrower format */
-    for (int64_t i = 0; i < n; i++) r->d[i].f = rnd(c, f, sqrt(a->d[i].f));
-    return TTREF_OK;
-  case IR_OP_MATH_EXP: fn = FP_MATH_EXP; break;
-  case IR_OP_MATH_EXP2: fn = FP_MATH_EXP2; break;
-  case IR_OP_MATH_LOG: fn = FP_MATH_LOG; break;
-  case IR_OP_MATH_LOG2: fn = FP_MATH_LOG2; break;
-  case IR_OP_MATH_SIN: fn = FP_MATH_SIN; break;
-  case IR_OP_MATH_COS: fn = FP_MATH_COS; break;
-  case IR_OP_MATH_RSQRT: fn = FP_MATH_RSQRT; break;
-  case IR_OP_MATH_ERF: fn = FP_MATH_ERF; break;
-  case IR_OP_MATH_TANH: fn = FP_MATH_TANH; break;
-  case IR_OP_MATH_TAN: fn = FP_MATH_TAN; break;
-  case IR_OP_MATH_LOG1P: fn = FP_MATH_LOG1P; break;
-  case IR_OP_MATH_EXPM1: fn = FP_MATH_EXPM1; break;
-  default:
-    return interp_fault(c, op, TTREF_E_INTERNAL, "internal: '%s' is not a float unary op", ir_op_name(op->code));
-  }
-  const fp_format ef = c->precise ? FP_F64 : (fp_format)f;
-  for (int64_t i = 0; i < n; i++) {
-    double v;
-    if (!fp_math_try_fast(fn, ef, a->d[i].f, &v)) v = fp_math_eval(fn, ef, a->d[i].f, 0.0);
-    r->d[i].f = rnd(c, f, v);
-  }
-  return TTREF_OK;
-}
-
-ttref_status interp_op_int_unary(ctx *c, const ir_op *op)
-{
-  const slot *a = SL(op->opnds[0]);
-  slot *r = SL(&op->res[0]);
-  const int bits = elem_bits(op->opnds[0]);
-  r->n = a->n;
-  for (int64_t i = 0; i < a->n; i++) {
-    int64_t x = a->d[i].i;
-    uint64_t u = uval(bits, x);
-    switch (op->code) {
-    case IR_OP_MATH_ABSI: r->d[i].i = wrap_int(bits, x < 0 ? (int64_t)(0 - (uint64_t)x) : x); break;
-    case IR_OP_MATH_CTPOP: r->d[i].i = __builtin_popcountll(u); break;
-    case IR_OP_MATH_CTLZ: r->d[i].i = u ? __builtin_clzll(u) - (64 - bits) : bits; break;
-    case IR_OP_MATH_CTTZ: r->d[i].i = u ? __builtin_ctzll(u) : bits; break;
-    default:
-      return interp_fault(c, op, TTREF_E_INTERNAL, "internal: '%s' is not an int unary op", ir_op_name(op->code));
-    }
   }
   return TTREF_OK;
 }

@@ -133,87 +133,55 @@ ttref_status interp_assign_values(ctx *c, ir_value *dst, ir_value *const *src, i
 static ttref_status exec_op(ctx *c, const ir_op *op);
 
 /* ---- dispatch ------------------------------------------------------------------------------------------ */
-#define OP_CASE(name) case IR_OP_##name:
-#define OP_BREAK break
+ttref_status interp_op_call(ctx *c, const ir_op *op)
+{
+  if (!op->callee_fn) return interp_fault(c, op, TTREF_E_INPUT, "'tt.call' of unknown function");
+  return interp_call_function(c, op, op->callee_fn);
+}
 
+/* barriers: programs run one block at a time */
+ttref_status interp_op_nop(ctx *c, const ir_op *op)
+{
+  (void)c, (void)op;
+  return TTREF_OK;
+}
+
+ttref_status interp_op_unsupported(ctx *c, const ir_op *op)
+{
+  return interp_fault(c, op, TTREF_E_UNSUPPORTED, "'%s' is not supported by the interpreter", ir_op_name(op->code));
+}
+
+/* terminators are handled by interp_run_region */
+ttref_status interp_op_terminator(ctx *c, const ir_op *op)
+{
+  return interp_fault(c, op, TTREF_E_INTERNAL, "internal: terminator '%s' dispatched as an op", ir_op_name(op->code));
+}
+
+/* One case per row of ir_op_list.h: its kernel column's function (kind CALL) or the typed loop
+ * interp_arith.c generates from the row; -Wswitch-enum makes a missing row a build error. */
+#define EXEC_CALL(name, fn) fn(c, op)
+#define EXEC_FUN(name, kernel) interp_k_##name(c, op)
+#define EXEC_FMATH(name, kernel) interp_k_##name(c, op)
+#define EXEC_FBIN(name, kernel) interp_k_##name(c, op)
+#define EXEC_FBINX(name, kernel) interp_k_##name(c, op)
+#define EXEC_IUN(name, kernel) interp_k_##name(c, op)
+#define EXEC_IBIN(name, kernel) interp_k_##name(c, op)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wswitch-enum"
 ttref_status interp_exec_op_value(ctx *c, const ir_op *op)
 {
   switch (op->code) {
-  OP_CASE(GET_PROGRAM_ID) OP_CASE(GET_NUM_PROGRAMS) return interp_op_program_id(c, op);
-  OP_CASE(MAKE_RANGE) return interp_op_make_range(c, op);
-  OP_CASE(CONSTANT) return interp_op_constant(c, op);
-  OP_CASE(POISON) return interp_op_poison(c, op);
-  OP_CASE(SPLAT) return interp_op_splat(c, op);
-  OP_CASE(UNSPLAT) OP_CASE(EXPAND_DIMS) OP_CASE(RESHAPE) return interp_op_copy(c, op);
-  OP_CASE(BROADCAST) return interp_op_broadcast(c, op);
-  OP_CASE(TRANS) return interp_op_trans(c, op);
-  OP_CASE(CAT) return interp_op_cat(c, op);
-  OP_CASE(JOIN) return interp_op_join(c, op);
-  OP_CASE(SPLIT) return interp_op_split(c, op);
-  OP_CASE(GATHER) return interp_op_gather(c, op);
-  OP_CASE(HISTOGRAM) return interp_op_histogram(c, op);
-  OP_CASE(ADDPTR) return interp_op_addptr(c, op);
-  OP_CASE(INT_TO_PTR) OP_CASE(PTR_TO_INT) OP_CASE(TT_BITCAST) OP_CASE(BITCAST) OP_CASE(FP_TO_FP)
-  OP_CASE(EXTSI) OP_CASE(EXTUI) OP_CASE(TRUNCI) OP_CASE(INDEX_CAST) OP_CASE(EXTF) OP_CASE(TRUNCF)
-  OP_CASE(SITOFP) OP_CASE(UITOFP) OP_CASE(FPTOSI) OP_CASE(FPTOUI) return interp_op_cast(c, op);
-  OP_CASE(LOAD) return interp_op_load(c, op);
-  OP_CASE(STORE) return interp_op_store(c, op);
-  OP_CASE(MAKE_TENSOR_PTR) return interp_op_make_tensor_ptr(c, op);
-  OP_CASE(ADVANCE) return interp_op_advance(c, op);
-  OP_CASE(ATOMIC_RMW) return interp_op_atomic_rmw(c, op);
-  OP_CASE(ATOMIC_CAS) return interp_op_atomic_cas(c, op);
-  OP_CASE(MAKE_TENSOR_DESC) return interp_op_make_desc(c, op);
-  OP_CASE(DESC_LOAD) OP_CASE(DESC_STORE) OP_CASE(DESC_REDUCE) OP_CASE(XDESC_LOAD) OP_CASE(XDESC_STORE)
-    return interp_op_desc_access(c, op);
-  OP_CASE(DESC_GATHER) OP_CASE(DESC_SCATTER) OP_CASE(XDESC_GATHER) OP_CASE(XDESC_SCATTER)
-    return interp_op_desc_rows(c, op);
-  OP_CASE(DOT_SCALED) return interp_op_dot_scaled(c, op);
-  OP_CASE(REINTERPRET_DESC) OP_CASE(INLINE_ASM)
-    return interp_fault(c, op, TTREF_E_UNSUPPORTED, "'%s' is not supported by the interpreter", ir_op_name(op->code));
-  OP_CASE(DOT) return interp_op_dot(c, op);
-  OP_CASE(REDUCE) return interp_op_reduce(c, op);
-  OP_CASE(SCAN) return interp_op_scan(c, op);
-  OP_CASE(MAP_ELEMENTWISE) return interp_op_map_elementwise(c, op);
-  OP_CASE(EXTERN_ELEMENTWISE) return interp_op_extern(c, op);
-  OP_CASE(VENDOR) return interp_op_vendor(c, op);
-  OP_CASE(CLAMPF) return interp_op_clampf(c, op);
-  OP_CASE(PRECISE_SQRT) return interp_op_float_unary(c, op);
-  OP_CASE(PRECISE_DIVF) return interp_op_float_binary(c, op);
-  OP_CASE(MULHIUI) return interp_op_int_binary(c, op);
-  OP_CASE(PRINT) return interp_op_print(c, op);
-  OP_CASE(ASSERT) OP_CASE(ASSUME) return interp_op_assert(c, op);
-  OP_CASE(GPU_BARRIER) OP_CASE(TTG_BARRIER) return TTREF_OK;
-  OP_CASE(CALL)
-    if (!op->callee_fn) return interp_fault(c, op, TTREF_E_INPUT, "'tt.call' of unknown function");
-    return interp_call_function(c, op, op->callee_fn);
-  OP_CASE(ADDI) OP_CASE(SUBI) OP_CASE(MULI) OP_CASE(DIVSI) OP_CASE(DIVUI) OP_CASE(CEILDIVSI)
-  OP_CASE(CEILDIVUI) OP_CASE(FLOORDIVSI) OP_CASE(REMSI) OP_CASE(REMUI) OP_CASE(ANDI) OP_CASE(ORI)
-  OP_CASE(XORI) OP_CASE(SHLI) OP_CASE(SHRSI) OP_CASE(SHRUI) OP_CASE(MINSI) OP_CASE(MINUI)
-  OP_CASE(MAXSI) OP_CASE(MAXUI) return interp_op_int_binary(c, op);
-  OP_CASE(CMPI) return interp_op_cmpi(c, op);
-  OP_CASE(SELECT) return interp_op_select(c, op);
-  OP_CASE(ADDF) OP_CASE(SUBF) OP_CASE(MULF) OP_CASE(DIVF) OP_CASE(REMF) OP_CASE(MAXNUMF)
-  OP_CASE(MINNUMF) OP_CASE(MAXIMUMF) OP_CASE(MINIMUMF) OP_CASE(MATH_POWF) return interp_op_float_binary(c, op);
-  OP_CASE(CMPF) return interp_op_cmpf(c, op);
-  OP_CASE(NEGF) OP_CASE(MATH_EXP) OP_CASE(MATH_EXP2) OP_CASE(MATH_LOG) OP_CASE(MATH_LOG2)
-  OP_CASE(MATH_SIN) OP_CASE(MATH_COS) OP_CASE(MATH_SQRT) OP_CASE(MATH_RSQRT) OP_CASE(MATH_ERF)
-  OP_CASE(MATH_FLOOR) OP_CASE(MATH_CEIL) OP_CASE(MATH_ABSF) OP_CASE(MATH_TANH) OP_CASE(MATH_TRUNC)
-  OP_CASE(MATH_ROUND) OP_CASE(MATH_ROUNDEVEN) OP_CASE(MATH_LOG1P) OP_CASE(MATH_EXPM1)
-  OP_CASE(MATH_TAN)
-    return interp_op_float_unary(c, op);
-  OP_CASE(MATH_ABSI) OP_CASE(MATH_CTPOP) OP_CASE(MATH_CTLZ) OP_CASE(MATH_CTTZ) return interp_op_int_unary(c, op);
-  OP_CASE(MATH_FMA) return interp_op_fma(c, op);
-  OP_CASE(SCF_FOR) return interp_op_scf_for(c, op);
-  OP_CASE(SCF_IF) return interp_op_scf_if(c, op);
-  OP_CASE(SCF_WHILE) return interp_op_scf_while(c, op);
-  OP_CASE(REDUCE_RETURN) OP_CASE(SCAN_RETURN) OP_CASE(MAP_ELEM_RETURN) OP_CASE(RETURN)
-  OP_CASE(SCF_CONDITION) OP_CASE(SCF_YIELD) OP_CASE(CF_BR) OP_CASE(CF_COND_BR)
-    OP_BREAK; /* terminators are handled by run_region */
-  default:
-    return interp_fault(c, op, TTREF_E_INTERNAL, "internal: no executor for opcode %d", (int)op->code);
+#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound) \
+  case IR_OP_##name:                                                      \
+    return EXEC_##kind(name, kernel);
+#include "ir_op_list.h"
+#undef X
+  case IR_OP_COUNT:
+    break;
   }
-  return interp_fault(c, op, TTREF_E_INTERNAL, "internal: terminator '%s' dispatched as an op", ir_op_name(op->code));
+  return interp_fault(c, op, TTREF_E_INTERNAL, "internal: no executor for opcode %d", (int)op->code);
 }
+#pragma GCC diagnostic pop
 
 static ttref_status race_fault(ctx *c, const ir_op *op)
 {

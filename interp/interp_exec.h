@@ -120,7 +120,8 @@ void interp_track_access(ctx *c, int64_t addr, int size, bool write);
 void interp_snapshot_slow(ctx *c, int64_t addr);
 ttref_status interp_fault_oob(ctx *c, const ir_op *op, const ir_type *lane_t, int64_t lane, int64_t addr, int size);
 
-/* interp_arith.c: the typed float binary loop (interp_fbin_list.h); false when code is not in the list */
+/* interp_arith.c: the typed loop of a float binary row (kind FBIN/FBINX of ir_op_list.h); false
+ * when code has none (with R NULL: only that answer) */
 bool interp_fbin_loop(const ctx *c, ir_opcode code, int f, interp_elem *R, const interp_elem *A, int64_t sa,
                       const interp_elem *B, int64_t sb, int64_t n);
 
@@ -130,17 +131,30 @@ ttref_status interp_bound_op(ctx *c, const ir_op *op);
 /* interp_control.c */
 ttref_status interp_call_function(ctx *c, const ir_op *op, const ir_func *fn);
 
-/* the op kernels, one per executor entry of the dispatch (interp_exec.c) */
+/* The op kernels. The dispatch (interp_exec.c) calls, per row of ir_op_list.h, the function of
+ * its kernel column (kind CALL) or interp_k_NAME, the typed loop interp_arith.c generates from
+ * the row (every other kind). */
+#define INTERP_PROTO_CALL(name)
+#define INTERP_PROTO_FUN(name) ttref_status interp_k_##name(ctx *c, const ir_op *op);
+#define INTERP_PROTO_FMATH(name) INTERP_PROTO_FUN(name)
+#define INTERP_PROTO_FBIN(name) INTERP_PROTO_FUN(name)
+#define INTERP_PROTO_FBINX(name) INTERP_PROTO_FUN(name)
+#define INTERP_PROTO_IUN(name) INTERP_PROTO_FUN(name)
+#define INTERP_PROTO_IBIN(name) INTERP_PROTO_FUN(name)
+#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound) INTERP_PROTO_##kind(name)
+#include "ir_op_list.h"
+#undef X
+/* interp_exec.c */
+ttref_status interp_op_call(ctx *c, const ir_op *op);
+ttref_status interp_op_nop(ctx *c, const ir_op *op);
+ttref_status interp_op_unsupported(ctx *c, const ir_op *op);
+ttref_status interp_op_terminator(ctx *c, const ir_op *op);
 /* interp_arith.c */
-ttref_status interp_op_int_binary(ctx *c, const ir_op *op);
 ttref_status interp_op_cmpi(ctx *c, const ir_op *op);
-ttref_status interp_op_float_binary(ctx *c, const ir_op *op);
 ttref_status interp_op_cmpf(ctx *c, const ir_op *op);
 ttref_status interp_op_select(ctx *c, const ir_op *op);
 ttref_status interp_op_clampf(ctx *c, const ir_op *op);
 ttref_status interp_op_fma(ctx *c, const ir_op *op);
-ttref_status interp_op_float_unary(ctx *c, const ir_op *op);
-ttref_status interp_op_int_unary(ctx *c, const ir_op *op);
 ttref_status interp_op_cast(ctx *c, const ir_op *op);
 /* interp_shape.c */
 ttref_status interp_op_splat(ctx *c, const ir_op *op);

@@ -45,71 +45,77 @@ static void unswap(slot **sw, int n)
   }
 }
 
+/* The bound column of ir_op_list.h. */
+typedef enum bound_rule {
+  BOUND_ABS,       /* |value| */
+  BOUND_ADD,       /* bound(a) + bound(b): addf, subf */
+  BOUND_MUL,       /* bound(a) * bound(b) */
+  BOUND_DIV,       /* bound(a) / |b| */
+  BOUND_FMA,       /* bound(a) * bound(b) + bound(c) */
+  BOUND_KEEP,      /* the float operand's bound (else |value|) */
+  BOUND_SELECT,    /* the chosen operand's bound */
+  BOUND_RERUN,     /* the op re-run on the bound buffers */
+  BOUND_RERUN_MEM, /* as RERUN; float operands are stored to memory */
+  BOUND_NONE,      /* results took their bounds from the yielded / returned values */
+} bound_rule;
+
+static const unsigned char bound_rules[IR_OP_COUNT] = {
+#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound) BOUND_##bound,
+#include "ir_op_list.h"
+#undef X
+};
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wswitch-enum"
 ttref_status interp_bound_op(ctx *c, const ir_op *op)
 {
   ttref_status st = TTREF_OK;
+  if ((int)op->code < 0 || op->code >= IR_OP_COUNT) return TTREF_OK;
+  const bound_rule br = (bound_rule)bound_rules[op->code];
   bool any = false;
   for (int i = 0; i < op->nres; i++) any |= is_float_value(&op->res[i]);
   bool mem_float = false;
-  if (op->code == IR_OP_STORE || op->code == IR_OP_ATOMIC_RMW || op->code == IR_OP_ATOMIC_CAS ||
-      op->code == IR_OP_DESC_STORE || op->code == IR_OP_DESC_REDUCE || op->code == IR_OP_XDESC_STORE ||
-      op->code == IR_OP_DESC_SCATTER || op->code == IR_OP_XDESC_SCATTER)
+  if (br == BOUND_RERUN_MEM)
     for (int i = 0; i < op->nopnds; i++) mem_float |= is_float_value(op->opnds[i]);
   if (!any && !mem_float) return TTREF_OK;
   const slot *a = op->nopnds > 0 ? SL(op->opnds[0]) : NULL;
   const slot *b = op->nopnds > 1 ? SL(op->opnds[1]) : NULL;
   slot *r = op->nres > 0 ? SL(&op->res[0]) : NULL;
-  switch (op->code) {
-  case IR_OP_ADDF:
-  case IR_OP_SUBF:
-  case IR_OP_MULF:
-  case IR_OP_DIVF:
-  case IR_OP_PRECISE_DIVF: {
+  switch (br) {
+  case BOUND_ADD:
+  case BOUND_MUL:
+  case BOUND_DIV: {
     const int64_t n = r->n, sa = a->n > 1, sb = b->n > 1;
-    for (int64_t i = 0; i < n; i++) {
-      double x = a->b[i * sa].f, y = b->b[i * sb].f;
-      switch (op->code) {
-      case IR_OP_MULF: r->b[i].f = x * y; break;
-      case IR_OP_DIVF:
-      case IR_OP_PRECISE_DIVF: r->b[i].f = x / fabs(b->d[i * sb].f); break;
-      default: r->b[i].f = x + y; break;
-      }
-    }
+    if (br == BOUND_MUL)
+      for (int64_t i = 0; i < n; i++) r->b[i].f = a->b[i * sa].f * b->b[i * sb].f;
+    else if (br == BOUND_DIV)
+      for (int64_t i = 0; i < n; i++) r->b[i].f = a->b[i * sa].f / fabs(b->d[i * sb].f);
+    else
+      for (int64_t i = 0; i < n; i++) r->b[i].f = a->b[i * sa].f + b->b[i * sb].f;
     return TTREF_OK;
   }
-  case IR_OP_MATH_FMA: {
+  case BOUND_FMA: {
     const slot *z = SL(op->opnds[2]);
     const int64_t n = r->n, sa = a->n > 1, sb = b->n > 1, sz = z->n > 1;
     for (int64_t i = 0; i < n; i++) r->b[i].f = a->b[i * sa].f * b->b[i * sb].f + z->b[i * sz].f;
     return TTREF_OK;
   }
-  case IR_OP_NEGF:
-  case IR_OP_EXTF:
-  case IR_OP_TRUNCF:
-  case IR_OP_FP_TO_FP:
+  case BOUND_KEEP:
     if (is_float_value(op->opnds[0])) {
       for (int64_t i = 0; i < r->n; i++) r->b[i].f = a->b[i].f;
       return TTREF_OK;
     }
     break;
-  case IR_OP_SCF_FOR:
-  case IR_OP_SCF_IF:
-  case IR_OP_SCF_WHILE:
-  case IR_OP_CALL:
-    return TTREF_OK; /* results took their bounds from the yielded / returned values */
-  case IR_OP_SELECT: {
+  case BOUND_NONE:
+    return TTREF_OK;
+  case BOUND_SELECT: {
     const slot *k = SL(op->opnds[0]), *x = SL(op->opnds[1]), *y = SL(op->opnds[2]);
     const int64_t sk = k->n > 1, sx = x->n > 1, sy = y->n > 1;
     for (int64_t i = 0; i < r->n; i++) r->b[i] = k->d[i * sk].i ? x->b[i * sx] : y->b[i * sy];
     return TTREF_OK;
   }
-  case IR_OP_SPLAT: case IR_OP_UNSPLAT: case IR_OP_BROADCAST: case IR_OP_EXPAND_DIMS: case IR_OP_RESHAPE:
-  case IR_OP_TRANS: case IR_OP_CAT: case IR_OP_JOIN: case IR_OP_SPLIT: case IR_OP_GATHER:
-  case IR_OP_LOAD: case IR_OP_STORE: case IR_OP_ATOMIC_RMW: case IR_OP_ATOMIC_CAS: case IR_OP_DOT:
-  case IR_OP_REDUCE: case IR_OP_SCAN: case IR_OP_MAP_ELEMENTWISE:
-  case IR_OP_DESC_LOAD: case IR_OP_DESC_STORE: case IR_OP_DESC_REDUCE: case IR_OP_XDESC_LOAD: case IR_OP_XDESC_STORE:
-  case IR_OP_DESC_GATHER: case IR_OP_DESC_SCATTER: case IR_OP_XDESC_GATHER: case IR_OP_XDESC_SCATTER: case IR_OP_DOT_SCALED: {
-    if (op->code == IR_OP_ATOMIC_CAS) break; /* bound of the old value: |value| */
+  case BOUND_RERUN:
+  case BOUND_RERUN_MEM: {
     slot *sw[MAX_SWAP];
     int n = swap_floats(c, op, sw);
     c->bound_pass = true;
@@ -118,7 +124,7 @@ ttref_status interp_bound_op(ctx *c, const ir_op *op)
     unswap(sw, n);
     return st;
   }
-  default:
+  case BOUND_ABS:
     break;
   }
   for (int j = 0; j < op->nres; j++) {
@@ -128,3 +134,4 @@ ttref_status interp_bound_op(ctx *c, const ir_op *op)
   }
   return st;
 }
+#pragma GCC diagnostic pop

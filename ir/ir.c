@@ -19,7 +19,7 @@ typedef struct op_info {
 } op_info;
 
 static const op_info op_table[IR_OP_COUNT] = {
-#define X(name, mnem, nopnd, nres, flags, syn, rule) {mnem, nopnd, nres, flags, IR_SYN_##syn, IR_TR_##rule},
+#define X(name, mnem, nopnd, nres, flags, syn, rule, ...) {mnem, nopnd, nres, flags, IR_SYN_##syn, IR_TR_##rule},
 #include "ir_op_list.h"
 #undef X
 };

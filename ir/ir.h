@@ -52,7 +52,7 @@ typedef enum ir_type_rule {
 } ir_type_rule;
 
 /* Case labels generated from the table: inside a switch on an opcode,
- *   #define X(name, mnem, nopnd, nres, flags, syn, rule) IR_CASE_SYN_##syn(name)
+ *   #define X(name, mnem, nopnd, nres, flags, syn, rule, ...) IR_CASE_SYN_##syn(name)
  *   #include "ir_op_list.h"
  * expands to `case IR_OP_name:` for every op of a regular syntax (likewise
  * IR_CASE_RULE_##rule for every op with a table type rule), so a switch
@@ -78,7 +78,7 @@ typedef enum ir_type_rule {
 #define IR_CASE_RULE_BITCAST(name) case IR_OP_##name:
 
 typedef enum ir_opcode {
-#define X(name, mnem, nopnd, nres, flags, syn, rule) IR_OP_##name,
+#define X(name, mnem, nopnd, nres, flags, syn, rule, ...) IR_OP_##name,
 #include "ir_op_list.h"
 #undef X
   IR_OP_COUNT

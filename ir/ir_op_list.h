@@ -1,164 +1,181 @@
 /*
  * ir_op_list.h: every op ttref knows, one row each; the single source of the
- * opcode enum, mnemonic table, arity and flag tables and the dispatch.
- * Columns: X(NAME, "mnemonic", operands, results, flags, syntax, type rule)
- * where operands and results are exact counts or -1 (variable; the verifier
- * checks the rest); syntax is the op's assembly format (ir_syntax: SAME,
- * CMP, CAST, CAST_RM, ARROW, or CUSTOM for a hand-written one in
- * ir_parse_custom.c and ir_print_op.c) and type rule the verifier's check (ir_type_rule, or
- * CUSTOM for a hand-written one in ir_verify_*.c). A regular op (SAME/CMP/
- * CAST syntax, a non-CUSTOM rule) is parsed, printed and verified from its
- * row alone; an ARROW op is parsed and printed from it and keeps its own
- * type rule. The comment on each row is the op's semantics in one line; the
- * full text is docs/semantics.md. No include guard.
+ * opcode enum, mnemonic table, arity and flag tables, the parser's, printer's
+ * and verifier's handling of regular ops, and the executor's dispatch, scalar
+ * kernels and precise-mode bounds.
+ * Columns: X(NAME, "mnemonic", operands, results, flags, syntax, type rule,
+ *            kind, kernel, bound)
+ * - operands and results: exact counts or -1 (variable; the verifier checks the rest);
+ * - syntax: the op's assembly format (ir_syntax: SAME, CMP, CAST, CAST_RM,
+ *   ARROW, or CUSTOM for a hand-written one in ir_parse_custom.c and ir_print_op.c);
+ * - type rule: the verifier's check (ir_type_rule, or CUSTOM for a
+ *   hand-written one in ir_verify_*.c);
+ * - kind and kernel: how the executor runs it (interp/interp_arith.c expands
+ *   them into one typed loop per op; the IR layer ignores them):
+ *     CALL  kernel = a hand-written executor function ttref_status f(ctx *, const ir_op *)
+ *     FUN   float unary: kernel = expression of x (binary64 operand), c, f (result format);
+ *           exact unless it rounds itself (rnd(c, f, ...))
+ *     FMATH float unary or binary: kernel = an fp_math_list.h row, correctly rounded once
+ *     FBIN  float binary: kernel = expression of x, y, rounded once to the result format
+ *     FBINX float binary: kernel = expression of x, y that is exact (one of them)
+ *     IUN   integer unary: kernel = expression of x (raw), u (unsigned view), bits
+ *     IBIN  integer binary: kernel = expression of x, y (raw), bits; c, op, i for UB notes
+ * - bound: its magnitude bound in precise mode (interp/interp_precise.c): ABS
+ *   (|value|), ADD (|a|+|b| bounds), MUL, DIV (bound(a)/|b|), FMA, KEEP (the
+ *   operand's bound), SELECT, RERUN (the op re-run on the bounds), RERUN_MEM
+ *   (re-run; float operands are stored), NONE (results got theirs from a region).
+ * A regular op (SAME/CMP/CAST syntax, a non-CUSTOM rule, a kernel of its kind)
+ * is parsed, printed, verified and executed from its row alone. The comment on
+ * each row is the op's semantics in one line; the full text is
+ * docs/semantics.md. No include guard.
  */
 /* ---- programs, ranges, constants ---------------------------------------- */
-X(GET_PROGRAM_ID,     "tt.get_program_id",     0,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* i32 index of this program along axis x|y|z */
-X(GET_NUM_PROGRAMS,   "tt.get_num_programs",   0,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* i32 grid size along axis */
-X(MAKE_RANGE,         "tt.make_range",         0,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* 1-D i32 tensor [start, end) */
-X(CONSTANT,           "arith.constant",        0,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* scalar or dense tensor constant */
-X(POISON,             "ub.poison",             0,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* placeholder value on dead paths; reads as 0 */
+X(GET_PROGRAM_ID,     "tt.get_program_id",     0,  1, IR_F_PURE,                      CUSTOM,  CUSTOM,        CALL,  interp_op_program_id,                            ABS)      /* i32 index of this program along axis x|y|z */
+X(GET_NUM_PROGRAMS,   "tt.get_num_programs",   0,  1, IR_F_PURE,                      CUSTOM,  CUSTOM,        CALL,  interp_op_program_id,                            ABS)      /* i32 grid size along axis */
+X(MAKE_RANGE,         "tt.make_range",         0,  1, IR_F_PURE,                      CUSTOM,  CUSTOM,        CALL,  interp_op_make_range,                            ABS)      /* 1-D i32 tensor [start, end) */
+X(CONSTANT,           "arith.constant",        0,  1, IR_F_PURE,                      CUSTOM,  CUSTOM,        CALL,  interp_op_constant,                              ABS)      /* scalar or dense tensor constant */
+X(POISON,             "ub.poison",             0,  1, IR_F_PURE,                      CUSTOM,  CUSTOM,        CALL,  interp_op_poison,                                ABS)      /* placeholder value on dead paths; reads as 0 */
 /* ---- shape and data movement --------------------------------------------- */
-X(SPLAT,              "tt.splat",              1,  1, IR_F_PURE,                      ARROW,   CUSTOM)           /* scalar copied to every element */
-X(UNSPLAT,            "tt.unsplat",            1,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* numel-1 tensor to scalar */
-X(BROADCAST,          "tt.broadcast",          1,  1, IR_F_PURE,                      ARROW,   CUSTOM)           /* replicate size-1 dims */
-X(EXPAND_DIMS,        "tt.expand_dims",        1,  1, IR_F_PURE,                      ARROW,   CUSTOM)           /* insert size-1 dim at axis */
-X(RESHAPE,            "tt.reshape",            1,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* row-major relabel (allow_reorder keeps order) */
-X(TRANS,              "tt.trans",              1,  1, IR_F_PURE,                      ARROW,   CUSTOM)           /* permute dims: out.shape[i] = in.shape[order[i]] */
-X(CAT,                "tt.cat",                2,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* concatenate along dim 0 */
-X(JOIN,               "tt.join",               2,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* new minor dim: [...,0]=a, [...,1]=b */
-X(SPLIT,              "tt.split",              1,  2, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* inverse of join: minor dim of size 2 */
-X(GATHER,             "tt.gather",             2,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* take_along_axis(src, idx, axis) */
-X(HISTOGRAM,          "tt.histogram",         -1,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* i32 counts of values in [0, B) (optional mask) */
+X(SPLAT,              "tt.splat",              1,  1, IR_F_PURE,                      ARROW,   CUSTOM,        CALL,  interp_op_splat,                                 RERUN)    /* scalar copied to every element */
+X(UNSPLAT,            "tt.unsplat",            1,  1, IR_F_PURE,                      CUSTOM,  CUSTOM,        CALL,  interp_op_copy,                                  RERUN)    /* numel-1 tensor to scalar */
+X(BROADCAST,          "tt.broadcast",          1,  1, IR_F_PURE,                      ARROW,   CUSTOM,        CALL,  interp_op_broadcast,                             RERUN)    /* replicate size-1 dims */
+X(EXPAND_DIMS,        "tt.expand_dims",        1,  1, IR_F_PURE,                      ARROW,   CUSTOM,        CALL,  interp_op_copy,                                  RERUN)    /* insert size-1 dim at axis */
+X(RESHAPE,            "tt.reshape",            1,  1, IR_F_PURE,                      CUSTOM,  CUSTOM,        CALL,  interp_op_copy,                                  RERUN)    /* row-major relabel (allow_reorder keeps order) */
+X(TRANS,              "tt.trans",              1,  1, IR_F_PURE,                      ARROW,   CUSTOM,        CALL,  interp_op_trans,                                 RERUN)    /* permute dims: out.shape[i] = in.shape[order[i]] */
+X(CAT,                "tt.cat",                2,  1, IR_F_PURE,                      CUSTOM,  CUSTOM,        CALL,  interp_op_cat,                                   RERUN)    /* concatenate along dim 0 */
+X(JOIN,               "tt.join",               2,  1, IR_F_PURE,                      CUSTOM,  CUSTOM,        CALL,  interp_op_join,                                  RERUN)    /* new minor dim: [...,0]=a, [...,1]=b */
+X(SPLIT,              "tt.split",              1,  2, IR_F_PURE,                      CUSTOM,  CUSTOM,        CALL,  interp_op_split,                                 RERUN)    /* inverse of join: minor dim of size 2 */
+X(GATHER,             "tt.gather",             2,  1, IR_F_PURE,                      CUSTOM,  CUSTOM,        CALL,  interp_op_gather,                                RERUN)    /* take_along_axis(src, idx, axis) */
+X(HISTOGRAM,          "tt.histogram",         -1,  1, IR_F_PURE,                      CUSTOM,  CUSTOM,        CALL,  interp_op_histogram,                             ABS)      /* i32 counts of values in [0, B) (optional mask) */
 /* ---- pointers and casts -------------------------------------------------- */
-X(ADDPTR,             "tt.addptr",             2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  CUSTOM)           /* p + off * sizeof(pointee), off signed */
-X(INT_TO_PTR,         "tt.int_to_ptr",         1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   ARROW,   CUSTOM)           /* i64 address to pointer */
-X(PTR_TO_INT,         "tt.ptr_to_int",         1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   ARROW,   CUSTOM)           /* pointer to i64 address */
-X(TT_BITCAST,         "tt.bitcast",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   ARROW,   CUSTOM)           /* same-width reinterpretation, pointers too */
-X(FP_TO_FP,           "tt.fp_to_fp",           1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  CUSTOM)           /* float conversion with rounding attr; fp8 saturates */
+X(ADDPTR,             "tt.addptr",             2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  CUSTOM,        CALL,  interp_op_addptr,                                ABS)      /* p + off * sizeof(pointee), off signed */
+X(INT_TO_PTR,         "tt.int_to_ptr",         1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   ARROW,   CUSTOM,        CALL,  interp_op_cast,                                  ABS)      /* i64 address to pointer */
+X(PTR_TO_INT,         "tt.ptr_to_int",         1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   ARROW,   CUSTOM,        CALL,  interp_op_cast,                                  ABS)      /* pointer to i64 address */
+X(TT_BITCAST,         "tt.bitcast",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   ARROW,   CUSTOM,        CALL,  interp_op_cast,                                  ABS)      /* same-width reinterpretation, pointers too */
+X(FP_TO_FP,           "tt.fp_to_fp",           1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  CUSTOM,        CALL,  interp_op_cast,                                  KEEP)     /* float conversion with rounding attr; fp8 saturates */
 /* ---- memory -------------------------------------------------------------- */
-X(LOAD,               "tt.load",              -1,  1, IR_F_MEM,                       CUSTOM,  CUSTOM)           /* masked load; masked-off lanes = other or 0 */
-X(STORE,              "tt.store",             -1,  0, IR_F_MEM,                       CUSTOM,  CUSTOM)           /* masked store; masked-off lanes untouched */
-X(MAKE_TENSOR_PTR,    "tt.make_tensor_ptr",   -1,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* block pointer (base, shape, strides, offsets) */
-X(ADVANCE,            "tt.advance",           -1,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* block pointer with offsets + deltas */
-X(ATOMIC_RMW,         "tt.atomic_rmw",        -1,  1, IR_F_MEM,                       CUSTOM,  CUSTOM)           /* old = *p; *p = old OP v (per lane, element order) */
-X(ATOMIC_CAS,         "tt.atomic_cas",         3,  1, IR_F_MEM,                       CUSTOM,  CUSTOM)           /* old = *p; if old == cmp: *p = val */
-X(MAKE_TENSOR_DESC,   "tt.make_tensor_descriptor", -1, 1, IR_F_PURE,                  CUSTOM,  CUSTOM)           /* tensor descriptor (base, shape, strides) */
-X(DESC_LOAD,          "tt.descriptor_load",   -1,  1, IR_F_MEM,                       CUSTOM,  CUSTOM)           /* block load, out of bounds = padding */
-X(DESC_STORE,         "tt.descriptor_store",  -1,  0, IR_F_MEM,                       CUSTOM,  CUSTOM)           /* block store, in-bounds elements only */
-X(DESC_REDUCE,        "tt.descriptor_reduce", -1,  0, IR_F_MEM,                       CUSTOM,  CUSTOM)           /* block atomic reduction into memory */
-X(DESC_GATHER,        "tt.descriptor_gather", -1,  1, IR_F_MEM,                       CUSTOM,  CUSTOM)           /* row gather through a descriptor */
-X(DESC_SCATTER,       "tt.descriptor_scatter",-1,  0, IR_F_MEM,                       CUSTOM,  CUSTOM)           /* row scatter through a descriptor */
-X(XDESC_LOAD,         "tt.experimental_descriptor_load",  -1, 1, IR_F_MEM,            CUSTOM,  CUSTOM)           /* <=3.3 spelling of descriptor_load */
-X(XDESC_STORE,        "tt.experimental_descriptor_store", -1, 0, IR_F_MEM,            CUSTOM,  CUSTOM)           /* <=3.3 spelling of descriptor_store */
-X(XDESC_GATHER,       "tt.experimental_descriptor_gather",-1, 1, IR_F_MEM,            CUSTOM,  CUSTOM)           /* <=3.3 spelling of descriptor_gather */
-X(XDESC_SCATTER,      "tt.experimental_descriptor_scatter",-1,0, IR_F_MEM,            CUSTOM,  CUSTOM)           /* <=3.3 spelling of descriptor_scatter */
-X(REINTERPRET_DESC,   "tt.reinterpret_tensor_descriptor", 1, 1, IR_F_UNSUPPORTED,     CUSTOM,  CUSTOM)           /* raw TMA pointer to descriptor: needs host metadata */
+X(LOAD,               "tt.load",              -1,  1, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_load,                                  RERUN)    /* masked load; masked-off lanes = other or 0 */
+X(STORE,              "tt.store",             -1,  0, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_store,                                 RERUN_MEM) /* masked store; masked-off lanes untouched */
+X(MAKE_TENSOR_PTR,    "tt.make_tensor_ptr",   -1,  1, IR_F_PURE,                      CUSTOM,  CUSTOM,        CALL,  interp_op_make_tensor_ptr,                       ABS)      /* block pointer (base, shape, strides, offsets) */
+X(ADVANCE,            "tt.advance",           -1,  1, IR_F_PURE,                      CUSTOM,  CUSTOM,        CALL,  interp_op_advance,                               ABS)      /* block pointer with offsets + deltas */
+X(ATOMIC_RMW,         "tt.atomic_rmw",        -1,  1, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_atomic_rmw,                            RERUN_MEM) /* old = *p; *p = old OP v (per lane, element order) */
+X(ATOMIC_CAS,         "tt.atomic_cas",         3,  1, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_atomic_cas,                            ABS)      /* old = *p; if old == cmp: *p = val */
+X(MAKE_TENSOR_DESC,   "tt.make_tensor_descriptor", -1, 1, IR_F_PURE,                      CUSTOM,  CUSTOM,        CALL,  interp_op_make_desc,                             ABS)      /* tensor descriptor (base, shape, strides) */
+X(DESC_LOAD,          "tt.descriptor_load",   -1,  1, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_desc_access,                           RERUN)    /* block load, out of bounds = padding */
+X(DESC_STORE,         "tt.descriptor_store",  -1,  0, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_desc_access,                           RERUN_MEM) /* block store, in-bounds elements only */
+X(DESC_REDUCE,        "tt.descriptor_reduce", -1,  0, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_desc_access,                           RERUN_MEM) /* block atomic reduction into memory */
+X(DESC_GATHER,        "tt.descriptor_gather", -1,  1, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_desc_rows,                             RERUN)    /* row gather through a descriptor */
+X(DESC_SCATTER,       "tt.descriptor_scatter",-1,  0, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_desc_rows,                             RERUN_MEM) /* row scatter through a descriptor */
+X(XDESC_LOAD,         "tt.experimental_descriptor_load",  -1, 1, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_desc_access,                           RERUN)    /* <=3.3 spelling of descriptor_load */
+X(XDESC_STORE,        "tt.experimental_descriptor_store", -1, 0, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_desc_access,                           RERUN_MEM) /* <=3.3 spelling of descriptor_store */
+X(XDESC_GATHER,       "tt.experimental_descriptor_gather",-1, 1, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_desc_rows,                             RERUN)    /* <=3.3 spelling of descriptor_gather */
+X(XDESC_SCATTER,      "tt.experimental_descriptor_scatter",-1,0, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_desc_rows,                             RERUN_MEM) /* <=3.3 spelling of descriptor_scatter */
+X(REINTERPRET_DESC,   "tt.reinterpret_tensor_descriptor", 1, 1, IR_F_UNSUPPORTED,               CUSTOM,  CUSTOM,        CALL,  interp_op_unsupported,                           ABS)      /* raw TMA pointer to descriptor: needs host metadata */
 /* ---- matrix multiply ----------------------------------------------------- */
-X(DOT,                "tt.dot",                3,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* D = A.B + C, canonical accumulation order */
-X(DOT_SCALED,         "tt.dot_scaled",        -1,  1, IR_F_PURE,                      CUSTOM,  CUSTOM)           /* microscaled D = (A*2^sa).(B*2^sb) + C */
+X(DOT,                "tt.dot",                3,  1, IR_F_PURE,                      CUSTOM,  CUSTOM,        CALL,  interp_op_dot,                                   RERUN)    /* D = A.B + C, canonical accumulation order */
+X(DOT_SCALED,         "tt.dot_scaled",        -1,  1, IR_F_PURE,                      CUSTOM,  CUSTOM,        CALL,  interp_op_dot_scaled,                            RERUN)    /* microscaled D = (A*2^sa).(B*2^sb) + C */
 /* ---- regions ------------------------------------------------------------- */
-X(REDUCE,             "tt.reduce",            -1, -1, IR_F_PURE | IR_F_REGION,        CUSTOM,  CUSTOM)           /* combine region folded along axis */
-X(REDUCE_RETURN,      "tt.reduce.return",     -1,  0, IR_F_TERMINATOR,                CUSTOM,  CUSTOM)           /* yields combined values */
-X(SCAN,               "tt.scan",              -1, -1, IR_F_PURE | IR_F_REGION,        CUSTOM,  CUSTOM)           /* inclusive scan along axis (reverse) */
-X(SCAN_RETURN,        "tt.scan.return",       -1,  0, IR_F_TERMINATOR,                CUSTOM,  CUSTOM)           /* yields the scan step values */
-X(MAP_ELEMENTWISE,    "tt.map_elementwise",   -1, -1, IR_F_PURE | IR_F_REGION,        CUSTOM,  CUSTOM)           /* scalar region applied per pack of elements */
-X(MAP_ELEM_RETURN,    "tt.map_elementwise.return", -1, 0, IR_F_TERMINATOR,            CUSTOM,  CUSTOM)           /* yields per-element results */
+X(REDUCE,             "tt.reduce",            -1, -1, IR_F_PURE | IR_F_REGION,        CUSTOM,  CUSTOM,        CALL,  interp_op_reduce,                                RERUN)    /* combine region folded along axis */
+X(REDUCE_RETURN,      "tt.reduce.return",     -1,  0, IR_F_TERMINATOR,                CUSTOM,  CUSTOM,        CALL,  interp_op_terminator,                            ABS)      /* yields combined values */
+X(SCAN,               "tt.scan",              -1, -1, IR_F_PURE | IR_F_REGION,        CUSTOM,  CUSTOM,        CALL,  interp_op_scan,                                  RERUN)    /* inclusive scan along axis (reverse) */
+X(SCAN_RETURN,        "tt.scan.return",       -1,  0, IR_F_TERMINATOR,                CUSTOM,  CUSTOM,        CALL,  interp_op_terminator,                            ABS)      /* yields the scan step values */
+X(MAP_ELEMENTWISE,    "tt.map_elementwise",   -1, -1, IR_F_PURE | IR_F_REGION,        CUSTOM,  CUSTOM,        CALL,  interp_op_map_elementwise,                       RERUN)    /* scalar region applied per pack of elements */
+X(MAP_ELEM_RETURN,    "tt.map_elementwise.return", -1, 0, IR_F_TERMINATOR,                CUSTOM,  CUSTOM,        CALL,  interp_op_terminator,                            ABS)      /* yields per-element results */
 /* ---- external code ------------------------------------------------------- */
-X(EXTERN_ELEMENTWISE, "tt.extern_elementwise",-1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  CUSTOM)           /* libdevice/ocml call by symbol name */
-X(INLINE_ASM,         "tt.elementwise_inline_asm", -1, -1, IR_F_UNSUPPORTED,          CUSTOM,  CUSTOM)           /* inline PTX/GCN: refused */
-X(VENDOR,             "<vendor op>",         -1,  1, IR_F_PURE | IR_F_VENDOR,         CUSTOM,  CUSTOM)           /* a registered vendor op (ttref_registry): its C callbacks */
+X(EXTERN_ELEMENTWISE, "tt.extern_elementwise",-1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  CUSTOM,        CALL,  interp_op_extern,                                ABS)      /* libdevice/ocml call by symbol name */
+X(INLINE_ASM,         "tt.elementwise_inline_asm", -1, -1, IR_F_UNSUPPORTED,               CUSTOM,  CUSTOM,        CALL,  interp_op_unsupported,                           ABS)      /* inline PTX/GCN: refused */
+X(VENDOR,             "<vendor op>",         -1,  1, IR_F_PURE | IR_F_VENDOR,        CUSTOM,  CUSTOM,        CALL,  interp_op_vendor,                                ABS)      /* a registered vendor op (ttref_registry): its C callbacks */
 /* ---- float helpers ------------------------------------------------------- */
-X(CLAMPF,             "tt.clampf",             3,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  SAME_FLOAT)       /* min(max(x, lo), hi), NaN policy attr */
-X(PRECISE_SQRT,       "tt.precise_sqrt",       1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* correctly rounded sqrt */
-X(PRECISE_DIVF,       "tt.precise_divf",       2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* correctly rounded division */
-X(MULHIUI,            "tt.mulhiui",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* high half of unsigned 2N-bit product */
+X(CLAMPF,             "tt.clampf",             3,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  SAME_FLOAT,    CALL,  interp_op_clampf,                                ABS)      /* min(max(x, lo), hi), NaN policy attr */
+X(PRECISE_SQRT,       "tt.precise_sqrt",       1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FUN,   rnd(c, f, sqrt(x)),                              ABS)      /* correctly rounded sqrt */
+X(PRECISE_DIVF,       "tt.precise_divf",       2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FBIN,  x / y,                                           DIV)      /* correctly rounded division */
+X(MULHIUI,            "tt.mulhiui",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  ik_mulhiu(bits, x, y),                           ABS)      /* high half of unsigned 2N-bit product */
 /* ---- debugging ----------------------------------------------------------- */
-X(PRINT,              "tt.print",             -1,  0, IR_F_SIDE_EFFECT,               CUSTOM,  CUSTOM)           /* device print, GPU line format */
-X(ASSERT,             "tt.assert",             1,  0, IR_F_SIDE_EFFECT,               CUSTOM,  CUSTOM)           /* fault if any element is false */
-X(ASSUME,             "llvm.intr.assume",      1,  0, IR_F_SIDE_EFFECT,               CUSTOM,  CUSTOM)           /* checked assumption */
-X(GPU_BARRIER,        "gpu.barrier",           0,  0, IR_F_SIDE_EFFECT,               CUSTOM,  CUSTOM)           /* no-op: programs run one block at a time */
-X(TTG_BARRIER,        "ttg.barrier",           0,  0, IR_F_SIDE_EFFECT,               CUSTOM,  CUSTOM)           /* no-op (newer spelling) */
+X(PRINT,              "tt.print",             -1,  0, IR_F_SIDE_EFFECT,               CUSTOM,  CUSTOM,        CALL,  interp_op_print,                                 ABS)      /* device print, GPU line format */
+X(ASSERT,             "tt.assert",             1,  0, IR_F_SIDE_EFFECT,               CUSTOM,  CUSTOM,        CALL,  interp_op_assert,                                ABS)      /* fault if any element is false */
+X(ASSUME,             "llvm.intr.assume",      1,  0, IR_F_SIDE_EFFECT,               CUSTOM,  CUSTOM,        CALL,  interp_op_assert,                                ABS)      /* checked assumption */
+X(GPU_BARRIER,        "gpu.barrier",           0,  0, IR_F_SIDE_EFFECT,               CUSTOM,  CUSTOM,        CALL,  interp_op_nop,                                   ABS)      /* no-op: programs run one block at a time */
+X(TTG_BARRIER,        "ttg.barrier",           0,  0, IR_F_SIDE_EFFECT,               CUSTOM,  CUSTOM,        CALL,  interp_op_nop,                                   ABS)      /* no-op (newer spelling) */
 /* ---- functions ----------------------------------------------------------- */
-X(CALL,               "tt.call",              -1, -1, IR_F_SIDE_EFFECT,               CUSTOM,  CUSTOM)           /* direct call of a tt.func */
-X(RETURN,             "tt.return",            -1,  0, IR_F_TERMINATOR,                CUSTOM,  CUSTOM)           /* return from tt.func */
+X(CALL,               "tt.call",              -1, -1, IR_F_SIDE_EFFECT,               CUSTOM,  CUSTOM,        CALL,  interp_op_call,                                  NONE)     /* direct call of a tt.func */
+X(RETURN,             "tt.return",            -1,  0, IR_F_TERMINATOR,                CUSTOM,  CUSTOM,        CALL,  interp_op_terminator,                            ABS)      /* return from tt.func */
 /* ---- integer arithmetic (two's complement, signless) --------------------- */
-X(ADDI,               "arith.addi",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* wrap-around add */
-X(SUBI,               "arith.subi",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* wrap-around subtract */
-X(MULI,               "arith.muli",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* wrap-around multiply */
-X(DIVSI,              "arith.divsi",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* signed truncating division; x/0 = 0, MIN/-1 = MIN */
-X(DIVUI,              "arith.divui",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* unsigned division; x/0 = 0 */
-X(CEILDIVSI,          "arith.ceildivsi",       2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* signed division rounding up */
-X(CEILDIVUI,          "arith.ceildivui",       2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* unsigned division rounding up */
-X(FLOORDIVSI,         "arith.floordivsi",      2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* signed division rounding down */
-X(REMSI,              "arith.remsi",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* signed remainder, dividend's sign; x%0 = 0 */
-X(REMUI,              "arith.remui",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* unsigned remainder; x%0 = 0 */
-X(ANDI,               "arith.andi",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* bitwise and */
-X(ORI,                "arith.ori",             2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* bitwise or */
-X(XORI,               "arith.xori",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* bitwise xor */
-X(SHLI,               "arith.shli",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* shift left; amount >= width gives 0 */
-X(SHRSI,              "arith.shrsi",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* arithmetic shift right; >= width gives sign fill */
-X(SHRUI,              "arith.shrui",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* logical shift right; >= width gives 0 */
-X(MINSI,              "arith.minsi",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* signed min */
-X(MINUI,              "arith.minui",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* unsigned min */
-X(MAXSI,              "arith.maxsi",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* signed max */
-X(MAXUI,              "arith.maxui",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* unsigned max */
-X(CMPI,               "arith.cmpi",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CMP,     CMP_INT)          /* integer compare by predicate, i1 result */
-X(SELECT,             "arith.select",          3,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  CUSTOM)           /* c ? a : b (scalar or per-element c) */
-X(EXTSI,              "arith.extsi",           1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_WIDER)        /* sign extend (i1 true -> -1) */
-X(EXTUI,              "arith.extui",           1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_WIDER)        /* zero extend */
-X(TRUNCI,             "arith.trunci",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_NARROWER)     /* keep low bits */
-X(INDEX_CAST,         "arith.index_cast",      1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_INT)          /* signed int width change (index = i64) */
+X(ADDI,               "arith.addi",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  ik_add(bits, x, y),                              ABS)      /* wrap-around add */
+X(SUBI,               "arith.subi",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  ik_sub(bits, x, y),                              ABS)      /* wrap-around subtract */
+X(MULI,               "arith.muli",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  ik_mul(bits, x, y),                              ABS)      /* wrap-around multiply */
+X(DIVSI,              "arith.divsi",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  ik_sdiv(c, op, i, bits, x, y, IK_DIV),           ABS)      /* signed truncating division; x/0 = 0, MIN/-1 = MIN */
+X(DIVUI,              "arith.divui",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  ik_udiv(c, op, i, bits, x, y, IK_DIV),           ABS)      /* unsigned division; x/0 = 0 */
+X(CEILDIVSI,          "arith.ceildivsi",       2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  ik_sdiv(c, op, i, bits, x, y, IK_CEIL),          ABS)      /* signed division rounding up */
+X(CEILDIVUI,          "arith.ceildivui",       2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  ik_udiv(c, op, i, bits, x, y, IK_CEIL),          ABS)      /* unsigned division rounding up */
+X(FLOORDIVSI,         "arith.floordivsi",      2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  ik_sdiv(c, op, i, bits, x, y, IK_FLOOR),         ABS)      /* signed division rounding down */
+X(REMSI,              "arith.remsi",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  ik_sdiv(c, op, i, bits, x, y, IK_REM),           ABS)      /* signed remainder, dividend's sign; x%0 = 0 */
+X(REMUI,              "arith.remui",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  ik_udiv(c, op, i, bits, x, y, IK_REM),           ABS)      /* unsigned remainder; x%0 = 0 */
+X(ANDI,               "arith.andi",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  x & y,                                           ABS)      /* bitwise and */
+X(ORI,                "arith.ori",             2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  x | y,                                           ABS)      /* bitwise or */
+X(XORI,               "arith.xori",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  wrap_int(bits, x ^ y),                           ABS)      /* bitwise xor */
+X(SHLI,               "arith.shli",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  ik_shl(c, op, i, bits, x, y),                    ABS)      /* shift left; amount >= width gives 0 */
+X(SHRSI,              "arith.shrsi",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  ik_shrs(c, op, i, bits, x, y),                   ABS)      /* arithmetic shift right; >= width gives sign fill */
+X(SHRUI,              "arith.shrui",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  ik_shru(c, op, i, bits, x, y),                   ABS)      /* logical shift right; >= width gives 0 */
+X(MINSI,              "arith.minsi",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  sval(bits, x) <= sval(bits, y) ? x : y,          ABS)      /* signed min */
+X(MINUI,              "arith.minui",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  uval(bits, x) <= uval(bits, y) ? x : y,          ABS)      /* unsigned min */
+X(MAXSI,              "arith.maxsi",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  sval(bits, x) >= sval(bits, y) ? x : y,          ABS)      /* signed max */
+X(MAXUI,              "arith.maxui",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  uval(bits, x) >= uval(bits, y) ? x : y,          ABS)      /* unsigned max */
+X(CMPI,               "arith.cmpi",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CMP,     CMP_INT,       CALL,  interp_op_cmpi,                                  ABS)      /* integer compare by predicate, i1 result */
+X(SELECT,             "arith.select",          3,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  CUSTOM,        CALL,  interp_op_select,                                SELECT)   /* c ? a : b (scalar or per-element c) */
+X(EXTSI,              "arith.extsi",           1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_WIDER,     CALL,  interp_op_cast,                                  ABS)      /* sign extend (i1 true -> -1) */
+X(EXTUI,              "arith.extui",           1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_WIDER,     CALL,  interp_op_cast,                                  ABS)      /* zero extend */
+X(TRUNCI,             "arith.trunci",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_NARROWER,  CALL,  interp_op_cast,                                  ABS)      /* keep low bits */
+X(INDEX_CAST,         "arith.index_cast",      1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_INT,       CALL,  interp_op_cast,                                  ABS)      /* signed int width change (index = i64) */
 /* ---- float arithmetic (binary64, rounded once to the result format) ------ */
-X(ADDF,               "arith.addf",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* r = a + b, rounded to result type */
-X(SUBF,               "arith.subf",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* r = a - b, rounded to result type */
-X(MULF,               "arith.mulf",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* r = a * b, rounded to result type */
-X(DIVF,               "arith.divf",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* r = a / b, correctly rounded (GPU: approximate) */
-X(REMF,               "arith.remf",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* C fmod, exact then rounded */
-X(NEGF,               "arith.negf",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* sign flip, NaN too */
-X(MAXNUMF,            "arith.maxnumf",         2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* IEEE maxNum: NaN ignored */
-X(MINNUMF,            "arith.minnumf",         2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* IEEE minNum: NaN ignored */
-X(MAXIMUMF,           "arith.maximumf",        2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* IEEE-2019 maximum: NaN wins, -0 < +0 */
-X(MINIMUMF,           "arith.minimumf",        2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* IEEE-2019 minimum: NaN wins, -0 < +0 */
-X(CMPF,               "arith.cmpf",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CMP,     CMP_FLOAT)        /* float compare (ordered/unordered) */
-X(EXTF,               "arith.extf",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    FLOAT_WIDER)      /* exact widening */
-X(TRUNCF,             "arith.truncf",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST_RM, FLOAT_NARROWER)   /* RTNE narrowing, overflow to inf */
-X(SITOFP,             "arith.sitofp",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_FLOAT)        /* signed int to float, RTNE once */
-X(UITOFP,             "arith.uitofp",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_FLOAT)        /* unsigned int to float, RTNE once */
-X(FPTOSI,             "arith.fptosi",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    FLOAT_INT)        /* truncate toward 0; saturate, NaN -> 0 */
-X(FPTOUI,             "arith.fptoui",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    FLOAT_INT)        /* truncate toward 0; saturate, NaN -> 0 */
-X(BITCAST,            "arith.bitcast",         1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    BITCAST)          /* same-width reinterpretation */
+X(ADDF,               "arith.addf",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FBIN,  x + y,                                           ADD)      /* r = a + b, rounded to result type */
+X(SUBF,               "arith.subf",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FBIN,  x - y,                                           ADD)      /* r = a - b, rounded to result type */
+X(MULF,               "arith.mulf",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FBIN,  x * y,                                           MUL)      /* r = a * b, rounded to result type */
+X(DIVF,               "arith.divf",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FBIN,  x / y,                                           DIV)      /* r = a / b, correctly rounded (GPU: approximate) */
+X(REMF,               "arith.remf",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FBIN,  fmod(x, y),                                      ABS)      /* C fmod, exact then rounded */
+X(NEGF,               "arith.negf",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FUN,   c->bound_pass ? x : -x,                          KEEP)     /* sign flip, NaN too */
+X(MAXNUMF,            "arith.maxnumf",         2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FBINX, maxnum(x, y),                                    ABS)      /* IEEE maxNum: NaN ignored */
+X(MINNUMF,            "arith.minnumf",         2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FBINX, minnum(x, y),                                    ABS)      /* IEEE minNum: NaN ignored */
+X(MAXIMUMF,           "arith.maximumf",        2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FBINX, maximum(x, y),                                   ABS)      /* IEEE-2019 maximum: NaN wins, -0 < +0 */
+X(MINIMUMF,           "arith.minimumf",        2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FBINX, minimum(x, y),                                   ABS)      /* IEEE-2019 minimum: NaN wins, -0 < +0 */
+X(CMPF,               "arith.cmpf",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CMP,     CMP_FLOAT,     CALL,  interp_op_cmpf,                                  ABS)      /* float compare (ordered/unordered) */
+X(EXTF,               "arith.extf",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    FLOAT_WIDER,   CALL,  interp_op_cast,                                  KEEP)     /* exact widening */
+X(TRUNCF,             "arith.truncf",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST_RM, FLOAT_NARROWER,CALL,  interp_op_cast,                                  KEEP)     /* RTNE narrowing, overflow to inf */
+X(SITOFP,             "arith.sitofp",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_FLOAT,     CALL,  interp_op_cast,                                  ABS)      /* signed int to float, RTNE once */
+X(UITOFP,             "arith.uitofp",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_FLOAT,     CALL,  interp_op_cast,                                  ABS)      /* unsigned int to float, RTNE once */
+X(FPTOSI,             "arith.fptosi",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    FLOAT_INT,     CALL,  interp_op_cast,                                  ABS)      /* truncate toward 0; saturate, NaN -> 0 */
+X(FPTOUI,             "arith.fptoui",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    FLOAT_INT,     CALL,  interp_op_cast,                                  ABS)      /* truncate toward 0; saturate, NaN -> 0 */
+X(BITCAST,            "arith.bitcast",         1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    BITCAST,       CALL,  interp_op_cast,                                  ABS)      /* same-width reinterpretation */
 /* ---- math (correctly rounded reference values) --------------------------- */
-X(MATH_EXP,           "math.exp",              1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* e^x */
-X(MATH_EXP2,          "math.exp2",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* 2^x */
-X(MATH_LOG,           "math.log",              1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* natural log */
-X(MATH_LOG2,          "math.log2",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* log base 2 */
-X(MATH_SIN,           "math.sin",              1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* sine */
-X(MATH_COS,           "math.cos",              1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* cosine */
-X(MATH_SQRT,          "math.sqrt",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* square root (GPU: may be approximate) */
-X(MATH_RSQRT,         "math.rsqrt",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* 1/sqrt(x) */
-X(MATH_ERF,           "math.erf",              1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* error function */
-X(MATH_FLOOR,         "math.floor",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* round down */
-X(MATH_CEIL,          "math.ceil",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* round up */
-X(MATH_ABSF,          "math.absf",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* clear sign bit */
-X(MATH_ABSI,          "math.absi",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* |x|, MIN stays MIN */
-X(MATH_FMA,           "math.fma",              3,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* a*b+c with one rounding */
-X(MATH_TANH,          "math.tanh",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* hyperbolic tangent */
-X(MATH_TAN,           "math.tan",              1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* tangent (x in radians) */
-X(MATH_TRUNC,         "math.trunc",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* round toward zero */
-X(MATH_ROUND,         "math.round",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* round half away from zero */
-X(MATH_ROUNDEVEN,     "math.roundeven",        1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* round half to even */
-X(MATH_LOG1P,         "math.log1p",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* log(1+x) */
-X(MATH_EXPM1,         "math.expm1",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* e^x - 1 */
-X(MATH_POWF,          "math.powf",             2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT)       /* a^b */
-X(MATH_CTPOP,         "math.ctpop",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* population count */
-X(MATH_CTLZ,          "math.ctlz",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* count leading zeros (width for 0) */
-X(MATH_CTTZ,          "math.cttz",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT)         /* count trailing zeros (width for 0) */
+X(MATH_EXP,           "math.exp",              1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FMATH, EXP,                                             ABS)      /* e^x */
+X(MATH_EXP2,          "math.exp2",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FMATH, EXP2,                                            ABS)      /* 2^x */
+X(MATH_LOG,           "math.log",              1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FMATH, LOG,                                             ABS)      /* natural log */
+X(MATH_LOG2,          "math.log2",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FMATH, LOG2,                                            ABS)      /* log base 2 */
+X(MATH_SIN,           "math.sin",              1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FMATH, SIN,                                             ABS)      /* sine */
+X(MATH_COS,           "math.cos",              1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FMATH, COS,                                             ABS)      /* cosine */
+X(MATH_SQRT,          "math.sqrt",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FUN,   rnd(c, f, sqrt(x)),                              ABS)      /* square root (GPU: may be approximate) */
+X(MATH_RSQRT,         "math.rsqrt",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FMATH, RSQRT,                                           ABS)      /* 1/sqrt(x) */
+X(MATH_ERF,           "math.erf",              1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FMATH, ERF,                                             ABS)      /* error function */
+X(MATH_FLOOR,         "math.floor",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FUN,   floor(x),                                        ABS)      /* round down */
+X(MATH_CEIL,          "math.ceil",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FUN,   ceil(x),                                         ABS)      /* round up */
+X(MATH_ABSF,          "math.absf",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FUN,   fabs(x),                                         ABS)      /* clear sign bit */
+X(MATH_ABSI,          "math.absi",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IUN,   wrap_int(bits, x < 0 ? (int64_t)(0 - (uint64_t)x) : x), ABS)      /* |x|, MIN stays MIN */
+X(MATH_FMA,           "math.fma",              3,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    CALL,  interp_op_fma,                                   FMA)      /* a*b+c with one rounding */
+X(MATH_TANH,          "math.tanh",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FMATH, TANH,                                            ABS)      /* hyperbolic tangent */
+X(MATH_TAN,           "math.tan",              1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FMATH, TAN,                                             ABS)      /* tangent (x in radians) */
+X(MATH_TRUNC,         "math.trunc",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FUN,   trunc(x),                                        ABS)      /* round toward zero */
+X(MATH_ROUND,         "math.round",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FUN,   round(x),                                        ABS)      /* round half away from zero */
+X(MATH_ROUNDEVEN,     "math.roundeven",        1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FUN,   nearbyint(x),                                    ABS)      /* round half to even */
+X(MATH_LOG1P,         "math.log1p",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FMATH, LOG1P,                                           ABS)      /* log(1+x) */
+X(MATH_EXPM1,         "math.expm1",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FMATH, EXPM1,                                           ABS)      /* e^x - 1 */
+X(MATH_POWF,          "math.powf",             2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FMATH, POW,                                             ABS)      /* a^b */
+X(MATH_CTPOP,         "math.ctpop",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IUN,   __builtin_popcountll(u),                         ABS)      /* population count */
+X(MATH_CTLZ,          "math.ctlz",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IUN,   u ? __builtin_clzll(u) - (64 - bits) : bits,     ABS)      /* count leading zeros (width for 0) */
+X(MATH_CTTZ,          "math.cttz",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IUN,   u ? __builtin_ctzll(u) : bits,                   ABS)      /* count trailing zeros (width for 0) */
 /* ---- structured and unstructured control flow ---------------------------- */
-X(SCF_FOR,            "scf.for",              -1, -1, IR_F_REGION,                    CUSTOM,  CUSTOM)           /* for (iv = lb; iv < ub; iv += step), signed */
-X(SCF_IF,             "scf.if",                1, -1, IR_F_REGION,                    CUSTOM,  CUSTOM)           /* then/else regions yielding results */
-X(SCF_WHILE,          "scf.while",            -1, -1, IR_F_REGION,                    CUSTOM,  CUSTOM)           /* before region tests, after region yields */
-X(SCF_CONDITION,      "scf.condition",        -1,  0, IR_F_TERMINATOR,                CUSTOM,  CUSTOM)           /* while: continue flag + forwarded values */
-X(SCF_YIELD,          "scf.yield",            -1,  0, IR_F_TERMINATOR,                CUSTOM,  CUSTOM)           /* region results */
-X(CF_BR,              "cf.br",                -1,  0, IR_F_TERMINATOR,                CUSTOM,  CUSTOM)           /* jump to successor with block args */
-X(CF_COND_BR,         "cf.cond_br",           -1,  0, IR_F_TERMINATOR,                CUSTOM,  CUSTOM)           /* two-way branch on i1 */
+X(SCF_FOR,            "scf.for",              -1, -1, IR_F_REGION,                    CUSTOM,  CUSTOM,        CALL,  interp_op_scf_for,                               NONE)     /* for (iv = lb; iv < ub; iv += step), signed */
+X(SCF_IF,             "scf.if",                1, -1, IR_F_REGION,                    CUSTOM,  CUSTOM,        CALL,  interp_op_scf_if,                                NONE)     /* then/else regions yielding results */
+X(SCF_WHILE,          "scf.while",            -1, -1, IR_F_REGION,                    CUSTOM,  CUSTOM,        CALL,  interp_op_scf_while,                             NONE)     /* before region tests, after region yields */
+X(SCF_CONDITION,      "scf.condition",        -1,  0, IR_F_TERMINATOR,                CUSTOM,  CUSTOM,        CALL,  interp_op_terminator,                            ABS)      /* while: continue flag + forwarded values */
+X(SCF_YIELD,          "scf.yield",            -1,  0, IR_F_TERMINATOR,                CUSTOM,  CUSTOM,        CALL,  interp_op_terminator,                            ABS)      /* region results */
+X(CF_BR,              "cf.br",                -1,  0, IR_F_TERMINATOR,                CUSTOM,  CUSTOM,        CALL,  interp_op_terminator,                            ABS)      /* jump to successor with block args */
+X(CF_COND_BR,         "cf.cond_br",           -1,  0, IR_F_TERMINATOR,                CUSTOM,  CUSTOM,        CALL,  interp_op_terminator,                            ABS)      /* two-way branch on i1 */

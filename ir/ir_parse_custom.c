@@ -20,7 +20,7 @@ ttref_status irp_parse_custom(P *p, opb *b)
 
   switch (code) {
   /* regular ops: their format comes from the syntax column (irp_parse_regular) */
-#define X(name, mnem, nopnd, nres, flags, syn, rule) IR_CASE_SYN_##syn(name)
+#define X(name, mnem, nopnd, nres, flags, syn, rule, ...) IR_CASE_SYN_##syn(name)
 #include "ir_op_list.h"
 #undef X
     FAIL(irp_perr(p, b->line, b->col, "internal: '%s' has a table syntax", ir_op_name(code)));

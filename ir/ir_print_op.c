@@ -89,7 +89,7 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
   int n = op->nopnds;
   ws(w, ir_op_name(c));
   switch (c) {
-#define X(name, mnem, nopnd, nres, flags, syn, rule) IR_CASE_SYN_##syn(name)
+#define X(name, mnem, nopnd, nres, flags, syn, rule, ...) IR_CASE_SYN_##syn(name)
 #include "ir_op_list.h"
 #undef X
     wregular(w, op);

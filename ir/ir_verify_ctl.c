@@ -364,7 +364,7 @@ ttref_status irv_check_op(vctx *c, const ir_op *op)
   ttref_status st = TTREF_OK;
   switch (op->code) {
   /* regular ops: the type rule column of ir_op_list.h (irv_check_rule) */
-#define X(name, mnem, nopnd, nres, flags, syn, rule) IR_CASE_RULE_##rule(name)
+#define X(name, mnem, nopnd, nres, flags, syn, rule, ...) IR_CASE_RULE_##rule(name)
 #include "ir_op_list.h"
 #undef X
     st = irv_check_rule(c, op);
