@@ -221,13 +221,6 @@ static void expected(ir_opcode c, const char *const **dts, const char *const **a
     break;
   case IR_OP_CMPF: *dts = FLOAT_DT, *attrs = CMPF_P; break;
   case IR_OP_CLAMPF: *dts = FLOAT_DT, *attrs = NAN_K; break;
-  case IR_OP_MATH_EXP: case IR_OP_MATH_EXP2: case IR_OP_MATH_LOG: case IR_OP_MATH_LOG2: case IR_OP_MATH_SIN:
-  case IR_OP_MATH_COS: case IR_OP_MATH_SQRT: case IR_OP_MATH_RSQRT: case IR_OP_MATH_ERF: case IR_OP_MATH_FLOOR:
-  case IR_OP_MATH_CEIL: case IR_OP_MATH_TANH: case IR_OP_MATH_TRUNC: case IR_OP_MATH_ROUND: case IR_OP_MATH_ROUNDEVEN:
-  case IR_OP_MATH_LOG1P: case IR_OP_MATH_EXPM1: case IR_OP_MATH_POWF:
-  case IR_OP_MATH_TAN:
-    *dts = MATH_DT;
-    break;
   case IR_OP_ATOMIC_RMW: *attrs = RMW_K; break;
   case IR_OP_FP_TO_FP: *dts = FP8_DT, *attrs = ROUND_K; break;
   case IR_OP_EXTF: *dts = EXTF_DT; break;
@@ -237,7 +230,9 @@ static void expected(ir_opcode c, const char *const **dts, const char *const **a
   case IR_OP_EXTSI: case IR_OP_EXTUI: *dts = EXTI_DT; break;
   case IR_OP_TRUNCI: *dts = TRUNCI_DT; break;
   case IR_OP_DOT: *attrs = PREC_K; break;
-  default: break;
+  default: /* the math functions (math.* of rule SAME_FLOAT but absf and fma): Triton takes f32 and f64 */
+    if (ir_op_type_rule(c) == IR_TR_SAME_FLOAT && strncmp(ir_op_name(c), "math.", 5) == 0) *dts = MATH_DT;
+    break;
   }
 }
 

@@ -20,27 +20,29 @@
 /* ---- default modes ---------------------------------------------------------------- */
 
 typedef struct opmode {
-  ir_opcode op;
   cmp_mode mode;
   double ulp64, ulp32, ulp16;
 } opmode;
 
-static const opmode opmodes[] = {
-#define X(op, mode, u64, u32, u16, why) {IR_OP_##op, CMP_##mode, u64, u32, u16},
-#include "conform_opmode_list.h"
+/* the mode column of ir_op_list.h */
+#define OPMODE_EXACT {CMP_EXACT, 0, 0, 0}
+#define OPMODE_ULP(u64, u32, u16) {CMP_ULP, u64, u32, u16}
+#define OPMODE_DOT_PRODUCT {CMP_DOT_PRODUCT, 0, 0, 0}
+#define OPMODE_REDUCE {CMP_REDUCE, 0, 0, 0}
+static const opmode opmodes[IR_OP_COUNT] = {
+#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound, mode) OPMODE_##mode,
+#include "ir_op_list.h"
 #undef X
 };
 
 cmp_mode conform_opmode_default(ir_opcode op, int bits, double *ulp)
 {
   *ulp = 0;
-  for (size_t i = 0; i < sizeof opmodes / sizeof opmodes[0]; i++) {
-    if (opmodes[i].op != op) continue;
-    if (opmodes[i].mode != CMP_ULP) return opmodes[i].mode;
-    *ulp = bits == 64 ? opmodes[i].ulp64 : bits == 32 ? opmodes[i].ulp32 : bits == 16 ? opmodes[i].ulp16 : 0;
-    return *ulp > 0 ? CMP_ULP : CMP_EXACT;
-  }
-  return CMP_EXACT;
+  if ((int)op < 0 || op >= IR_OP_COUNT) return CMP_EXACT;
+  const opmode *m = &opmodes[op];
+  if (m->mode != CMP_ULP) return m->mode;
+  *ulp = bits == 64 ? m->ulp64 : bits == 32 ? m->ulp32 : bits == 16 ? m->ulp16 : 0;
+  return *ulp > 0 ? CMP_ULP : CMP_EXACT;
 }
 
 /* ---- a growable string ---------------------------------------------------------------- */

@@ -5,7 +5,7 @@
  * one slice per program; lanes that are undefined because a masked load had
  * no `other` keep the load's mask); the backend and the reference both run
  * the instrumented kernel, and every probe is judged with its op's default
- * compliance mode (conform_opmode_list.h). The first failing probe in
+ * compliance mode (the mode column of ir_op_list.h). The first failing probe in
  * program order names the op; its operands' probes say whether it diverged
  * on identical inputs. Probes go in passes of at most CONFORM_LOCALIZE_PASS
  * values, stopping at the first pass that fails. Method and limits:

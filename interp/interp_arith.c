@@ -340,7 +340,7 @@ static ttref_status op_fmath(ctx *c, const ir_op *op, fp_math_fn fn)
   return TTREF_OK;
 }
 
-#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound) KDEF_##kind(name, kernel)
+#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound, ...) KDEF_##kind(name, kernel)
 #include "ir_op_list.h"
 #undef X
 
@@ -366,10 +366,10 @@ bool interp_fbin_loop(const ctx *c, ir_opcode code, int f, interp_elem *R, const
                       const interp_elem *B, int64_t sb, int64_t n)
 {
   switch (code) {
-#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound) FBL_##kind(name)
+#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound, ...) FBL_##kind(name)
 #include "ir_op_list.h"
 #undef X
-#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound) NFBL_##kind(name)
+#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound, ...) NFBL_##kind(name)
 #include "ir_op_list.h"
 #undef X
   case IR_OP_COUNT:

@@ -171,7 +171,7 @@ ttref_status interp_op_terminator(ctx *c, const ir_op *op)
 ttref_status interp_exec_op_value(ctx *c, const ir_op *op)
 {
   switch (op->code) {
-#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound) \
+#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound, ...) \
   case IR_OP_##name:                                                      \
     return EXEC_##kind(name, kernel);
 #include "ir_op_list.h"

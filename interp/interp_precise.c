@@ -60,7 +60,7 @@ typedef enum bound_rule {
 } bound_rule;
 
 static const unsigned char bound_rules[IR_OP_COUNT] = {
-#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound) BOUND_##bound,
+#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound, ...) BOUND_##bound,
 #include "ir_op_list.h"
 #undef X
 };

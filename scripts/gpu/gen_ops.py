@@ -33,6 +33,17 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+# the unary math.* ops Triton 3.6's front end emits itself (tl.exp, tl.sqrt, tl.floor, ...); every
+# other unary float math.* row of ir/ir_op_list.h is derived from math.exp's kernel
+TRITON_MATH = {"exp", "exp2", "log", "log2", "sin", "cos", "sqrt", "rsqrt", "erf", "floor", "ceil", "absf"}
+
+
+def derived_math():
+    rows = re.findall(r'^X\(\w+,\s*"math\.(\w+)",\s*1,\s*1,[^,]*,\s*SAME,\s*SAME_FLOAT,',
+                      open(os.path.join(HERE, "..", "..", "ir", "ir_op_list.h")).read(), re.M)
+    return [f for f in rows if f not in TRITON_MATH]
+
 sys.path.insert(0, HERE)
 
 import numpy as np  # noqa: E402
@@ -324,7 +335,7 @@ def register():
         y = np.roll(fvals(dt, nm, rng, scale=2.0), 7)
         args = ew_args(dt, nm, x, y)
         der = [("math_%s_%s" % (f, dt), sub(r"math\.exp ", "math.%s " % f, 1), "math.exp -> math." + f)
-               for f in ["tanh", "tan", "trunc", "round", "roundeven", "log1p", "expm1"]]
+               for f in derived_math()]
         add("base_math_exp_" + dt, gc.math_op, n_grid(nm, Bm), args, {"OP": "exp", "BLOCK": Bm}, derive=der)
         add("base_float_div_" + dt, gc.float_op, n_grid(nm, Bm), ew_args(dt, nm, x, y, y), {"OP": "div", "BLOCK": Bm},
             derive=[("math_powf_" + dt, sub(r"arith\.divf ", "math.powf ", 1), "arith.divf -> math.powf")])
