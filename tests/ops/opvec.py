@@ -323,6 +323,7 @@ def float_ops(dt):
         ("math.expm1", "math.expm1", u1("math.expm1"), unary_np(np.expm1), tr),
         ("math.log", "math.log", u1("math.log"), unary_np(np.log), tr),
         ("math.log2", "math.log2", u1("math.log2"), unary_np(np.log2), tr),
+        ("math.log10", "math.log10", u1("math.log10"), unary_np(np.log10), tr),
         ("math.log1p", "math.log1p", u1("math.log1p"), unary_np(np.log1p), tr),
         ("math.sin", "math.sin", u1("math.sin"), unary_np(np.sin), tr),
         ("math.cos", "math.cos", u1("math.cos"), unary_np(np.cos), tr),
