@@ -1034,14 +1034,26 @@ static void test_math_tan_correctly_rounded(void **state)
   assert_true(o[2] < -2.0e7f);                 /* just above pi/2 */
 }
 
+/* the launch variants every regular row runs under: default, precise mode (its bound rule runs
+ * after the op), --ftz with --contract */
+static void variant_launch(interp_launch *L, void *ud)
+{
+  const int v = *(const int *)ud;
+  L->precise = v == 1;
+  L->ftz = L->contract = v == 2;
+}
+
 /* Every regular row of ir_op_list.h executes: the op on scalars of the types its rule accepts
- * runs without error (a missing executor case is an internal error at run time). */
+ * runs without error under each launch variant (the dispatch, the row's typed loop and, in
+ * precise mode, its bound rule; all generated from the row). */
 static void test_regular_rows_execute(void **state)
 {
   (void)state;
   int nrun = 0;
-  for (int i = 0; i < IR_OP_COUNT; i++) {
-    ir_opcode c = (ir_opcode)i;
+  for (int i = 0; i < 3 * IR_OP_COUNT; i++) {
+    int variant = i / IR_OP_COUNT;
+    const unit_hooks hk = {variant_launch, NULL, &variant};
+    ir_opcode c = (ir_opcode)(i % IR_OP_COUNT);
     ir_syntax syn = ir_op_syntax(c);
     if (syn == IR_SYN_CUSTOM || syn == IR_SYN_ARROW) continue; /* ARROW ops: shapes, pointers (their own tests) */
     const char *in = NULL, *out = NULL;
@@ -1080,12 +1092,13 @@ static void test_regular_rows_execute(void **state)
     }
     ttref_error e;
     memset(&e, 0, sizeof e);
-    ttref_status st = run_kernel(text, 1, 1, 1, NULL, 0, scal, 1, &e, NULL);
-    if (st) fprintf(stderr, "%s: %s\n", line, e.msg);
+    const int64_t grid[3] = {1, 1, 1};
+    ttref_status st = unit_run_kernel(text, grid, NULL, 0, scal, 1, &hk, &e, NULL);
+    if (st) fprintf(stderr, "%s (variant %d): %s\n", line, variant, e.msg);
     assert_int_equal(st, TTREF_OK);
     nrun++;
   }
-  assert_true(nrun >= 70);
+  assert_true(nrun >= 3 * 70);
 }
 /* ---- out of memory: parse, verify and execution ---- */
 /* a loop carrying a tensor, a reduction region and a masked load and store */
