@@ -314,7 +314,89 @@ static bool fbin_special(ctx *c, const ir_op *op, ttref_status *out_st)
     return TTREF_OK;                                                                                             \
   }
 
+/* CASTI/CASTF: R[i] = E(x = A[i]) converted from sbits wide to dbits wide (df: the result format) */
+#define KDEF_CAST(NAME, E, FIELD)                                                                               \
+  ttref_status interp_k_##NAME(ctx *c, const ir_op *op)                                                          \
+  {                                                                                                              \
+    const slot *a = SL(op->opnds[0]);                                                                            \
+    slot *r = SL(&op->res[0]);                                                                                   \
+    const ir_scalar ds = elem_scalar(&op->res[0]);                                                               \
+    const int sbits = elem_bits(op->opnds[0]), dbits = ir_scalar_bits(ds), df = fmt_of(ds);                      \
+    const int64_t n = a->n;                                                                                      \
+    const interp_elem *A = a->d;                                                                                 \
+    interp_elem *R = r->d;                                                                                       \
+    (void)sbits, (void)dbits, (void)df;                                                                          \
+    r->n = n;                                                                                                    \
+    for (int64_t i = 0; i < n; i++) {                                                                            \
+      const interp_elem x = A[i];                                                                                \
+      R[i].FIELD = (E);                                                                                          \
+    }                                                                                                            \
+    return TTREF_OK;                                                                                             \
+  }
+#define KDEF_CASTI(NAME, E) KDEF_CAST(NAME, E, i)
+#define KDEF_CASTF(NAME, E) KDEF_CAST(NAME, E, f)
+
 #define KDEF_CALL(NAME, FN) /* hand-written: FN is called by the dispatch (interp_exec.c) */
+
+/* ---- conversions ---------------------------------------------------------------------- */
+/* Round-to-odd conversion of a 64-bit integer magnitude to binary64: exact when it
+ * fits in 53 bits, otherwise the sticky bit is kept in the last place so that one
+ * further rounding to any format of <= 51 bits is correct (no double rounding). */
+static double u64_to_double_rto(uint64_t u)
+{
+  if (u < (UINT64_C(1) << 53)) return (double)u;
+  int lz = __builtin_clzll(u);
+  int drop = 11 - lz; /* bits below the 53-bit significand */
+  uint64_t keep = u >> drop;
+  if (u & ((UINT64_C(1) << drop) - 1)) keep |= 1;
+  return ldexp((double)keep, drop);
+}
+
+static double int_to_float(int f, int64_t v, bool is_unsigned, int bits)
+{
+  uint64_t mag;
+  bool neg = false;
+  if (is_unsigned) mag = uval(bits, v);
+  else {
+    int64_t s = sval(bits, v);
+    neg = s < 0;
+    mag = neg ? 0 - (uint64_t)s : (uint64_t)s;
+  }
+  double d;
+  if (f == FP_F64) d = (double)mag; /* one rounding */
+  else d = fp_round_to((fp_format)f, u64_to_double_rto(mag), FP_RNE, FP_OVF_INF);
+  return neg ? -d : d;
+}
+
+/* fptosi/fptoui: truncate toward 0 and saturate like PTX cvt.rzi; NaN gives 0 (documented
+ * choice); both noted */
+static inline double pow2i(int e) /* 2^e for 0 <= e <= 64, exactly */
+{
+  const uint64_t u = (uint64_t)(1023 + e) << 52;
+  double d;
+  memcpy(&d, &u, sizeof d);
+  return d;
+}
+
+static inline int64_t ik_fptoi(ctx *c, const ir_op *op, int64_t i, int dbits, double x, bool u)
+{
+  const double lo = u ? 0.0 : (double)smin_of(dbits);
+  const double hi = u ? pow2i(dbits) : pow2i(dbits - 1); /* exclusive */
+  const double v = trunc(x);
+  if (isnan(v)) {
+    interp_note_ub(c, op, INTERP_UB_FPTOI, i);
+    return 0;
+  }
+  if (v < lo) {
+    interp_note_ub(c, op, INTERP_UB_FPTOI, i);
+    return u ? 0 : smin_of(dbits);
+  }
+  if (v >= hi) {
+    interp_note_ub(c, op, INTERP_UB_FPTOI, i);
+    return u ? wrap_int(dbits, (int64_t)umax_of(dbits)) : smax_of(dbits);
+  }
+  return u ? wrap_int(dbits, (int64_t)(uint64_t)v) : wrap_int(dbits, (int64_t)v);
+}
 
 /* Unary math: the reference value is the correctly rounded true function; pow is binary. */
 static ttref_status op_fmath(ctx *c, const ir_op *op, fp_math_fn fn)
@@ -355,6 +437,8 @@ static ttref_status op_fmath(ctx *c, const ir_op *op, fp_math_fn fn)
 #define FBL_IUN(NAME)
 #define FBL_IBIN(NAME)
 #define FBL_CALL(NAME)
+#define FBL_CASTI(NAME)
+#define FBL_CASTF(NAME)
 #define NFBL_FBIN(NAME)
 #define NFBL_FBINX(NAME)
 #define NFBL_FUN(NAME) case IR_OP_##NAME:
@@ -362,6 +446,8 @@ static ttref_status op_fmath(ctx *c, const ir_op *op, fp_math_fn fn)
 #define NFBL_IUN(NAME) case IR_OP_##NAME:
 #define NFBL_IBIN(NAME) case IR_OP_##NAME:
 #define NFBL_CALL(NAME) case IR_OP_##NAME:
+#define NFBL_CASTI(NAME) case IR_OP_##NAME:
+#define NFBL_CASTF(NAME) case IR_OP_##NAME:
 bool interp_fbin_loop(const ctx *c, ir_opcode code, int f, interp_elem *R, const interp_elem *A, int64_t sa,
                       const interp_elem *B, int64_t sb, int64_t n)
 {
@@ -460,35 +546,6 @@ ttref_status interp_op_fma(ctx *c, const ir_op *op)
 }
 
 /* ---- casts --------------------------------------------------------------------------- */
-/* Round-to-odd conversion of a 64-bit integer magnitude to binary64: exact when it
- * fits in 53 bits, otherwise the sticky bit is kept in the last place so that one
- * further rounding to any format of <= 51 bits is correct (no double rounding). */
-static double u64_to_double_rto(uint64_t u)
-{
-  if (u < (UINT64_C(1) << 53)) return (double)u;
-  int lz = __builtin_clzll(u);
-  int drop = 11 - lz; /* bits below the 53-bit significand */
-  uint64_t keep = u >> drop;
-  if (u & ((UINT64_C(1) << drop) - 1)) keep |= 1;
-  return ldexp((double)keep, drop);
-}
-
-static double int_to_float(int f, int64_t v, bool is_unsigned, int bits)
-{
-  uint64_t mag;
-  bool neg = false;
-  if (is_unsigned) mag = uval(bits, v);
-  else {
-    int64_t s = sval(bits, v);
-    neg = s < 0;
-    mag = neg ? 0 - (uint64_t)s : (uint64_t)s;
-  }
-  double d;
-  if (f == FP_F64) d = (double)mag; /* one rounding */
-  else d = fp_round_to((fp_format)f, u64_to_double_rto(mag), FP_RNE, FP_OVF_INF);
-  return neg ? -d : d;
-}
-
 ttref_status interp_op_cast(ctx *c, const ir_op *op)
 {
   const slot *a = SL(op->opnds[0]);
@@ -499,22 +556,6 @@ ttref_status interp_op_cast(ctx *c, const ir_op *op)
   const int64_t n = a->n;
   r->n = n;
   switch (op->code) {
-  case IR_OP_EXTSI:
-  case IR_OP_INDEX_CAST:
-    for (int64_t i = 0; i < n; i++) r->d[i].i = wrap_int(dbits, sval(sbits, a->d[i].i));
-    break;
-  case IR_OP_EXTUI:
-    for (int64_t i = 0; i < n; i++) r->d[i].i = wrap_int(dbits, (int64_t)uval(sbits, a->d[i].i));
-    break;
-  case IR_OP_TRUNCI:
-    for (int64_t i = 0; i < n; i++) r->d[i].i = wrap_int(dbits, a->d[i].i);
-    break;
-  case IR_OP_EXTF: /* exact */
-    for (int64_t i = 0; i < n; i++) r->d[i].f = a->d[i].f;
-    break;
-  case IR_OP_TRUNCF:
-    for (int64_t i = 0; i < n; i++) r->d[i].f = rnd(c, df, a->d[i].f);
-    break;
   case IR_OP_FP_TO_FP: {
     bool down = ir_scalar_bits(ds) < ir_scalar_bits(ss) || (ds == IR_S_BF16 && ss == IR_S_F16) ||
                 (ds == IR_S_F16 && ss == IR_S_BF16) || (dbits == 8 && sbits == 8);
@@ -523,35 +564,6 @@ ttref_status interp_op_cast(ctx *c, const ir_op *op)
      * RTZ never rounds a finite value past max finite, and keeps inf (bit truncation). */
     fp_overflow ov = (dbits == 8 && rm == FP_RNE) ? FP_OVF_SAT : FP_OVF_INF;
     for (int64_t i = 0; i < n; i++) r->d[i].f = down && !c->precise ? fp_round_to((fp_format)df, a->d[i].f, rm, ov) : a->d[i].f;
-    break;
-  }
-  case IR_OP_SITOFP:
-  case IR_OP_UITOFP:
-    for (int64_t i = 0; i < n; i++) r->d[i].f = int_to_float(c->precise ? FP_F64 : df, a->d[i].i, op->code == IR_OP_UITOFP, sbits);
-    break;
-  case IR_OP_FPTOSI:
-  case IR_OP_FPTOUI: {
-    const bool u = op->code == IR_OP_FPTOUI;
-    /* saturate like PTX cvt.rzi; NaN gives 0 (documented choice + counted) */
-    const double lo = u ? 0.0 : (double)smin_of(dbits);
-    const double hi = u ? ldexp(1.0, dbits) : ldexp(1.0, dbits - 1); /* exclusive */
-    for (int64_t i = 0; i < n; i++) {
-      double v = trunc(a->d[i].f);
-      if (isnan(v)) {
-        interp_note_ub(c, op, INTERP_UB_FPTOI, i);
-        r->d[i].i = 0;
-      } else if (v < lo) {
-        interp_note_ub(c, op, INTERP_UB_FPTOI, i);
-        r->d[i].i = u ? 0 : smin_of(dbits);
-      } else if (v >= hi) {
-        interp_note_ub(c, op, INTERP_UB_FPTOI, i);
-        r->d[i].i = u ? wrap_int(dbits, (int64_t)umax_of(dbits)) : smax_of(dbits);
-      } else if (u) {
-        r->d[i].i = wrap_int(dbits, (int64_t)(uint64_t)v);
-      } else {
-        r->d[i].i = wrap_int(dbits, (int64_t)v);
-      }
-    }
     break;
   }
   case IR_OP_BITCAST:

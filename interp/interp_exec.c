@@ -166,6 +166,8 @@ ttref_status interp_op_terminator(ctx *c, const ir_op *op)
 #define EXEC_FBINX(name, kernel) interp_k_##name(c, op)
 #define EXEC_IUN(name, kernel) interp_k_##name(c, op)
 #define EXEC_IBIN(name, kernel) interp_k_##name(c, op)
+#define EXEC_CASTI(name, kernel) interp_k_##name(c, op)
+#define EXEC_CASTF(name, kernel) interp_k_##name(c, op)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic error "-Wswitch-enum"
 ttref_status interp_exec_op_value(ctx *c, const ir_op *op)

@@ -141,6 +141,8 @@ ttref_status interp_call_function(ctx *c, const ir_op *op, const ir_func *fn);
 #define INTERP_PROTO_FBINX(name) INTERP_PROTO_FUN(name)
 #define INTERP_PROTO_IUN(name) INTERP_PROTO_FUN(name)
 #define INTERP_PROTO_IBIN(name) INTERP_PROTO_FUN(name)
+#define INTERP_PROTO_CASTI(name) INTERP_PROTO_FUN(name)
+#define INTERP_PROTO_CASTF(name) INTERP_PROTO_FUN(name)
 #define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound, ...) INTERP_PROTO_##kind(name)
 #include "ir_op_list.h"
 #undef X

@@ -20,6 +20,8 @@
  *     FBINX float binary: kernel = expression of x, y that is exact (one of them)
  *     IUN   integer unary: kernel = expression of x (raw), u (unsigned view), bits
  *     IBIN  integer binary: kernel = expression of x, y (raw), bits; c, op, i for UB notes
+ *     CASTI, CASTF  conversion to an integer / float: kernel = expression of the element x
+ *           (interp_elem), sbits, dbits (operand and result widths), df (result format); c, op, i
  * - bound: its magnitude bound in precise mode (interp/interp_precise.c): ABS
  *   (|value|), ADD (|a|+|b| bounds), MUL, DIV (bound(a)/|b|), FMA, KEEP (the
  *   operand's bound), SELECT, RERUN (the op re-run on the bounds), RERUN_MEM
@@ -127,10 +129,10 @@ X(MAXSI,              "arith.maxsi",           2,  1, IR_F_PURE | IR_F_ELEMENTWI
 X(MAXUI,              "arith.maxui",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  uval(bits, x) >= uval(bits, y) ? x : y,          ABS,       EXACT)           /* unsigned max */
 X(CMPI,               "arith.cmpi",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CMP,     CMP_INT,       CALL,  interp_op_cmpi,                                  ABS,       EXACT)           /* integer compare by predicate, i1 result */
 X(SELECT,             "arith.select",          3,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  CUSTOM,        CALL,  interp_op_select,                                SELECT,    EXACT)           /* c ? a : b (scalar or per-element c) */
-X(EXTSI,              "arith.extsi",           1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_WIDER,     CALL,  interp_op_cast,                                  ABS,       EXACT)           /* sign extend (i1 true -> -1) */
-X(EXTUI,              "arith.extui",           1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_WIDER,     CALL,  interp_op_cast,                                  ABS,       EXACT)           /* zero extend */
-X(TRUNCI,             "arith.trunci",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_NARROWER,  CALL,  interp_op_cast,                                  ABS,       EXACT)           /* keep low bits */
-X(INDEX_CAST,         "arith.index_cast",      1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_INT,       CALL,  interp_op_cast,                                  ABS,       EXACT)           /* signed int width change (index = i64) */
+X(EXTSI,              "arith.extsi",           1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_WIDER,     CASTI, wrap_int(dbits, sval(sbits, x.i)),               ABS,       EXACT)           /* sign extend (i1 true -> -1) */
+X(EXTUI,              "arith.extui",           1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_WIDER,     CASTI, wrap_int(dbits, (int64_t)uval(sbits, x.i)),      ABS,       EXACT)           /* zero extend */
+X(TRUNCI,             "arith.trunci",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_NARROWER,  CASTI, wrap_int(dbits, x.i),                            ABS,       EXACT)           /* keep low bits */
+X(INDEX_CAST,         "arith.index_cast",      1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_INT,       CASTI, wrap_int(dbits, sval(sbits, x.i)),               ABS,       EXACT)           /* signed int width change (index = i64) */
 /* ---- float arithmetic (binary64, rounded once to the result format) ------ */
 X(ADDF,               "arith.addf",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FBIN,  x + y,                                           ADD,       EXACT)           /* r = a + b, rounded to result type */
 X(SUBF,               "arith.subf",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FBIN,  x - y,                                           ADD,       EXACT)           /* r = a - b, rounded to result type */
@@ -143,12 +145,12 @@ X(MINNUMF,            "arith.minnumf",         2,  1, IR_F_PURE | IR_F_ELEMENTWI
 X(MAXIMUMF,           "arith.maximumf",        2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FBINX, maximum(x, y),                                   ABS,       EXACT)           /* IEEE-2019 maximum: NaN wins, -0 < +0 */
 X(MINIMUMF,           "arith.minimumf",        2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FBINX, minimum(x, y),                                   ABS,       EXACT)           /* IEEE-2019 minimum: NaN wins, -0 < +0 */
 X(CMPF,               "arith.cmpf",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CMP,     CMP_FLOAT,     CALL,  interp_op_cmpf,                                  ABS,       EXACT)           /* float compare (ordered/unordered) */
-X(EXTF,               "arith.extf",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    FLOAT_WIDER,   CALL,  interp_op_cast,                                  KEEP,      EXACT)           /* exact widening */
-X(TRUNCF,             "arith.truncf",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST_RM, FLOAT_NARROWER,CALL,  interp_op_cast,                                  KEEP,      EXACT)           /* RTNE narrowing, overflow to inf */
-X(SITOFP,             "arith.sitofp",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_FLOAT,     CALL,  interp_op_cast,                                  ABS,       EXACT)           /* signed int to float, RTNE once */
-X(UITOFP,             "arith.uitofp",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_FLOAT,     CALL,  interp_op_cast,                                  ABS,       EXACT)           /* unsigned int to float, RTNE once */
-X(FPTOSI,             "arith.fptosi",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    FLOAT_INT,     CALL,  interp_op_cast,                                  ABS,       EXACT)           /* truncate toward 0; saturate, NaN -> 0 */
-X(FPTOUI,             "arith.fptoui",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    FLOAT_INT,     CALL,  interp_op_cast,                                  ABS,       EXACT)           /* truncate toward 0; saturate, NaN -> 0 */
+X(EXTF,               "arith.extf",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    FLOAT_WIDER,   CASTF, x.f,                                             KEEP,      EXACT)           /* exact widening */
+X(TRUNCF,             "arith.truncf",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST_RM, FLOAT_NARROWER,CASTF, rnd(c, df, x.f),                                 KEEP,      EXACT)           /* RTNE narrowing, overflow to inf */
+X(SITOFP,             "arith.sitofp",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_FLOAT,     CASTF, int_to_float(c->precise ? FP_F64 : df, x.i, false, sbits), ABS,       EXACT)           /* signed int to float, RTNE once */
+X(UITOFP,             "arith.uitofp",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_FLOAT,     CASTF, int_to_float(c->precise ? FP_F64 : df, x.i, true, sbits), ABS,       EXACT)           /* unsigned int to float, RTNE once */
+X(FPTOSI,             "arith.fptosi",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    FLOAT_INT,     CASTI, ik_fptoi(c, op, i, dbits, x.f, false),           ABS,       EXACT)           /* truncate toward 0; saturate, NaN -> 0 */
+X(FPTOUI,             "arith.fptoui",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    FLOAT_INT,     CASTI, ik_fptoi(c, op, i, dbits, x.f, true),            ABS,       EXACT)           /* truncate toward 0; saturate, NaN -> 0 */
 X(BITCAST,            "arith.bitcast",         1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    BITCAST,       CALL,  interp_op_cast,                                  ABS,       EXACT)           /* same-width reinterpretation */
 /* ---- math (correctly rounded reference values) --------------------------- */
 X(MATH_EXP,           "math.exp",              1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FMATH, EXP,                                             ABS,       ULP(2, 4, 1))    /* e^x */
