@@ -623,6 +623,11 @@ def pytest_configure(config):
             raise BadInput("error: --ttref-capture records GPU launches; it cannot be combined with --ttref-triton")
         from . import triton as ttref_triton
         ttref_triton.enable()  # before test modules import triton's driver (the GPU may be hidden)
+        try:  # test modules ask torch.cuda for the capability at import (Triton's supports_tma())
+            import torch
+            ttref_triton._patch_torch_cuda(torch)
+        except ImportError:
+            pass
     _plugin["outcomes"] = config.getoption("--ttref-outcomes", default=None)
     d = config.getoption("--ttref-capture", default=None)
     if d:

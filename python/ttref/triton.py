@@ -556,6 +556,38 @@ def _install_driver():
     return True
 
 
+def _patch_torch_cuda(torch):
+    """With no CUDA device (the GPU hidden, a laptop), `torch.cuda.get_device_capability()` and
+    `get_device_name()` answer for ttref's target instead of raising "No CUDA GPUs are
+    available": host code that picks a code path by the device's capability (Triton's own tests
+    do at import, `supports_tma()`) takes the path of the target the kernels are compiled for.
+    Nothing changes where a CUDA device exists. Undone by disable()."""
+    cuda = getattr(torch, "cuda", None)
+    if cuda is None or _state.get("torch_cuda_orig") is not None:
+        return
+    try:
+        if cuda.is_available():
+            return
+    except Exception:  # noqa: BLE001 - a broken CUDA install counts as none
+        pass
+    _state["torch_cuda_orig"] = (cuda, cuda.get_device_capability, cuda.get_device_name)
+
+    def get_device_capability(device=None):
+        kind, arch, _ = parse_target(_state["target"])
+        return (arch // 10, arch % 10) if kind == "cuda" else (9, 4)
+
+    def get_device_name(device=None):
+        return "ttref CPU (%s)" % _state["target"]
+    cuda.get_device_capability, cuda.get_device_name = get_device_capability, get_device_name
+
+
+def _unpatch_torch_cuda():
+    orig = _state.pop("torch_cuda_orig", None)
+    if orig is not None:
+        cuda, orig_cap, orig_name = orig
+        cuda.get_device_capability, cuda.get_device_name = orig_cap, orig_name
+
+
 def enabled():
     return bool(_state.get("on"))
 
@@ -580,6 +612,8 @@ def enable(target=None, config=None, threads=None, check_races=False, max_steps=
         autotuner.Autotuner.run = _autotune_run
         _state["on"] = True
         _state["driver"] = _install_driver()
+        if "torch" in sys.modules:  # enable() imports no torch; the pytest plugin patches after importing it
+            _patch_torch_cuda(sys.modules["torch"])
     elif _state.get("driver"):
         holder = _driver_config()
         if holder is not None and isinstance(holder.active, _DriverChoice):
@@ -593,6 +627,7 @@ def disable():
         from triton.runtime import autotuner
         jit.JITFunction.run, autotuner.Autotuner.run = _state["orig"]
         _state["on"] = False
+        _unpatch_torch_cuda()
         if _state.pop("driver", False):
             holder, orig = _driver_config(), _state.pop("driver_orig", None)
             if holder is not None and hasattr(holder, "set_active"):

@@ -823,6 +823,35 @@ def test_aliased_records():
     assert cap.replay_aliased(os.path.dirname(lj))["verdict"] == "ERROR"
 
 
+def test_torch_cuda_capability_without_gpu():
+    """With no CUDA device, torch.cuda answers the capability and name of ttref's target (Triton's
+    tests ask at import); with a device it is left alone; disable() restores it."""
+    import types
+
+    def raising(*a, **k):
+        raise RuntimeError("No CUDA GPUs are available")
+    for avail in (False, True):
+        cuda = types.SimpleNamespace(is_available=lambda: avail, get_device_capability=raising, get_device_name=raising)
+        torch = types.SimpleNamespace(cuda=cuda)
+        saved = dict(tt._state)
+        try:
+            tt._state.update(target="cuda:80")
+            tt._state.pop("torch_cuda_orig", None)
+            tt._patch_torch_cuda(torch)
+            if avail:
+                assert cuda.get_device_capability is raising
+                continue
+            assert cuda.get_device_capability() == (8, 0) and cuda.get_device_capability(0) == (8, 0)
+            assert "cuda:80" in cuda.get_device_name()
+            tt._state["target"] = "hip:gfx942"
+            assert cuda.get_device_capability() == (9, 4)
+            tt._unpatch_torch_cuda()
+            assert cuda.get_device_capability is raising and cuda.get_device_name is raising
+        finally:
+            tt._state.clear()
+            tt._state.update(saved)
+
+
 if __name__ == "__main__":
     n = fail = 0
     for name, fn in list(globals().items()):
