@@ -177,7 +177,7 @@ def write_case(dirpath, record, modes=None):
                            % (a["name"], before.dtype, before.shape, after.dtype, after.shape, dt))
         raw = _RAW[_BYTES[dt]] if dt in ("bf16",) or dt.startswith("f8") else None
         for arr, sfx in ((before, "in"), (after, "gpu")):
-            out = arr.view(raw) if raw is not None else arr
+            out = arr.view(raw) if raw is not None else arr.view(_NP[dt]) if dt in _NP else arr  # reinterpret()ed bits
             np.save(os.path.join(cdir, "%s.%s.npy" % (a["name"], sfx)), np.ascontiguousarray(out).reshape(-1))
         lines.append("  %s: {shape: [%d], dtype: %s, input: {gen: file, file: %s/%s.in.npy}}"
                      % (a["name"], before.size, dt, name, a["name"]))
@@ -502,7 +502,10 @@ class Capture:
         bound = sig.bind_partial(*args, **{k: v for k, v in kwargs.items() if k in names})
         bound.apply_defaults()
         params = dict(bound.arguments)
-        tensors = {n: v for n, v in params.items() if hasattr(v, "data_ptr") and hasattr(v, "untyped_storage")}
+        from .triton import unwrap_tensor
+        wrapped = {n: str(v.dtype) for n, v in params.items() if unwrap_tensor(v) is not v}  # reinterpret()ed: its dtype
+        tensors = {n: unwrap_tensor(v) for n, v in params.items()
+                   if hasattr(unwrap_tensor(v), "data_ptr") and hasattr(unwrap_tensor(v), "untyped_storage")}
         name = getattr(fn, "__name__", "kernel")
         groups, reason = {}, None  # (storage base, nbytes) -> argument names
         for n, t in tensors.items():
@@ -544,8 +547,11 @@ class Capture:
                         raise BadInput("pointer argument %s is not a torch tensor" % a.name)
                     t = tensors[a.name]
                     dt = _DTYPES.get(str(t.dtype).split(".")[-1])
+                    wdt = _DTYPES.get(wrapped.get(a.name, "").split(".")[-1])
+                    if wdt is not None and _BYTES[wdt] == t.element_size():
+                        dt = wdt  # the reinterpreted type; the bits are the base tensor's
                     if dt is None:
-                        raise BadInput("dtype %s of %s" % (t.dtype, a.name))
+                        raise BadInput("dtype %s of %s" % (wrapped.get(a.name) or t.dtype, a.name))
                     if aliased:
                         st = t.untyped_storage()
                         rec_args.append({"name": a.name, "kind": "ptr", "dtype": dt,

@@ -71,6 +71,16 @@ def _torch_extent(t):
     return lo, lo + st.nbytes(), t.data_ptr()
 
 
+def unwrap_tensor(v):
+    """Triton's TensorWrapper (`triton.reinterpret(t, tl.uint32)`, which Triton's tests use for
+    unsigned and fp8 buffers): its base tensor, whose memory the kernel reads; anything else as is."""
+    base = getattr(v, "base", None)
+    if base is not None and not hasattr(v, "untyped_storage") and hasattr(base, "untyped_storage") \
+            and hasattr(v, "data_ptr") and hasattr(v, "dtype"):
+        return base
+    return v
+
+
 def extent(x):
     """(lo, hi, ptr) of a tensor-like argument: numpy arrays, torch tensors (their untyped
     storage), or objects with data_ptr() and nbytes_storage (tests)."""
@@ -122,7 +132,7 @@ def map_arguments(kernel_args, params):
         if a.kind == "pointer":
             if v is None or isinstance(v, (bool, int, float)):
                 raise BadInput("error: argument '%s' is a !tt.ptr<%s> in the TTIR but %r was passed" % (a.name, a.dtype, v))
-            buffers.append((a.name, v))
+            buffers.append((a.name, unwrap_tensor(v)))
         elif a.kind == "scalar":
             if hasattr(v, "value") and not isinstance(v, (np.ndarray, np.generic)):
                 v = v.value  # tl.constexpr
