@@ -566,6 +566,8 @@ class Capture:
                 else:
                     raise BadInput("argument %s has a type the suite format cannot hold" % a.name)
             k.close()
+            if not any(a["kind"] == "ptr" for a in rec_args):
+                raise BadInput("the kernel has no buffer argument: no output to judge")
             dev = torch.cuda.get_device_name() if torch.cuda.is_available() else "?"
             meta = {"triton": triton.__version__, "torch": torch.__version__, "device": dev, "grid": g,
                     "kernel": name, "test": test,
