@@ -572,8 +572,9 @@ class Capture:
             meta = {"triton": triton.__version__, "torch": torch.__version__, "device": dev, "grid": g,
                     "kernel": name, "test": test,
                     "python_args": {n: repr(v) if n not in tensors else
-                                    {"dtype": str(v.dtype), "shape": list(v.shape), "stride": list(v.stride()),
-                                     "storage_offset": v.storage_offset()} for n, v in meta_args.items()}}
+                                    {"dtype": str(v.dtype), "shape": list(tensors[n].shape),
+                                     "stride": list(tensors[n].stride()), "storage_offset": tensors[n].storage_offset()}
+                                    for n, v in meta_args.items()}}
             rec = {"kernel": name, "ttir": ttir, "grid": g, "args": rec_args, "meta": meta}
             if aliased:
                 used = []  # storages numbered in TTIR argument order; ones only Python-side arguments use drop out

@@ -259,12 +259,24 @@ def run_ttir(kernel, grid, params, *, threads=None, check_races=False, max_steps
 
 # ---- Triton -------------------------------------------------------------------------------------
 
+GPU_ARTIFACT = "ttref.triton stops at TTIR"
+
+
+class _Asm(dict):
+    """CompiledKernel.asm with only "ttir": asking for a GPU stage (ptx, cubin, ttgir, llir)
+    raises a KeyError that says why, which tests that inspect the generated code report."""
+
+    def __missing__(self, key):
+        raise KeyError("%s: no %r on the CPU (a GPU compilation stage; run the test on the GPU to check it)"
+                       % (GPU_ARTIFACT, key))
+
+
 class TTIRKernel:
     """What a patched launch returns in place of Triton's CompiledKernel: name, asm["ttir"],
     the ttref.Kernel, the TTIR file, the constexprs and the signature it was compiled for."""
 
     def __init__(self, name, ttir, path, kernel, signature, constexprs):
-        self.name, self.asm, self.path, self.kernel = name, {"ttir": ttir}, path, kernel
+        self.name, self.asm, self.path, self.kernel = name, _Asm(ttir=ttir), path, kernel
         self.signature, self.constexprs = signature, constexprs
         self.metadata = {"name": name, "target": _state.get("target")}
 

@@ -234,8 +234,9 @@ def _outcomes(entries):
 def compare_outcomes(order, gpu_tests, cpu_tests):
     """The same tests run on the GPU and on the CPU through ttref.triton (their own assertions
     judging ttref): per test pass (both passed), ttref_fail (passed on the GPU, failed on ttref:
-    the reason is ttref's E line), ttref_skip, gpu_failed / gpu_skipped (not meaningful), or
-    not_run; without a GPU record the CPU outcome alone decides. Rate: pass / (pass + ttref_fail)."""
+    the reason is ttref's E line), ttref_skip, needs_gpu_code (the test reads a GPU compilation
+    stage such as asm["ptx"], which a CPU run has not: not counted), gpu_failed / gpu_skipped (not
+    meaningful), or not_run; without a GPU record the CPU outcome alone decides. Rate: pass / (pass + ttref_fail)."""
     gpu, cpu = _outcomes(gpu_tests), _outcomes(cpu_tests)
     per, counts = [], {}
     for tid in order:
@@ -249,6 +250,8 @@ def compare_outcomes(order, gpu_tests, cpu_tests):
             st, why = "pass", ""
         elif co == "skipped":
             st, why = "ttref_skip", c.get("reason", "")
+        elif "ttref.triton stops at TTIR" in (c.get("reason") or ""):
+            st, why = "needs_gpu_code", c.get("reason", "")  # the test inspects ptx/cubin: not a semantic result
         else:
             st, why = "ttref_fail", c.get("reason", "")
         counts[st] = counts.get(st, 0) + 1

@@ -208,6 +208,18 @@ def test_compare_outcomes():
     md = rtc.render_md(s)
     assert "pass rate (pass / (pass + ttref_fail)): 66.67%" in md and "| t.py::b | passed | failed | ttref_fail |" in md, md
     assert "| t.py::a |" not in md.split("## The same tests")[1], md
+    # a test that reads a GPU compilation stage (asm["ptx"]) is not a ttref failure, and says why
+    import ttref.triton as tt
+    k = tt.TTIRKernel("k", "tt.func", "k.ttir", None, {}, {})
+    try:
+        k.asm["ptx"]
+        raise AssertionError("no KeyError")
+    except KeyError as e:
+        why = "E       KeyError: %s" % e
+    assert k.asm["ttir"] == "tt.func" and "ptx" in why
+    cpu[1] = {"test": T + "b", "when": "call", "outcome": "failed", "reason": why}
+    c = rtc.compare_outcomes(order, gpu, cpu)
+    assert c["per_test"][1]["status"] == "needs_gpu_code" and c["pass_rate"] == 100.0, c
 
 
 FAKE_PYTEST = r'''
