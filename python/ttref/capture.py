@@ -44,6 +44,9 @@ _DTYPES = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f
            "int32": "i32", "int64": "i64", "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
            "bool": "bool", "float8_e4m3fn": "f8E4M3FN", "float8_e5m2": "f8E5M2", "float8_e4m3fnuz": "f8E4M3FNUZ",
            "float8_e5m2fnuz": "f8E5M2FNUZ"}
+# Triton's own dtype names (str(tl.dtype)), as a TensorWrapper from triton.reinterpret carries them
+_TL_DTYPES = {"fp8e5": "f8E5M2", "fp8e4nv": "f8E4M3FN", "fp8e5b16": "f8E5M2FNUZ", "fp8e4b8": "f8E4M3FNUZ",
+              "fp16": "f16", "bf16": "bf16", "fp32": "f32", "fp64": "f64", "int1": "bool"}
 _BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "u8": 1, "u16": 2,
           "u32": 4, "u64": 8, "bool": 1, "f8E4M3FN": 1, "f8E5M2": 1, "f8E4M3FNUZ": 1, "f8E5M2FNUZ": 1}
 _RAW = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -547,7 +550,8 @@ class Capture:
                         raise BadInput("pointer argument %s is not a torch tensor" % a.name)
                     t = tensors[a.name]
                     dt = _DTYPES.get(str(t.dtype).split(".")[-1])
-                    wdt = _DTYPES.get(wrapped.get(a.name, "").split(".")[-1])
+                    wname = wrapped.get(a.name, "").split(".")[-1]
+                    wdt = _DTYPES.get(wname) or _TL_DTYPES.get(wname)
                     if wdt is not None and _BYTES[wdt] == t.element_size():
                         dt = wdt  # the reinterpreted type; the bits are the base tensor's
                     if dt is None:

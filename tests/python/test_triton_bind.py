@@ -390,7 +390,10 @@ except KeyError as e:
 from triton.runtime import driver
 t = driver.active.get_current_target()        # the GPU hidden: ttref's CPU driver answers
 assert (t.backend, t.arch, t.warp_size) == ("cuda", 90, 32) and str(driver.active.get_active_torch_device()) == "cpu"
-assert driver.active.get_device_capability() == (9, 0) and not hasattr(driver.active, "utils")
+assert driver.active.get_device_capability() == (9, 0) and not hasattr(driver.active, "get_benchmarker")
+props = driver.active.utils.get_device_properties(0)     # the target's limits (H100 for cuda:90)
+assert props["max_shared_mem"] == 232448 and props["multiprocessor_count"] == 132, props
+assert not hasattr(driver.active.utils, "load_binary")
 try:
     driver.active.get_benchmarker()
     raise SystemExit("no AttributeError")
