@@ -1711,6 +1711,96 @@ def g_realworld():
         {"BLOCK": 128, "num_stages": 2})
 
 
+# ============================================================================= group: shipped kernels
+# Kernels people ship that the tutorials do not cover (conformance/suite/kernels): RMSnorm,
+# SwiGLU, cross-entropy (log-sum-exp minus the target logit) and split-K matmul whose K slices
+# meet through atomic adds.
+@triton.jit
+def ship_rmsnorm(X, Y, W, stride, N, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < N
+    x = tl.load(X + row * stride + cols, mask=mask, other=0.).to(tl.float32)
+    rstd = tl.rsqrt(tl.sum(x * x, axis=0) / N + eps)
+    w = tl.load(W + cols, mask=mask, other=0.).to(tl.float32)
+    tl.store(Y + row * stride + cols, (x * rstd * w).to(Y.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def ship_swiglu(A, B, O, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    a = tl.load(A + offs, mask=m, other=0.).to(tl.float32)
+    b = tl.load(B + offs, mask=m, other=0.).to(tl.float32)
+    tl.store(O + offs, (a * tl.sigmoid(a) * b).to(O.dtype.element_ty), mask=m)
+
+
+@triton.jit
+def ship_xent(Logits, Target, Loss, stride, N, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(Logits + row * stride + cols, mask=cols < N, other=-float("inf")).to(tl.float32)
+    m = tl.max(x, axis=0)
+    lse = m + tl.log(tl.sum(tl.exp(x - m), axis=0))
+    t = tl.load(Target + row)
+    xt = tl.load(Logits + row * stride + t).to(tl.float32)
+    tl.store(Loss + row, lse - xt)
+
+
+@triton.jit
+def ship_splitk(A, B, C, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, SPLIT: tl.constexpr):
+    pid = tl.program_id(0)
+    pk = tl.program_id(1)
+    nn = tl.cdiv(N, BN)
+    rm = (pid // nn) * BM + tl.arange(0, BM)
+    rn = (pid % nn) * BN + tl.arange(0, BN)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k0 in range(pk * BK, K, BK * SPLIT):
+        rk = k0 + tl.arange(0, BK)
+        a = tl.load(A + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.)
+        b = tl.load(B + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.)
+        acc = tl.dot(a, b, acc)
+    tl.atomic_add(C + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def _half(dt, x):
+    return f32_to_bf16_bits(x) if dt == "bf16" else np.asarray(x, DT[dt][0])
+
+
+@group
+def g_shipped():
+    for dt in ("f32", "f16"):
+        rng = rng_for("ship_rmsnorm_" + dt)
+        rows, n = 6, 200
+        add("ship_rmsnorm_" + dt, ship_rmsnorm, (rows,),
+            [("X", Buf(_half(dt, rng.standard_normal((rows, n)) * 2), dt)), ("Y", Buf(fill(dt, (rows, n), -1.0), dt)),
+             ("W", Buf(_half(dt, rng.uniform(0.5, 1.5, n)), dt)),
+             ("stride", Scalar(n, "i32")), ("N", Scalar(n, "i32")), ("eps", Scalar(1e-6, "f32"))], {"BLOCK": 256})
+    for dt in ("f16", "bf16"):
+        rng = rng_for("ship_swiglu_" + dt)
+        n = 3000
+        add("ship_swiglu_" + dt, ship_swiglu, (-(-n // 1024),),
+            [("A", Buf(_half(dt, rng.uniform(-6, 6, n)), dt)), ("B", Buf(_half(dt, rng.uniform(-3, 3, n)), dt)),
+             ("O", Buf(fill(dt, n, -1.0), dt)), ("n", Scalar(n, "i32"))], {"BLOCK": 1024})
+    rng = rng_for("ship_xent")
+    rows, n = 8, 250
+    add("ship_xent_f32", ship_xent, (rows,),
+        [("Logits", Buf((rng.standard_normal((rows, 256)) * 4).astype(np.float32), "f32")),
+         ("Target", Buf(rng.integers(0, n, rows).astype(np.int32), "i32")),
+         ("Loss", Buf(fill("f32", rows, -1.0), "f32")), ("stride", Scalar(256, "i32")), ("N", Scalar(n, "i32"))],
+        {"BLOCK": 256})
+    for split in (2, 4):
+        rng = rng_for("ship_splitk%d" % split)
+        m, n, k = 48, 40, 200
+        BM = BN = BK = 16
+        add("ship_splitk%d_f16" % split, ship_splitk, (-(-m // BM) * -(-n // BN), split),
+            [("A", Buf(rng.uniform(-1, 1, (m, k)).astype(np.float16), "f16")),
+             ("B", Buf(rng.uniform(-1, 1, (k, n)).astype(np.float16), "f16")),
+             ("C", Buf(np.zeros((m, n), np.float32), "f32")),
+             ("M", Scalar(m, "i32")), ("N", Scalar(n, "i32")), ("K", Scalar(k, "i32"))],
+            {"BM": BM, "BN": BN, "BK": BK, "SPLIT": split})
+
+
 # ============================================================================= group: tt.dot_scaled
 # Microscaled dot (MX formats, e8m0 scales). Hopper has no MX tensor cores; Triton 3.6 lowers
 # dot_scaled there by upcasting the operands with their scales (a real answer to check ttref's
