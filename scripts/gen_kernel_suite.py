@@ -249,6 +249,13 @@ def main():
                [{"key": "n250", "src": "ship_xent_f32", "irng": (0, 249)},
                 {"key": "n100", "src": "ship_xent_f32", "irng": (0, 99), "scalars": {"N": 100}, "rng": (-12, 12)}],
                "{mode: abs, options: {abs_tol: 0.00001, precise: true}}", 740)  # lse - x_t cancels: absolute
+    write_case("attention_variants", "flash-attention forward: causal or not, key blocks in scf.for or static_range",
+               "dot", ["float", "attention", "tt.dot"],
+               [{"key": "causal_loop", "src": "ship_attn_causal_loop_f16", "features": ["dot"], "rng": (-2, 2)},
+                {"key": "full_loop", "src": "ship_attn_full_loop_f16", "rng": (-2, 2)},
+                {"key": "causal_static", "src": "ship_attn_causal_static_f16", "rng": (-2, 2)},
+                {"key": "full_static", "src": "ship_attn_full_static_f16", "rng": (-2, 2)}],
+               "{mode: abs, options: {abs_tol: 0.002, precise: true}}", 760)  # as flash_attention
     write_case("split_k", "split-K matmul: K slices meet through atomic adds", "dot", ["float", "tt.dot", "atomics"],
                [{"key": "split2", "src": "ship_splitk2_f16", "features": ["dot"]},
                 {"key": "split4", "src": "ship_splitk4_f16"}], "{mode: reduce, options: {k: 201}}", 750)

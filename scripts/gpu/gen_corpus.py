@@ -1763,6 +1763,50 @@ def ship_splitk(A, B, C, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.con
     tl.atomic_add(C + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
+@triton.jit
+def _ship_attn_block(acc, m_i, l_i, q, K, V, base, start, rm, rd, S, qk_scale, HEAD_D: tl.constexpr,
+                     BN: tl.constexpr, CAUSAL: tl.constexpr):
+    rn = start + tl.arange(0, BN)
+    k = tl.load(K + base + rn[None, :] * HEAD_D + rd[:, None], mask=rn[None, :] < S, other=0.)
+    v = tl.load(V + base + rn[:, None] * HEAD_D + rd[None, :], mask=rn[:, None] < S, other=0.)
+    qk = tl.dot(q, k) * qk_scale
+    valid = rn[None, :] < S
+    if CAUSAL:
+        valid = valid & (rm[:, None] >= rn[None, :])
+    qk = tl.where(valid, qk, -float("inf"))
+    m_new = tl.maximum(m_i, tl.max(qk, 1))
+    p = tl.math.exp2(qk - m_new[:, None])
+    alpha = tl.math.exp2(m_i - m_new)
+    l_i = l_i * alpha + tl.sum(p, 1)
+    acc = acc * alpha[:, None] + tl.dot(p.to(tl.float16), v)
+    return acc, m_new, l_i
+
+
+@triton.jit
+def ship_attn(Q, K, V, O, sm_scale, S, HEAD_D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
+              CAUSAL: tl.constexpr, STATIC_BLOCKS: tl.constexpr):
+    """Flash-attention forward (online softmax with exp2): key blocks in an scf.for, or unrolled
+    with tl.static_range when STATIC_BLOCKS > 0; causal or not."""
+    pm = tl.program_id(0)
+    base = tl.program_id(1) * S * HEAD_D
+    rm = pm * BM + tl.arange(0, BM)
+    rd = tl.arange(0, HEAD_D)
+    q = tl.load(Q + base + rm[:, None] * HEAD_D + rd[None, :], mask=rm[:, None] < S, other=0.)
+    m_i = tl.full((BM,), -float("inf"), tl.float32)
+    l_i = tl.zeros((BM,), tl.float32)
+    acc = tl.zeros((BM, HEAD_D), tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    if STATIC_BLOCKS > 0:
+        for j in tl.static_range(STATIC_BLOCKS):
+            acc, m_i, l_i = _ship_attn_block(acc, m_i, l_i, q, K, V, base, j * BN, rm, rd, S, qk_scale, HEAD_D, BN,
+                                             CAUSAL)
+    else:
+        for start in range(0, S, BN):
+            acc, m_i, l_i = _ship_attn_block(acc, m_i, l_i, q, K, V, base, start, rm, rd, S, qk_scale, HEAD_D, BN,
+                                             CAUSAL)
+    tl.store(O + base + rm[:, None] * HEAD_D + rd[None, :], (acc / l_i[:, None]).to(tl.float16), mask=rm[:, None] < S)
+
+
 def _half(dt, x):
     return f32_to_bf16_bits(x) if dt == "bf16" else np.asarray(x, DT[dt][0])
 
@@ -1789,6 +1833,16 @@ def g_shipped():
          ("Target", Buf(rng.integers(0, n, rows).astype(np.int32), "i32")),
          ("Loss", Buf(fill("f32", rows, -1.0), "f32")), ("stride", Scalar(256, "i32")), ("N", Scalar(n, "i32"))],
         {"BLOCK": 256})
+    for causal in (0, 1):
+        for static in (0, 4):
+            name = "ship_attn_%s_%s_f16" % ("causal" if causal else "full", "static" if static else "loop")
+            rng = rng_for(name)
+            h, S, D = 2, 100, 64
+            q, k, v = (rng.uniform(-1, 1, (h, S, D)).astype(np.float16) for _ in range(3))
+            add(name, ship_attn, (-(-S // 32), h),
+                [("Q", Buf(q, "f16")), ("K", Buf(k, "f16")), ("V", Buf(v, "f16")), ("O", Buf(fill("f16", (h, S, D), -1.0), "f16")),
+                 ("sm_scale", Scalar(0.125, "f32")), ("S", Scalar(S, "i32"))],
+                {"HEAD_D": D, "BM": 32, "BN": 32, "CAUSAL": causal, "STATIC_BLOCKS": static})
     for split in (2, 4):
         rng = rng_for("ship_splitk%d" % split)
         m, n, k = 48, 40, 200
