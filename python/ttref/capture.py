@@ -82,14 +82,23 @@ def kernel_mode(ttir, dtype, ulp=None):
     return {"mode": "dot_product", "options": {"k": k + 1, "bias_test": False}}
 
 
-_UNORDERED = re.compile(r"\btt\.atomic_rmw\s+(?:exch|fadd)\b|\btt\.atomic_cas\b|\btt\.cat\b")
+_UNORDERED = re.compile(r"\btt\.atomic_rmw\s+exch\b|\btt\.atomic_cas\b|\btt\.cat\b")
+_FADD = re.compile(r"(%[\w.$-]+)\s*=\s*tt\.atomic_rmw\s+fadd\b")
 
 
 def kernel_unordered(ttir):
     """True when kernel `ttir` leaves the order of its results open, so captured outputs are
-    compared as multisets: atomic exchange / float add / compare-and-swap (which program wins
-    is the hardware's choice) and tt.cat (its element order is unspecified)."""
-    return bool(_UNORDERED.search(ttir))
+    compared as multisets: atomic exchange / compare-and-swap (which program wins is the
+    hardware's choice), a float atomic add whose returned old value is used (which program saw
+    which partial sum), and tt.cat (its element order is unspecified). A float atomic add whose
+    result is unused lands where it is aimed in any order (only its rounding depends on the
+    order, which the output's mode bounds): compared element by element."""
+    if _UNORDERED.search(ttir):
+        return True
+    for m in _FADD.finditer(ttir):
+        if re.search(re.escape(m.group(1)) + r"(?![\w.$-])", ttir[m.end():]):
+            return True
+    return False
 
 
 def _yaml_scalar(v):
