@@ -390,7 +390,10 @@ except KeyError as e:
 from triton.runtime import driver
 t = driver.active.get_current_target()        # the GPU hidden: ttref's CPU driver answers
 assert (t.backend, t.arch, t.warp_size) == ("cuda", 90, 32) and str(driver.active.get_active_torch_device()) == "cpu"
-assert driver.active.get_device_capability() == (9, 0) and not hasattr(driver.active, "utils")
+assert driver.active.get_device_capability() == (9, 0) and not hasattr(driver.active, "get_benchmarker")
+props = driver.active.utils.get_device_properties(0)     # the target's limits (H100 for cuda:90)
+assert props["max_shared_mem"] == 232448 and props["multiprocessor_count"] == 132, props
+assert not hasattr(driver.active.utils, "load_binary")
 try:
     driver.active.get_benchmarker()
     raise SystemExit("no AttributeError")
@@ -850,6 +853,28 @@ def test_torch_cuda_capability_without_gpu():
         finally:
             tt._state.clear()
             tt._state.update(saved)
+
+
+def test_reinterpreted_tensors():
+    """Triton's TensorWrapper (triton.reinterpret, how Triton's tests pass unsigned buffers) binds
+    its base tensor's memory; a captured u32 argument recorded from an int32 base is written
+    with the reinterpreted dtype and the same bits."""
+    import types
+    base = types.SimpleNamespace(untyped_storage=lambda: None, data_ptr=lambda: 0)
+    w = types.SimpleNamespace(base=base, dtype="uint32", data_ptr=lambda: 0)
+    assert tt.unwrap_tensor(w) is base and tt.unwrap_tensor(base) is base
+    plain = np.zeros(3, np.float32)
+    assert tt.unwrap_tensor(plain) is plain
+    args = [types.SimpleNamespace(name="x", kind="pointer", dtype="i32")]
+    assert tt.map_arguments(args, {"x": w}) == ([("x", base)], [])
+    suite = os.path.join(TMP, "reinterp")
+    rec = corpus_record("int_op0")
+    ptrs = [a for a in rec["args"] if a["kind"] == "ptr" and a["before"].dtype == np.int32]
+    assert ptrs, rec["args"]
+    ptrs[0]["dtype"] = "u32"
+    name = cap.write_case(suite, rec)
+    got = np.load(os.path.join(suite, name, ptrs[0]["name"] + ".in.npy"))
+    assert got.dtype == np.uint32 and np.array_equal(got.view(np.int32), ptrs[0]["before"].reshape(-1))
 
 
 if __name__ == "__main__":
