@@ -82,7 +82,7 @@ check "every function of ttref.h is marked TTREF_API or TTREF_CONFORM_API" \
 exports() { nm -D --defined-only "$1" | awk 'NF == 3 {print $3}' | sort; }
 for lib in libttref:api libttref_conform:capi; do
   so=$B/.libs/${lib%%:*}.so
-  if [ ! -f "$so" ]; then ok "# SKIP no $so (--disable-shared)"; continue; fi
+  if [ ! -f "$so" ]; then ok "# SKIP no .libs/${lib%%:*}.so (--disable-shared)"; continue; fi
   exports "$so" >"$tmp/exp"
   nd=$(wc -l <"$tmp/${lib#*:}")
   check "${lib%%:*}.so exports exactly the $nd functions ttref.h marks for it" \
