@@ -67,7 +67,11 @@ typedef struct ttref_error {
  */
 typedef void *(*ttref_alloc_fn)(void *ud, void *ptr, size_t old_size, size_t new_size);
 
-/** Replace the process-wide allocator (NULL restores malloc/free). Not thread safe. */
+/**
+ * Replace the process-wide allocator (NULL restores malloc/free). Not thread safe. With the
+ * shared libraries it governs libttref only: the TTREF_CONFORM_API calls of libttref_conform
+ * allocate their own temporaries with malloc/free.
+ */
 TTREF_API void ttref_set_alloc(ttref_alloc_fn fn, void *ud);
 
 /** @return the library version string, e.g. "0.1.0". */
