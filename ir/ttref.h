@@ -256,7 +256,9 @@ void ttref_launch_free(ttref_launch *l);
 /**
  * Bind every argument at once from @p n `ttref run --arg` specs (copied): "NAME=@FILE.npy" reads
  * the file into a buffer the launch owns (its raw elements; the dtype must fit the pointee:
- * float data for f16/f32/f64, integer data otherwise), "NAME=@new:DTYPE[N,...]" a zero-filled
+ * float data for f16/f32/f64, integer data otherwise; 64 KiB or more of 16-byte-aligned data in
+ * host order is mapped privately instead, copy-on-write: runs never change the file, which must
+ * not be truncated while the launch holds it), "NAME=@new:DTYPE[N,...]" a zero-filled
  * buffer that counts as uninitialised for TTREF_OPT_CHECK_UNINIT, "NAME=LITERAL" a scalar as
  * ttref_launch_scalar. NAME is the argument's name, %name or 0-based position. Replaces earlier
  * file bindings; a launch bound this way refuses ttref_launch_buffer/_scalar (E_USAGE).

@@ -173,7 +173,8 @@ def main():
         args = [w for nm, _, _ in k["bufs"] for w in ("--arg", f"{nm}=@{d}/in/{nm}.npy")] + [w for s, v in k["scalars"].items() for w in ("--arg", f"{s}={v}")]
         t = time.perf_counter()
         subprocess.run([a.ttref, "run", os.path.join(bench.TOP, k["ttir"], "kernel.ttir"), "--grid", ",".join(map(str, k["grid"])),
-                        "--quiet", "--out", os.path.join(d, "ttref")] + args, check=True, stdout=subprocess.DEVNULL)
+                        "--quiet", "--out", os.path.join(d, "ttref"), "--outputs", ",".join(nm for nm, _, _ in k["cmp"])] + args,
+                       check=True, stdout=subprocess.DEVNULL)  # only the compared buffers are written
         t_ttref = time.perf_counter() - t
         fn, cx = launcher(k["name"])
         bufs = {nm: torch.from_numpy(np.load(os.path.join(d, "in", nm + ".npy"))) for nm, _, _ in k["bufs"]}
