@@ -85,6 +85,41 @@ static ir_scalar pointee_scalar(const ir_value *p)
   return e->kind == IR_T_PTR ? IR_S_PTR : e->scalar;
 }
 
+/* One lane of addptr_pass: the wrapping sum into *r; nonzero when the offset is outside
+ * [-2^59, 2^59) (its shifted value may have wrapped) or the sum overflowed int64. */
+static inline uint64_t addptr_lane(interp_elem *r, uint64_t a, uint64_t v, int sh)
+{
+  const uint64_t b = v << sh, s = a + b;
+  r->i = (int64_t)s;
+  return ((v + (UINT64_C(1) << 59)) >> 60) | (((a ^ s) & (b ^ s)) >> 63);
+}
+
+/* Vectorised, and on x86-64 GCC cloned for AVX2 hardware (as interp_reduce.c's dot rows). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#define ADDPTR_KERNEL __attribute__((target_clones("avx2", "default"), optimize("tree-vectorize", "vect-cost-model=dynamic")))
+#elif defined(__GNUC__) && !defined(__clang__)
+#define ADDPTR_KERNEL __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
+#else
+#define ADDPTR_KERNEL
+#endif
+
+/* r[i] = p[i*sp] + (o[i*so] << sh) for n lanes, wrapping (r distinct from p and o); nonzero when
+ * some lane is flagged by addptr_lane. One unit-stride loop per stride pair. */
+ADDPTR_KERNEL static uint64_t addptr_pass(interp_elem *restrict r, const interp_elem *restrict p, bool sp,
+                                          const interp_elem *restrict o, bool so, int64_t n, int sh)
+{
+  uint64_t bad = 0;
+  if (sp && so)
+    for (int64_t i = 0; i < n; i++) bad |= addptr_lane(&r[i], (uint64_t)p[i].i, (uint64_t)o[i].i, sh);
+  else if (sp)
+    for (int64_t i = 0; i < n; i++) bad |= addptr_lane(&r[i], (uint64_t)p[i].i, (uint64_t)o[0].i, sh);
+  else if (so)
+    for (int64_t i = 0; i < n; i++) bad |= addptr_lane(&r[i], (uint64_t)p[0].i, (uint64_t)o[i].i, sh);
+  else
+    for (int64_t i = 0; i < n; i++) bad |= addptr_lane(&r[i], (uint64_t)p[0].i, (uint64_t)o[0].i, sh);
+  return bad;
+}
+
 ttref_status interp_op_addptr(ctx *c, const ir_op *op)
 {
   const slot *p = SL(op->opnds[0]), *o = SL(op->opnds[1]);
@@ -93,6 +128,12 @@ ttref_status interp_op_addptr(ctx *c, const ir_op *op)
   const int obits = elem_bits(op->opnds[1]);
   const int64_t n = LANES2(p, o), sp = p->n > 1, so = o->n > 1;
   r->n = n;
+  const int sh = esz == 1 ? 0 : esz == 2 ? 1 : esz == 4 ? 2 : esz == 8 ? 3 : -1;
+  if (obits > 1 && sh >= 0 && r->d != p->d && r->d != o->d) {
+    /* A branch-free pass first (vectorised); the checked loop below runs again, from lane 0,
+     * only if it flags a lane, and then faults at the same lane. */
+    if (!addptr_pass(r->d, p->d, sp, o->d, so, n, sh)) return TTREF_OK;
+  }
   for (int64_t i = 0; i < n; i++) {
     int64_t bytes;
     /* checked: a wrapped address could alias another row and escape the bounds check */

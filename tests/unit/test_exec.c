@@ -891,6 +891,62 @@ static void test_addptr_overflow_faults(void **state)
   assert_int_equal(o[0], 0);
 }
 
+/* tensor addptr (the vectorised pass, and the checked loop it falls back to) against C: offsets at
+ * and beyond +-2^59 (where the pass hands over to the checked loop) give exact addresses, and a lane
+ * whose address overflows faults naming that lane, whichever operand is a splat */
+static void test_addptr_tensor_matches_checked_oracle(void **state)
+{
+  (void)state;
+  const char *k =
+      "module {\n"
+      "  tt.func public @k(%x: !tt.ptr<i32>, %offs: !tt.ptr<i64>, %o: !tt.ptr<i64>) {\n"
+      "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+      "    %fp = tt.splat %offs : !tt.ptr<i64> -> tensor<8x!tt.ptr<i64>>\n"
+      "    %fa = tt.addptr %fp, %r : tensor<8x!tt.ptr<i64>>, tensor<8xi32>\n"
+      "    %off = tt.load %fa : tensor<8x!tt.ptr<i64>>\n"
+      "    %xp = tt.splat %x : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
+      "    %a = tt.addptr %xp, %off : tensor<8x!tt.ptr<i32>>, tensor<8xi64>\n"
+      "    %b = tt.addptr %a, %r : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
+      "    %ai = tt.ptr_to_int %b : tensor<8x!tt.ptr<i32>> -> tensor<8xi64>\n"
+      "    %op = tt.splat %o : !tt.ptr<i64> -> tensor<8x!tt.ptr<i64>>\n"
+      "    %oa = tt.addptr %op, %r : tensor<8x!tt.ptr<i64>>, tensor<8xi32>\n"
+      "    tt.store %oa, %ai : tensor<8x!tt.ptr<i64>>\n"
+      "    tt.return\n"
+      "  }\n"
+      "}\n";
+  const int64_t p59 = INT64_C(1) << 59;
+  const int64_t ok_sets[3][8] = {
+      {0, 1, -1, 1000, -1000, p59 - 1, -p59, p59},
+      {p59 + 12345, -p59 - 7, INT64_C(1) << 60, -(INT64_C(1) << 60), 3, -3, 0, 1 << 30},
+      {INT32_MAX, INT32_MIN, 0, 0, 0, 0, 0, 0},
+  };
+  for (int set = 0; set < 3; set++) {
+    int32_t x[1] = {0};
+    int64_t offs[8], o[8] = {0};
+    memcpy(offs, ok_sets[set], sizeof offs);
+    buf b[3] = {{x, sizeof x, IR_S_I32}, {offs, sizeof offs, IR_S_I64}, {o, sizeof o, IR_S_I64}};
+    ttref_error e;
+    memset(&e, 0, sizeof e);
+    if (run_kernel(k, 1, 1, 1, b, 3, NULL, 1, &e, NULL) != TTREF_OK) fail_msg("set %d: %s", set, e.msg);
+    /* lane 0 of set 0 is x + 0 + 0: the base address of x */
+    static int64_t base;
+    if (set == 0) base = o[0];
+    for (int i = 0; i < 8; i++) {
+      const int64_t want = base + offs[i] * 4 + i * 4; /* no overflow: |offs| <= 2^60, base < 2^45 */
+      if (o[i] != want) fail_msg("set %d lane %d: %lld, want %lld", set, i, (long long)o[i], (long long)want);
+    }
+  }
+  /* the first lane whose address overflows is the one named */
+  int32_t x[1] = {0};
+  int64_t offs[8] = {0, 1, 2, INT64_C(1) << 61, INT64_MAX, 5, 6, 7}, o[8] = {0};
+  buf b[3] = {{x, sizeof x, IR_S_I32}, {offs, sizeof offs, IR_S_I64}, {o, sizeof o, IR_S_I64}};
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  assert_int_equal(run_kernel(k, 1, 1, 1, b, 3, NULL, 1, &e, NULL), TTREF_E_FAULT);
+  if (!strstr(e.msg, "the address overflowed 64 bits") || !strstr(e.msg, "lane 3")) fail_msg("%s", e.msg);
+  for (int i = 0; i < 8; i++) assert_int_equal(o[i], 0);
+}
+
 /* ---- calls and branches ---- */
 static void test_call_and_cond_br(void **state)
 {
@@ -1185,6 +1241,7 @@ int main(void)
       cmocka_unit_test(test_racing_rmw_same_for_any_thread_count),
       cmocka_unit_test(test_max_steps_counts_terminators),
       cmocka_unit_test(test_addptr_overflow_faults),
+      cmocka_unit_test(test_addptr_tensor_matches_checked_oracle),
       cmocka_unit_test(test_call_and_cond_br),
       cmocka_unit_test(test_bitcast_keeps_signaling_nan),
       cmocka_unit_test(test_histogram_drops_out_of_range),
