@@ -419,6 +419,87 @@ static void test_dot_fma_chain_f32(void **state)
     }
 }
 
+/* N = 32: the tile kernels' register blocks (16 columns) rather than their remainder loop; f32
+ * fused per k in order, i8 x i8 + i32 wrapping, each against a C oracle */
+static void test_dot_column_blocks_like_oracle(void **state)
+{
+  (void)state;
+  static char k[4096];
+  for (int integer = 0; integer < 2; integer++) {
+    const char *et = integer ? "i8" : "f32", *dt = integer ? "i32" : "f32";
+    snprintf(k, sizeof k,
+             "module {\n"
+             "  tt.func public @k(%%a: !tt.ptr<%s>, %%b: !tt.ptr<%s>, %%c: !tt.ptr<%s>, %%o: !tt.ptr<%s>) {\n"
+             "    %%r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>\n"
+             "    %%ap = tt.splat %%a : !tt.ptr<%s> -> tensor<16x!tt.ptr<%s>>\n"
+             "    %%aa = tt.addptr %%ap, %%r : tensor<16x!tt.ptr<%s>>, tensor<16xi32>\n"
+             "    %%av = tt.load %%aa : tensor<16x!tt.ptr<%s>>\n"
+             "    %%r2 = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>\n"
+             "    %%bp = tt.splat %%b : !tt.ptr<%s> -> tensor<256x!tt.ptr<%s>>\n"
+             "    %%ba = tt.addptr %%bp, %%r2 : tensor<256x!tt.ptr<%s>>, tensor<256xi32>\n"
+             "    %%bv = tt.load %%ba : tensor<256x!tt.ptr<%s>>\n"
+             "    %%r3 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n"
+             "    %%cp = tt.splat %%c : !tt.ptr<%s> -> tensor<64x!tt.ptr<%s>>\n"
+             "    %%ca = tt.addptr %%cp, %%r3 : tensor<64x!tt.ptr<%s>>, tensor<64xi32>\n"
+             "    %%cv = tt.load %%ca : tensor<64x!tt.ptr<%s>>\n"
+             "    %%A = tt.reshape %%av : tensor<16x%s> -> tensor<2x8x%s>\n"
+             "    %%B = tt.reshape %%bv : tensor<256x%s> -> tensor<8x32x%s>\n"
+             "    %%C = tt.reshape %%cv : tensor<64x%s> -> tensor<2x32x%s>\n"
+             "    %%D = tt.dot %%A, %%B, %%C, inputPrecision = ieee : tensor<2x8x%s> * tensor<8x32x%s> -> tensor<2x32x%s>\n"
+             "    %%Dv = tt.reshape %%D : tensor<2x32x%s> -> tensor<64x%s>\n"
+             "    %%op = tt.splat %%o : !tt.ptr<%s> -> tensor<64x!tt.ptr<%s>>\n"
+             "    %%oa = tt.addptr %%op, %%r3 : tensor<64x!tt.ptr<%s>>, tensor<64xi32>\n"
+             "    tt.store %%oa, %%Dv : tensor<64x!tt.ptr<%s>>\n"
+             "    tt.return\n"
+             "  }\n"
+             "}\n",
+             et, et, dt, dt, et, et, et, et, et, et, et, et, dt, dt, dt, dt, et, et, et, et, dt, dt, et, et, dt, dt, dt,
+             dt, dt, dt, dt);
+    float af[16], bf[256], cf[64], of[64];
+    int8_t ai[16], bi[256];
+    int32_t ci[64], oi[64];
+    for (int i = 0; i < 256; i++) {
+      if (i < 16) {
+        af[i] = 1.0f + (float)i * 0.37f;
+        ai[i] = (int8_t)(i * 37 - 128);
+      }
+      bf[i] = (i % 3 ? 1e-7f : 3.0f) * (float)(i + 1) * (i % 2 ? -1.0f : 1.0f);
+      bi[i] = (int8_t)(i * 91 + 7);
+      if (i < 64) {
+        cf[i] = (float)i * 0.001f - 0.5f;
+        ci[i] = i % 2 ? 2147483000 : -2147483000 + i;
+      }
+    }
+    buf b[4];
+    if (integer) {
+      b[0] = (buf){ai, sizeof ai, IR_S_I8};
+      b[1] = (buf){bi, sizeof bi, IR_S_I8};
+      b[2] = (buf){ci, sizeof ci, IR_S_I32};
+      b[3] = (buf){oi, sizeof oi, IR_S_I32};
+    } else {
+      b[0] = (buf){af, sizeof af, IR_S_F32};
+      b[1] = (buf){bf, sizeof bf, IR_S_F32};
+      b[2] = (buf){cf, sizeof cf, IR_S_F32};
+      b[3] = (buf){of, sizeof of, IR_S_F32};
+    }
+    ttref_error e;
+    memset(&e, 0, sizeof e);
+    if (run_kernel(k, 1, 1, 1, b, 4, NULL, 1, &e, NULL) != TTREF_OK) fail_msg("%s: %s", et, e.msg);
+    for (int m = 0; m < 2; m++)
+      for (int n = 0; n < 32; n++) {
+        if (integer) {
+          uint32_t acc = (uint32_t)ci[m * 32 + n];
+          for (int kk = 0; kk < 8; kk++) acc += (uint32_t)((int32_t)ai[m * 8 + kk] * (int32_t)bi[kk * 32 + n]);
+          if (oi[m * 32 + n] != (int32_t)acc) fail_msg("i8 [%d,%d]: %d, want %d", m, n, oi[m * 32 + n], (int32_t)acc);
+        } else {
+          float acc = cf[m * 32 + n];
+          for (int kk = 0; kk < 8; kk++) acc = fmaf(af[m * 8 + kk], bf[kk * 32 + n], acc);
+          if (memcmp(&of[m * 32 + n], &acc, 4) != 0) fail_msg("f32 [%d,%d]: %a, want %a", m, n, (double)of[m * 32 + n], (double)acc);
+        }
+      }
+  }
+}
+
 static void test_dot_i8_wraps_like_oracle(void **state)
 {
   (void)state;
@@ -1242,6 +1323,7 @@ int main(void)
       cmocka_unit_test(test_max_steps_counts_terminators),
       cmocka_unit_test(test_addptr_overflow_faults),
       cmocka_unit_test(test_addptr_tensor_matches_checked_oracle),
+      cmocka_unit_test(test_dot_column_blocks_like_oracle),
       cmocka_unit_test(test_call_and_cond_br),
       cmocka_unit_test(test_bitcast_keeps_signaling_nan),
       cmocka_unit_test(test_histogram_drops_out_of_range),
