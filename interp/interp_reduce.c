@@ -365,15 +365,16 @@ DOT_KERNEL("avx2") static void dot_tile_u32(uint32_t *restrict acc, const uint32
  * The f32-accumulator and i32-accumulator dots (all but precise mode and f64/f16
  * accumulators): A, B and the accumulators C are converted once per op to packed
  * float / uint32 copies in the work space, the tile micro-kernel accumulates,
- * and D is widened back. Bit-identical to the generic loop in op_dot.
+ * and D is written once. Bit-identical to the generic loop in op_dot.
  */
 static ttref_status dot_packed(ctx *c, const ir_op *op, int64_t nb, int64_t M, int64_t K, int64_t N, bool tf32)
 {
   ttref_status st = TTREF_OK;
-  const slot *A = SL(op->opnds[0]), *B = SL(op->opnds[1]);
+  const slot *A = SL(op->opnds[0]), *B = SL(op->opnds[1]), *C = SL(op->opnds[2]);
   slot *D = SL(&op->res[0]);
   const ir_scalar as = elem_scalar(op->opnds[0]), bs = elem_scalar(op->opnds[1]);
   const bool integer = ir_scalar_is_int(elem_scalar(&op->res[0]));
+  const int64_t sc = C->n > 1; /* a splat accumulator is one element */
   const int abits = ir_scalar_bits(as), bbits = ir_scalar_bits(bs);
   interp_elem *ws;
   /* packed B (K*N), A (M*K) and accumulators (M*N), 4 bytes each */
@@ -381,12 +382,12 @@ static ttref_status dot_packed(ctx *c, const ir_op *op, int64_t nb, int64_t M, i
   float *bf = (float *)(void *)ws, *af = bf + K * N, *accf = af + M * K;
   uint32_t *bu = (uint32_t *)(void *)ws, *au = bu + K * N, *accu = au + M * K;
   for (int64_t b = 0; b < nb; b++) {
-    const interp_elem *bsrc = B->d + b * K * N, *asrc = A->d + b * M * K;
+    const interp_elem *bsrc = B->d + b * K * N, *asrc = A->d + b * M * K, *cc = C->d + sc * b * M * N;
     interp_elem *dd = D->d + b * M * N;
     if (integer) {
       for (int64_t i = 0; i < K * N; i++) bu[i] = (uint32_t)sval(bbits, bsrc[i].i);
       for (int64_t i = 0; i < M * K; i++) au[i] = (uint32_t)sval(abits, asrc[i].i);
-      for (int64_t i = 0; i < M * N; i++) accu[i] = (uint32_t)dd[i].i;
+      for (int64_t i = 0; i < M * N; i++) accu[i] = (uint32_t)cc[i * sc].i;
       dot_tile_u32(accu, au, bu, M, K, N);
       for (int64_t i = 0; i < M * N; i++) dd[i].i = (int32_t)accu[i];
     } else {
@@ -400,7 +401,7 @@ static ttref_status dot_packed(ctx *c, const ir_op *op, int64_t nb, int64_t M, i
         if (tf32 && as == IR_S_F32) x = fp_round_to(FP_TF32, x, FP_RTZ, FP_OVF_INF);
         af[i] = (float)x;
       }
-      for (int64_t i = 0; i < M * N; i++) accf[i] = (float)dd[i].f;
+      for (int64_t i = 0; i < M * N; i++) accf[i] = (float)cc[i * sc].f;
       dot_tile_f32(accf, af, bf, M, K, N);
       for (int64_t i = 0; i < M * N; i++) dd[i].f = (double)accf[i];
     }
@@ -430,12 +431,12 @@ ttref_status interp_op_dot(ctx *c, const ir_op *op)
   const int f = c->precise ? FP_F64 : fmt_of(ds);
   const bool integer = ir_scalar_is_int(ds);
   const int dbits = ir_scalar_bits(ds);
+  D->n = td->numel;
+  if ((f == FP_F32 && !integer) || (integer && dbits == 32 && ir_scalar_bits(as) <= 32 && ir_scalar_bits(bs) <= 32))
+    return dot_packed(c, op, nb, M, K, N, tf32); /* reads C itself */
   memcpy(D->d, C->d, sizeof(interp_elem) * (size_t)td->numel);
   if (C->n == 1)
     for (int64_t i = 0; i < td->numel; i++) D->d[i] = C->d[0];
-  D->n = td->numel;
-  if ((f == FP_F32 && !integer) || (integer && dbits == 32 && ir_scalar_bits(as) <= 32 && ir_scalar_bits(bs) <= 32))
-    return dot_packed(c, op, nb, M, K, N, tf32);
   for (int64_t b = 0; b < nb; b++)
     for (int64_t m = 0; m < M; m++) {
       interp_elem *drow = D->d + (b * M + m) * N;
