@@ -439,9 +439,8 @@ ttref_status interp_op_store(ctx *c, const ir_op *op)
   return TTREF_OK;
 }
 
-static interp_elem rmw_apply(int kind, ir_scalar es, interp_elem old, interp_elem v, int f)
+static inline interp_elem rmw_apply_bits(int kind, int bits, interp_elem old, interp_elem v, int f)
 {
-  const int bits = ir_scalar_bits(es);
   interp_elem r = old;
   switch (kind) {
   case IR_RMW_AND: r.i = old.i & v.i; break;
@@ -459,6 +458,11 @@ static interp_elem rmw_apply(int kind, ir_scalar es, interp_elem old, interp_ele
   return r;
 }
 
+static interp_elem rmw_apply(int kind, ir_scalar es, interp_elem old, interp_elem v, int f)
+{
+  return rmw_apply_bits(kind, ir_scalar_bits(es), old, v, f);
+}
+
 ttref_status interp_op_atomic_rmw(ctx *c, const ir_op *op)
 {
   const ir_value *pv = op->opnds[0];
@@ -471,6 +475,24 @@ ttref_status interp_op_atomic_rmw(ctx *c, const ir_op *op)
   if (kind < IR_RMW_AND || kind > IR_RMW_XCHG) return interp_fault(c, op, TTREF_E_INPUT, "unknown atomic_rmw kind %d", kind);
   const int64_t n = LANES2(p, v), sp = p->n > 1, sv = v->n > 1, sm = mk && mk->n > 1;
   r->n = n;
+  if (!c->precise && !c->track && !c->parallel && !c->bound_pass) {
+    /* nothing observes the accesses (no race tracking, snapshots or precise shadows; atomics
+     * run programs in order): the same reads, updates and writes as below, without ld/st's checks */
+    const int bits = ir_scalar_bits(es);
+    for (int64_t i = 0; i < n; i++) {
+      if (mk && !mk->d[i * sm].i) {
+        r->d[i].i = 0;
+        continue;
+      }
+      const int64_t addr = p->d[i * sp].i;
+      uint8_t *q = mem_at(c->L->mem, addr, esz);
+      if (!q) return interp_fault_oob(c, op, pv->type, i, addr, esz);
+      const interp_elem old = mem_read(es, q);
+      mem_write(es, q, rmw_apply_bits(kind, bits, old, v->d[i * sv], f));
+      r->d[i] = old;
+    }
+    return TTREF_OK;
+  }
   for (int64_t i = 0; i < n; i++) { /* element order within the program */
     if (mk && !mk->d[i * sm].i) {
       r->d[i].i = 0; /* masked-off return value is undefined: 0 */
