@@ -147,7 +147,7 @@ void interp_bound_free(interp_bound *b)
 {
   if (!b) return;
   interp_mem_free(b->mem); /* leaves mapped buffers (borrowed) alone: unmapped below */
-  for (int i = 0; b->meta && i < b->nargs; i++) npy_unmap(b->meta[i].map, b->meta[i].map_len);
+  for (int i = 0; b->meta && i < b->nargs; i++) npy_release_maps(&b->meta[i]);
   ir_free(b->args, sizeof(interp_elem) * (size_t)(b->nargs + 1));
   ir_free(b->meta, sizeof(npy_array) * (size_t)(b->nargs + 1));
   ir_free(b->alloc_of, sizeof(int) * (size_t)(b->nargs + 1));
@@ -241,6 +241,9 @@ ttref_status interp_bind(const ir_module *m, const ir_func *fn, const char *cons
       }
       if (mapped) TRY(interp_mem_add_borrowed(out->mem, fn->args[i].name ? fn->args[i].name : nm, data, nb, es, &addr, err));
       else TRY(interp_mem_add_take(out->mem, fn->args[i].name ? fn->args[i].name : nm, data, nb, es, &addr, err));
+      if (mapped && out->meta[i].view) /* until the first run stores, the file's bytes are data's */
+        out->mem->allocs[out->mem->n - 1].pristine =
+            (const uint8_t *)out->meta[i].view + ((const uint8_t *)data - (const uint8_t *)out->meta[i].map);
       out->alloc_of[i] = out->mem->n - 1;
       out->mem->allocs[out->mem->n - 1].uninit = fresh;
       out->args[i].i = addr;
@@ -281,6 +284,11 @@ ir_scalar interp_pointee_scalar(const ir_type *t)
   return !pe ? IR_S_I8 : pe->kind == IR_T_PTR ? IR_S_PTR : pe->scalar;
 }
 
+void interp_bound_ran(interp_bound *b)
+{
+  for (int i = 0; b && b->mem && i < b->mem->n; i++) b->mem->allocs[i].pristine = NULL;
+}
+
 ttref_status interp_check_out_names(const interp_bound *b, bool precise, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
@@ -318,11 +326,10 @@ static ttref_status unmap_buffer(const interp_bound *b, int i, ttref_error *err)
   uint8_t *copy = ir_alloc(a->nbytes);
   if (!copy) return IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory");
   memcpy(copy, a->data, a->nbytes);
-  npy_unmap(m->map, m->map_len);
-  m->map = NULL;
-  m->map_len = 0;
+  npy_release_maps(m);
   a->data = copy;
   a->borrowed = false;
+  a->pristine = NULL;
   return TTREF_OK;
 }
 

@@ -33,6 +33,10 @@ ttref_status interp_bind(const ir_module *m, const ir_func *fn, const char *cons
                          interp_bound *out, ttref_error *err);
 void interp_bound_free(interp_bound *b);
 
+/* After a run of @p b's launch: its mapped buffers may now differ from their files, so parallel
+ * runs no longer borrow the files' bytes as their snapshots (interp_alloc.pristine). */
+void interp_bound_ran(interp_bound *b);
+
 /* Refuse (TTREF_E_USAGE) pointer arguments whose output files in --out DIR
  * would collide: with @p precise, an argument named X.precise or X.bound next
  * to a pointer argument X (both would write X.precise.npy / X.bound.npy). */

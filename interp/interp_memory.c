@@ -40,7 +40,10 @@ void __attribute__((noinline)) interp_snapshot_slow(ctx *c, int64_t addr)
   int expect = 0;
   if (__atomic_compare_exchange_n(&a->snap_state, &expect, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
     bool ok = true;
-    if (a->nbytes && (a->snap = ir_alloc(a->nbytes))) memcpy(a->snap, a->data, a->nbytes);
+    if (a->pristine) { /* the same bytes, already there: no copy, and no thread waits for one */
+      a->snap = (uint8_t *)(uintptr_t)a->pristine;
+      a->snap_borrowed = true;
+    } else if (a->nbytes && (a->snap = ir_alloc(a->nbytes))) memcpy(a->snap, a->data, a->nbytes);
     else if (a->nbytes) ok = false;
     if (a->pv && (a->snap_pv = ir_alloc(sizeof(double) * (size_t)a->pn) )) memcpy(a->snap_pv, a->pv, sizeof(double) * (size_t)a->pn);
     else if (a->pv) ok = false;

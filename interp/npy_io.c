@@ -374,6 +374,8 @@ static bool map_data(source *s, size_t n, npy_array *out)
   if (p == MAP_FAILED) return false;
   out->map = p;
   out->map_len = len;
+  void *v = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fileno(s->f), 0); /* the pristine bytes: optional */
+  out->view = v == MAP_FAILED ? NULL : v;
   out->map_dev = s->dev;
   out->map_ino = s->ino;
   out->data = (unsigned char *)p + s->pos;
@@ -383,6 +385,15 @@ static bool map_data(source *s, size_t n, npy_array *out)
 void npy_unmap(void *map, size_t len)
 {
   if (map) munmap(map, len);
+}
+
+void npy_release_maps(npy_array *a)
+{
+  if (!a) return;
+  npy_unmap(a->map, a->map_len);
+  npy_unmap(a->view, a->map_len);
+  a->map = a->view = NULL;
+  a->map_len = 0;
 }
 
 /* Transpose Fortran-order data in a->data to C order. */
@@ -729,7 +740,7 @@ fail:
 void npy_free(npy_array *a)
 {
   if (!a) return;
-  if (a->map) npy_unmap(a->map, a->map_len);
+  if (a->map) npy_release_maps(a);
   else ir_free(a->data, a->nbytes);
   memset(a, 0, sizeof *a);
 }

@@ -26,7 +26,10 @@ typedef struct npy_array {
   size_t nbytes;                 /**< numel*elsize */
   void *map;                     /**< npy_read_map: the file mapping data points into
                                       (owned; NULL: data is heap memory) */
-  size_t map_len;                /**< bytes mapped at map */
+  void *view;                    /**< npy_read_map: a second, read-only mapping of the same
+                                      map_len bytes (owned; NULL if none): the file as read,
+                                      whatever is later stored through data */
+  size_t map_len;                /**< bytes mapped at map (and at view) */
   uint64_t map_dev, map_ino;     /**< the mapped file's st_dev and st_ino */
 } npy_array;
 
@@ -51,15 +54,19 @@ ttref_status npy_read(const char *path, npy_array *out, ttref_error *err);
  * at least NPY_MAP_MIN bytes, in host byte order, C order (or rank < 2), starting at a file
  * offset that is a multiple of 16, and mmap succeeds. The mapping is private and writable
  * (MAP_PRIVATE): stores into out->data change this process's copy of a page, never the file.
- * Otherwise the file is read as npy_read does. out->map/map_len then hold the mapping and
- * map_dev/map_ino the file's identity; npy_free unmaps it (npy_unmap releases a mapping taken
- * out of an npy_array). The file must not be truncated while it is mapped (the process would
+ * Otherwise the file is read as npy_read does. out->map/map_len then hold the mapping,
+ * out->view a second, read-only one of the same bytes (NULL if that mmap failed), and
+ * map_dev/map_ino the file's identity; npy_free unmaps both (npy_release_maps releases them
+ * from an npy_array whose data was handed on). The file must not be truncated while it is mapped (the process would
  * get SIGBUS): a writer of an output file checks npy_array's identity first (interp_launch.c).
  */
 ttref_status npy_read_map(const char *path, npy_array *out, ttref_error *err);
 
 /** Release a mapping made by npy_read_map (@p map NULL: no-op). */
 void npy_unmap(void *map, size_t len);
+
+/** Release @p a's mappings (map and view; data then dangles) and clear those fields. NULL-safe. */
+void npy_release_maps(npy_array *a);
 
 /**
  * Like npy_read, for files another process controls (a backend's outputs):

@@ -543,7 +543,9 @@ static ttref_status run_files(ttref_launch *l, uint32_t gx, uint32_t gy, uint32_
   if (l->pbound) interp_bound_free(&l->pfb);
   l->pbound = false;
   set_options(l, &l->fb.L, gx, gy, gz);
-  TRY(run_first(l, &l->fb.L, err));
+  st = run_first(l, &l->fb.L, err);
+  interp_bound_ran(&l->fb);
+  if (st != TTREF_OK) goto fail;
   if (l->opt[TTREF_OPT_PRECISE]) {
     TRY(interp_bind(l->k->mod, l->k->fn, (const char *const *)l->specs, l->nspecs, &l->pfb, err));
     l->pbound = true;

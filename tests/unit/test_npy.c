@@ -1278,6 +1278,8 @@ static void test_npy_map_large_file_private_copy(void **state)
   assert_memory_equal(m.data, r.data, r.nbytes);
   assert_int_equal(stats.live, r.nbytes); /* the mapping is not heap memory */
   memset(m.data, 0xab, m.nbytes);       /* a store changes this process's pages, never the file */
+  assert_non_null(m.view);              /* ... and not the read-only view of it */
+  assert_memory_equal((unsigned char *)m.view + 128, r.data, r.nbytes);
   npy_free(&m);
   assert_zeroed(&m);
   size_t len1 = 0;
