@@ -7,9 +7,10 @@ that the outputs are close (the interpreter's float order differs: loose toleran
 
     TTREF=./ttref python3 scripts/bench/triton_interp_bench.py [--only K1,K2] [--tiny]
 
-Needs Triton, torch and numpy. It has NOT been run yet: Triton is not installed on the
-development machine. The Python kernels below were written from the corpus TTIR. dot2d and
-ln_tutorial are imported from scripts/gpu/gen_corpus.py. The other kernels' original source
+Needs Triton, torch and numpy (not installed on the development machine): it runs on the GPU
+machine; its first results are in docs/performance.md. ttref writes only the compared buffers
+(--outputs). The Python kernels below were written from the corpus TTIR. dot2d and ln_tutorial
+are imported from scripts/gpu/gen_corpus.py. The other kernels' original source
 (kernels.py) is not in the repository, so re-capture the TTIR of these definitions with Triton
 3.6 to confirm that they match the corpus before trusting the comparison. Where the interpreter
 raises (the issue saw matmul crash on `range(tl.cdiv(K, BK))`), the row says so.
