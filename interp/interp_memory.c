@@ -99,16 +99,16 @@ static inline uint64_t addptr_lane(interp_elem *r, uint64_t a, uint64_t v, int s
 
 /* Vectorised, and on x86-64 GCC cloned for AVX2 hardware (as interp_reduce.c's dot rows). */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-#define ADDPTR_KERNEL __attribute__((target_clones("avx2", "default"), optimize("tree-vectorize", "vect-cost-model=dynamic")))
+#define MEM_KERNEL __attribute__((target_clones("avx2", "default"), optimize("tree-vectorize", "vect-cost-model=dynamic")))
 #elif defined(__GNUC__) && !defined(__clang__)
-#define ADDPTR_KERNEL __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
+#define MEM_KERNEL __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
 #else
-#define ADDPTR_KERNEL
+#define MEM_KERNEL
 #endif
 
 /* r[i] = p[i*sp] + (o[i*so] << sh) for n lanes, wrapping (r distinct from p and o); nonzero when
  * some lane is flagged by addptr_lane. One unit-stride loop per stride pair. */
-ADDPTR_KERNEL static uint64_t addptr_pass(interp_elem *restrict r, const interp_elem *restrict p, bool sp,
+MEM_KERNEL static uint64_t addptr_pass(interp_elem *restrict r, const interp_elem *restrict p, bool sp,
                                           const interp_elem *restrict o, bool so, int64_t n, int sh)
 {
   uint64_t bad = 0;
@@ -279,6 +279,23 @@ static void narrow(ir_scalar es, uint8_t *q, const interp_elem *src, int64_t sv,
   }
 }
 
+/* Whole blocks of RUN_BLOCK lanes from lane j (below lim) whose addresses continue the run (lane j
+ * at want, stepping by esz) and whose mask (m, unit stride; NULL: set) is set, each block tested
+ * without branches; returns the first lane of the first block that is not (the caller's lane loop
+ * finds the exact end from there). */
+#define RUN_BLOCK 8
+MEM_KERNEL static int64_t run_blocks(const interp_elem *restrict P, const interp_elem *restrict m, int64_t j,
+                                        int64_t lim, int64_t want, int64_t esz)
+{
+  for (; j + RUN_BLOCK <= lim; j += RUN_BLOCK, want += RUN_BLOCK * esz) {
+    uint64_t off = 0;
+    for (int t = 0; t < RUN_BLOCK; t++)
+      off |= (uint64_t)(P[j + t].i ^ (want + t * esz)) | (m ? (uint64_t)(m[j + t].i == 0) : 0);
+    if (off) break;
+  }
+  return j;
+}
+
 /* The end of the run starting at lane i (address addr, bounds-checked): lanes step by esz, stay in the
  * allocation, and have their mask set (mk, stride sm). */
 #define RUN_MAX (INT64_C(1) << 24)
@@ -291,6 +308,10 @@ static int64_t run_end(const interp_mem *m, const interp_elem *P, const slot *mk
   int64_t lim = n - i < room ? n : i + room;
   if (lim - i > RUN_MAX) lim = i + RUN_MAX; /* a run's byte size fits an int */
   int64_t j = i + 1;
+  if (!mk || !sm) /* no mask, or a splat one (set: lane i is in a run) */
+    j = run_blocks(P, NULL, j, lim, addr + esz, esz);
+  else
+    j = run_blocks(P, mk->d, j, lim, addr + esz, esz);
   if (mk)
     while (j < lim && P[j].i == addr + (j - i) * esz && mk->d[j * sm].i) j++;
   else
