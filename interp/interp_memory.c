@@ -296,6 +296,17 @@ MEM_KERNEL static int64_t run_blocks(const interp_elem *restrict P, const interp
   return j;
 }
 
+/* From lane j, the first lane below lim that does not continue the run of lane i (address addr). */
+static inline int64_t run_lanes(const interp_elem *P, const slot *mk, int64_t sm, int64_t i, int64_t j, int64_t lim,
+                                int64_t addr, int esz)
+{
+  if (mk)
+    while (j < lim && P[j].i == addr + (j - i) * esz && mk->d[j * sm].i) j++;
+  else
+    while (j < lim && P[j].i == addr + (j - i) * esz) j++;
+  return j;
+}
+
 /* The end of the run starting at lane i (address addr, bounds-checked): lanes step by esz, stay in the
  * allocation, and have their mask set (mk, stride sm). */
 #define RUN_MAX (INT64_C(1) << 24)
@@ -307,15 +318,13 @@ static int64_t run_end(const interp_mem *m, const interp_elem *P, const slot *mk
   const int64_t room = (int64_t)((a->nbytes - off) / (uint64_t)esz); /* >= 1: lane i is in bounds */
   int64_t lim = n - i < room ? n : i + room;
   if (lim - i > RUN_MAX) lim = i + RUN_MAX; /* a run's byte size fits an int */
-  int64_t j = i + 1;
-  if (!mk || !sm) /* no mask, or a splat one (set: lane i is in a run) */
-    j = run_blocks(P, NULL, j, lim, addr + esz, esz);
-  else
-    j = run_blocks(P, mk->d, j, lim, addr + esz, esz);
-  if (mk)
-    while (j < lim && P[j].i == addr + (j - i) * esz && mk->d[j * sm].i) j++;
-  else
-    while (j < lim && P[j].i == addr + (j - i) * esz) j++;
+  /* lane by lane for the first RUN_BLOCK lanes (short runs: gathers, transposed tiles), then by
+   * blocks while the run goes on, then lane by lane to its exact end */
+  int64_t j = run_lanes(P, mk, sm, i, i + 1, lim - i > RUN_BLOCK ? i + 1 + RUN_BLOCK : lim, addr, esz);
+  if (j == i + 1 + RUN_BLOCK && j < lim) {
+    j = run_blocks(P, mk && sm ? mk->d : NULL, j, lim, addr + (j - i) * esz, esz); /* a splat mask is set */
+    j = run_lanes(P, mk, sm, i, j, lim, addr, esz);
+  }
   return j;
 }
 
