@@ -346,13 +346,21 @@ ttref_status conform_gen_fill(const conform_recipe *r, conform_dtype dt, int ran
     break;
   case CONFORM_GEN_UNIFORM:
     for (int64_t i = 0; i < n; i++) {
-      if (fmt >= 0) {
-        double lo = r->has_range ? r->lo : -1.0, hi = r->has_range ? r->hi : 1.0;
-        store(out->data, i, bytes, enc(fmt, lo + (hi - lo) * unif53(rng)));
-      } else {
-        int64_t lo = r->has_range ? r->ilo : int_min_of(dt), hi = r->has_range ? r->ihi : int_max_of(dt);
-        store(out->data, i, bytes, (uint64_t)draw_int(rng, lo, hi));
-      }
+      uint64_t b;
+      int tries = 0;
+      do { /* nonzero: redraw zeros (and floats that round to +-0), so divisors stay defined */
+        if (++tries > 1000)
+          FAIL(IR_ERR(err, TTREF_E_INPUT, none, "uniform with nonzero: true: the range draws only zeros in %s",
+                      conform_dtype_name(dt)));
+        if (fmt >= 0) {
+          double lo = r->has_range ? r->lo : -1.0, hi = r->has_range ? r->hi : 1.0;
+          b = enc(fmt, lo + (hi - lo) * unif53(rng));
+        } else {
+          int64_t lo = r->has_range ? r->ilo : int_min_of(dt), hi = r->has_range ? r->ihi : int_max_of(dt);
+          b = (uint64_t)draw_int(rng, lo, hi);
+        }
+      } while (r->nonzero && (fmt >= 0 ? fp_decode((fp_format)fmt, b) == 0.0 : b == 0));
+      store(out->data, i, bytes, b);
     }
     break;
   case CONFORM_GEN_INT_VALUED:

@@ -63,6 +63,7 @@ typedef struct conform_recipe {
   int set;                /* dot_product: 0..5; special: CONFORM_SPECIAL_* */
   double fraction;        /* special: share of elements drawn from the set (default 1) */
   bool finite;            /* uniform_bits: redraw NaN and inf */
+  bool nonzero;           /* uniform: redraw elements that are (or round to) zero */
   int64_t ks, k_stride;   /* dot_product: k = (i / k_stride) % ks */
   int operand;            /* dot_product: CONFORM_OPERAND_* */
   conform_dtype acc;      /* dot_product: accumulator dtype (bound parameter B) */

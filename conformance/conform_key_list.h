@@ -34,6 +34,7 @@ X(RANGE,           "range")            /* [lo, hi] */
 X(SET,             "set")              /* special set name or dot-product set 0..5 */
 X(FRACTION,        "fraction")         /* special: share of special values */
 X(FINITE,          "finite")           /* uniform_bits: redraw NaN/inf */
+X(NONZERO,         "nonzero")          /* uniform: redraw zeros (divisors) */
 X(KS,              "ks")               /* dot_product: contraction length */
 X(K_STRIDE,        "k_stride")         /* dot_product: element stride of k */
 X(OPERAND,         "operand")          /* dot_product: a, b or c */

@@ -74,7 +74,7 @@ static uint64_t gen_keys(conform_gen g)
   case CONFORM_GEN_FILL: return K(VALUE);
   case CONFORM_GEN_ARANGE: return K(START) | K(STEP);
   case CONFORM_GEN_UNIFORM_BITS: return K(SEED) | K(FINITE);
-  case CONFORM_GEN_UNIFORM: return K(SEED) | K(RANGE);
+  case CONFORM_GEN_UNIFORM: return K(SEED) | K(RANGE) | K(NONZERO);
   case CONFORM_GEN_INT_VALUED: return K(SEED) | K(RANGE);
   case CONFORM_GEN_SPECIAL: return K(SEED) | K(SET) | K(FRACTION) | K(RANGE);
   case CONFORM_GEN_DOT_PRODUCT: return K(SEED) | K(SET) | K(KS) | K(K_STRIDE) | K(OPERAND) | K(ACC);
@@ -217,6 +217,7 @@ static ttref_status parse_recipe(conform_yaml *y, yaml_node_t *n, const conform_
     case CONFORM_KEY_START: TRY(conform_yaml_num(y, v, "start", &r->start)); break;
     case CONFORM_KEY_STEP: TRY(conform_yaml_num(y, v, "step", &r->step)); break;
     case CONFORM_KEY_FINITE: TRY(conform_yaml_bool(y, v, "finite", &r->finite)); break;
+    case CONFORM_KEY_NONZERO: TRY(conform_yaml_bool(y, v, "nonzero", &r->nonzero)); break;
     case CONFORM_KEY_FRACTION:
       TRY(conform_yaml_num(y, v, "fraction", &r->fraction));
       if (!(r->fraction >= 0 && r->fraction <= 1)) FAIL(conform_yaml_fail(y, v, "fraction must be in [0, 1]"));

@@ -107,21 +107,34 @@ typedef struct arena_chunk {
   max_align_t data[];
 } arena_chunk;
 
+/* An arena keeps the allocator it was made with: its chunks go back where they came from even
+ * when code from another copy of this file grows it (libttref_conform's ttref_kernel_mutate on a
+ * kernel of libttref) or the hook changes in between. */
 struct ir_arena {
   arena_chunk *head;
   size_t total;
+  ttref_alloc_fn fn;
+  void *ud;
 };
 
-ir_arena *ir_arena_new(void) { return ir_calloc(1, sizeof(ir_arena)); }
+ir_arena *ir_arena_new(void)
+{
+  ir_arena *a = ir_calloc(1, sizeof(ir_arena));
+  if (a) {
+    a->fn = alloc_fn;
+    a->ud = alloc_ud;
+  }
+  return a;
+}
 
 void ir_arena_free(ir_arena *a)
 {
   if (!a) return;
   for (arena_chunk *c = a->head, *n; c; c = n) {
     n = c->next;
-    ir_free(c, sizeof(arena_chunk) + c->size);
+    a->fn(a->ud, c, sizeof(arena_chunk) + c->size, 0);
   }
-  ir_free(a, sizeof *a);
+  a->fn(a->ud, a, sizeof *a, 0);
 }
 
 void *ir_arena_alloc(ir_arena *a, size_t n)
@@ -133,7 +146,7 @@ void *ir_arena_alloc(ir_arena *a, size_t n)
     size_t sz = n > 65536 ? n : 65536;
     if (a->head && a->head->size >= 65536 && sz < a->head->size * 2 && a->head->size < (64u << 20))
       sz = a->head->size * 2;
-    c = ir_alloc(sizeof(arena_chunk) + sz);
+    c = a->fn(a->ud, NULL, 0, sizeof(arena_chunk) + sz);
     if (!c) return NULL;
     c->size = sz;
     c->used = 0;

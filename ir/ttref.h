@@ -15,6 +15,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * Export macros: the shared libraries are built with -fvisibility=hidden, so a function is
+ * exported only when its declaration here carries one of them (tests/layers/test_layers.sh
+ * checks the lists against the libraries). TTREF_API: libttref (front ends, IR, interpreter,
+ * numerics); TTREF_CONFORM_API: libttref_conform (the harness's judge, mutants and probes),
+ * which needs libttref.
+ */
+#if defined(__GNUC__) && !defined(TTREF_API)
+#define TTREF_API __attribute__((visibility("default")))
+#elif !defined(TTREF_API)
+#define TTREF_API
+#endif
+#ifndef TTREF_CONFORM_API
+#define TTREF_CONFORM_API TTREF_API
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -28,7 +44,7 @@ typedef enum ttref_status {
 } ttref_status;
 
 /** @return a static description of @p s ("<invalid>" when out of range). */
-const char *ttref_status_str(ttref_status s);
+TTREF_API const char *ttref_status_str(ttref_status s);
 
 /** A 1-based source position; line 0 means "unknown". */
 typedef struct ttref_loc {
@@ -51,11 +67,15 @@ typedef struct ttref_error {
  */
 typedef void *(*ttref_alloc_fn)(void *ud, void *ptr, size_t old_size, size_t new_size);
 
-/** Replace the process-wide allocator (NULL restores malloc/free). Not thread safe. */
-void ttref_set_alloc(ttref_alloc_fn fn, void *ud);
+/**
+ * Replace the process-wide allocator (NULL restores malloc/free). Not thread safe. With the
+ * shared libraries it governs libttref only: the TTREF_CONFORM_API calls of libttref_conform
+ * allocate their own temporaries with malloc/free.
+ */
+TTREF_API void ttref_set_alloc(ttref_alloc_fn fn, void *ud);
 
 /** @return the library version string, e.g. "0.1.0". */
-const char *ttref_version(void);
+TTREF_API const char *ttref_version(void);
 
 /*
  * API versions. Calls are only ever added, never changed or removed, and public structs keep
@@ -70,7 +90,7 @@ const char *ttref_version(void);
 #define TTREF_API_VERSION 2
 
 /** @return the API version of the library (TTREF_API_VERSION it was built with). Since API 2. */
-int ttref_api_version(void);
+TTREF_API int ttref_api_version(void);
 
 /*
  * Threads: there is no global state but the allocator hook. A kernel is
@@ -93,14 +113,14 @@ typedef struct ttref_kernel ttref_kernel;
  * @return the kernel, or NULL with err set (TTREF_E_IO, E_SYNTAX, E_VERIFY, E_INPUT for an
  *         unknown function, E_NOMEM, E_USAGE for a NULL path)
  */
-ttref_kernel *ttref_kernel_load(const char *path, const char *function, ttref_error *err);
+TTREF_API ttref_kernel *ttref_kernel_load(const char *path, const char *function, ttref_error *err);
 
 /**
  * Like ttref_kernel_load on @p len bytes of @p text (copied; no NUL needed).
  * @param[in] name  file name used in messages (NULL: "<string>")
  */
-ttref_kernel *ttref_kernel_parse(const char *text, size_t len, const char *name, const char *function,
-                                 ttref_error *err);
+TTREF_API ttref_kernel *ttref_kernel_parse(const char *text, size_t len, const char *name, const char *function,
+                                           ttref_error *err);
 
 /** Bindings of a traced kernel (TK fx trace, docs/traced.md), as `ttref run --sym/--dtype/--oob`. */
 typedef struct ttref_fx_options {
@@ -118,7 +138,7 @@ typedef struct ttref_fx_options {
  * @return the kernel, or NULL with err set (E_IO, E_SYNTAX, E_VERIFY, E_INPUT for an unbound or
  *         malformed symbol or dtype, E_USAGE for a NULL path or negative counts)
  */
-ttref_kernel *ttref_kernel_load_fx(const char *path, const ttref_fx_options *opts, ttref_error *err);
+TTREF_API ttref_kernel *ttref_kernel_load_fx(const char *path, const ttref_fx_options *opts, ttref_error *err);
 
 /**
  * ttref_kernel_load_fx with the command line's bindings: shape symbols that @p opts does not
@@ -129,14 +149,14 @@ ttref_kernel *ttref_kernel_load_fx(const char *path, const ttref_fx_options *opt
  * @return the kernel, or NULL with err set (as ttref_kernel_load_fx; E_INPUT for a file whose
  *         shape or dtype does not fit). Since API 2.
  */
-ttref_kernel *ttref_kernel_load_fx_ex(const char *path, const ttref_fx_options *opts, const char *const *args,
-                                      int nargs, const char *function, ttref_error *err);
+TTREF_API ttref_kernel *ttref_kernel_load_fx_ex(const char *path, const ttref_fx_options *opts, const char *const *args,
+                                                int nargs, const char *function, ttref_error *err);
 
 /** @return 1 when @p path is a traced kernel (a .fx file, or fx text in a file), else 0. Since API 2. */
-int ttref_kernel_is_fx(const char *path);
+TTREF_API int ttref_kernel_is_fx(const char *path);
 
 /** Release @p k (NULL: no-op). Launches of @p k must be freed first. */
-void ttref_kernel_free(ttref_kernel *k);
+TTREF_API void ttref_kernel_free(ttref_kernel *k);
 
 /** How an argument is bound. */
 typedef enum ttref_arg_kind {
@@ -147,26 +167,26 @@ typedef enum ttref_arg_kind {
 } ttref_arg_kind;
 
 /** @return the launched function's name (without '@'); NULL for a NULL kernel. */
-const char *ttref_kernel_name(const ttref_kernel *k);
+TTREF_API const char *ttref_kernel_name(const ttref_kernel *k);
 /** @return the number of arguments of the launched function (0 for NULL). */
-int ttref_kernel_nargs(const ttref_kernel *k);
+TTREF_API int ttref_kernel_nargs(const ttref_kernel *k);
 /** @return argument @p i's TTIR name (without '%'), NULL when out of range. */
-const char *ttref_kernel_arg_name(const ttref_kernel *k, int i);
+TTREF_API const char *ttref_kernel_arg_name(const ttref_kernel *k, int i);
 /** @return argument @p i's kind (TTREF_ARG_INVALID when out of range). */
-ttref_arg_kind ttref_kernel_arg_kind(const ttref_kernel *k, int i);
+TTREF_API ttref_arg_kind ttref_kernel_arg_kind(const ttref_kernel *k, int i);
 /**
  * @return the scalar type of argument @p i ("i32", "f32", "i1", ...) or, for a pointer, its
  * element type ("f32", "bf16", "f8E4M3FN", "i64", "!tt.ptr" for pointers to pointers);
  * NULL when out of range or TTREF_ARG_OTHER. bf16 and fp8 buffers hold raw bit patterns.
  */
-const char *ttref_kernel_arg_type(const ttref_kernel *k, int i);
+TTREF_API const char *ttref_kernel_arg_type(const ttref_kernel *k, int i);
 /** @return bytes per element of a pointer argument's buffer (the size of a scalar), 0 if none. */
-int ttref_kernel_arg_elem_bytes(const ttref_kernel *k, int i);
+TTREF_API int ttref_kernel_arg_elem_bytes(const ttref_kernel *k, int i);
 /** @return the index of the argument named @p name ("x_ptr" or "%x_ptr") or spelled as a
  *  0-based position ("2"), -1 when none. */
-int ttref_kernel_arg_index(const ttref_kernel *k, const char *name);
+TTREF_API int ttref_kernel_arg_index(const ttref_kernel *k, const char *name);
 /** Write "@vadd(0: %x_ptr: !tt.ptr<f32>, ...)" into @p buf (always NUL-terminated when n > 0). */
-void ttref_kernel_signature(const ttref_kernel *k, char *buf, size_t n);
+TTREF_API void ttref_kernel_signature(const ttref_kernel *k, char *buf, size_t n);
 
 /* ---- launches ------------------------------------------------------------------------------ */
 
@@ -182,12 +202,12 @@ typedef enum ttref_option {
 } ttref_option;
 
 /** @return the option's spelling ("threads", ...), "<invalid>" when out of range. */
-const char *ttref_option_name(ttref_option o);
+TTREF_API const char *ttref_option_name(ttref_option o);
 /** @return the option spelled @p name, or -1 when none. */
-int ttref_option_lookup(const char *name);
+TTREF_API int ttref_option_lookup(const char *name);
 
 /** A new launch of @p k with nothing bound and default options; NULL with err set on failure. */
-ttref_launch *ttref_launch_new(const ttref_kernel *k, ttref_error *err);
+TTREF_API ttref_launch *ttref_launch_new(const ttref_kernel *k, ttref_error *err);
 
 /**
  * Bind pointer argument @p arg (name or 0-based position) to @p nbytes at @p data, read and
@@ -196,7 +216,8 @@ ttref_launch *ttref_launch_new(const ttref_kernel *k, ttref_error *err);
  * against it (an access past it is a kernel fault, not a write past your buffer).
  * @return TTREF_OK; TTREF_E_INPUT (unknown argument, not a pointer, bad size); TTREF_E_USAGE
  */
-ttref_status ttref_launch_buffer(ttref_launch *l, const char *arg, void *data, size_t nbytes, ttref_error *err);
+TTREF_API ttref_status ttref_launch_buffer(ttref_launch *l, const char *arg, void *data, size_t nbytes,
+                                           ttref_error *err);
 
 /**
  * Like ttref_launch_buffer, for a view into a storage: @p data and @p nbytes are the whole
@@ -206,8 +227,8 @@ ttref_status ttref_launch_buffer(ttref_launch *l, const char *arg, void *data, s
  * writes the other reads, --check-races sees both).
  * @return as ttref_launch_buffer; TTREF_E_INPUT for an offset past the storage
  */
-ttref_status ttref_launch_buffer_at(ttref_launch *l, const char *arg, void *data, size_t nbytes, size_t offset,
-                                    ttref_error *err);
+TTREF_API ttref_status ttref_launch_buffer_at(ttref_launch *l, const char *arg, void *data, size_t nbytes,
+                                              size_t offset, ttref_error *err);
 
 /**
  * Bind scalar argument @p arg to @p literal, typed by the signature: decimal or 0x integers
@@ -215,10 +236,10 @@ ttref_status ttref_launch_buffer_at(ttref_launch *l, const char *arg, void *data
  * "-inf", "nan") rounded once to the type, "true"/"false" for i1.
  * @return TTREF_OK; TTREF_E_INPUT (unknown argument, not a scalar, bad literal); TTREF_E_USAGE
  */
-ttref_status ttref_launch_scalar(ttref_launch *l, const char *arg, const char *literal, ttref_error *err);
+TTREF_API ttref_status ttref_launch_scalar(ttref_launch *l, const char *arg, const char *literal, ttref_error *err);
 
 /** Set option @p o to @p value (range in ttref_option_list.h). TTREF_E_INPUT when out of range. */
-ttref_status ttref_launch_set(ttref_launch *l, ttref_option o, int64_t value, ttref_error *err);
+TTREF_API ttref_status ttref_launch_set(ttref_launch *l, ttref_option o, int64_t value, ttref_error *err);
 
 /**
  * Run programs (0..gx-1, 0..gy-1, 0..gz-1) over the bound buffers (each dimension < 2^31).
@@ -230,15 +251,15 @@ ttref_status ttref_launch_set(ttref_launch *l, ttref_option o, int64_t value, tt
  * With the precise option the launch runs a second time, in binary64 from the inputs as they
  * were before the first run, for ttref_launch_precise.
  */
-ttref_status ttref_launch_run(ttref_launch *l, uint32_t gx, uint32_t gy, uint32_t gz, ttref_error *err);
+TTREF_API ttref_status ttref_launch_run(ttref_launch *l, uint32_t gx, uint32_t gy, uint32_t gz, ttref_error *err);
 
 /**
  * After a run with the precise option: the binary64 values and magnitude bounds of float
  * buffer @p arg, @p *n elements each (borrowed until the next run or free).
  * @return TTREF_OK; TTREF_E_INPUT (not a float buffer, no precise run yet); TTREF_E_USAGE
  */
-ttref_status ttref_launch_precise(const ttref_launch *l, const char *arg, const double **values,
-                                  const double **bounds, size_t *n, ttref_error *err);
+TTREF_API ttref_status ttref_launch_precise(const ttref_launch *l, const char *arg, const double **values,
+                                            const double **bounds, size_t *n, ttref_error *err);
 
 /** Counts of undefined-behaviour cases met by the last run (docs/semantics.md). */
 typedef struct ttref_stats {
@@ -246,10 +267,10 @@ typedef struct ttref_stats {
 } ttref_stats;
 
 /** The statistics of the last run into @p out. TTREF_E_USAGE for NULL arguments. */
-ttref_status ttref_launch_stats(const ttref_launch *l, ttref_stats *out, ttref_error *err);
+TTREF_API ttref_status ttref_launch_stats(const ttref_launch *l, ttref_stats *out, ttref_error *err);
 
 /** Release @p l (NULL: no-op); the buffers bound to it stay the caller's. */
-void ttref_launch_free(ttref_launch *l);
+TTREF_API void ttref_launch_free(ttref_launch *l);
 
 /* ---- launches as the `ttref run` command makes them (since API 2) --------------------------- */
 
@@ -267,7 +288,7 @@ void ttref_launch_free(ttref_launch *l);
  *         whose element size or dtype does not fit, with the signature in err->note); E_IO;
  *         E_USAGE; E_NOMEM. Since API 2.
  */
-ttref_status ttref_launch_bind_args(ttref_launch *l, const char *const *specs, int n, ttref_error *err);
+TTREF_API ttref_status ttref_launch_bind_args(ttref_launch *l, const char *const *specs, int n, ttref_error *err);
 
 /** ttref_launch_save flags. */
 enum {
@@ -285,7 +306,7 @@ enum {
  * @return TTREF_OK; TTREF_E_USAGE (colliding names, a bad directory, not bound with
  *         ttref_launch_bind_args); TTREF_E_IO. Since API 2.
  */
-ttref_status ttref_launch_save(const ttref_launch *l, const char *dir, unsigned flags, ttref_error *err);
+TTREF_API ttref_status ttref_launch_save(const ttref_launch *l, const char *dir, unsigned flags, ttref_error *err);
 
 /**
  * Restrict every later ttref_launch_save of @p l to the pointer arguments @p names (@p n of them;
@@ -311,11 +332,11 @@ ttref_status ttref_launch_set_outputs(ttref_launch *l, const char *const *names,
  *         run that finds its dump files already there fails with E_IO); TTREF_E_NOMEM.
  *         Since API 2.
  */
-ttref_status ttref_launch_dump(ttref_launch *l, const char *spec, ttref_error *err);
+TTREF_API ttref_status ttref_launch_dump(ttref_launch *l, const char *spec, ttref_error *err);
 /** See ttref_launch_dump. Since API 2. */
-ttref_status ttref_launch_dump_dir(ttref_launch *l, const char *dir, ttref_error *err);
+TTREF_API ttref_status ttref_launch_dump_dir(ttref_launch *l, const char *dir, ttref_error *err);
 /** See ttref_launch_dump. Since API 2. */
-ttref_status ttref_launch_trace(ttref_launch *l, const char *pids, ttref_error *err);
+TTREF_API ttref_status ttref_launch_trace(ttref_launch *l, const char *pids, ttref_error *err);
 
 /**
  * Testing aid (`ttref run --inject-fault OP`): every float result of op @p op (a mnemonic such
@@ -323,7 +344,7 @@ ttref_status ttref_launch_trace(ttref_launch *l, const char *pids, ttref_error *
  * a deliberately wrong "backend". Only the first run of a precise launch is affected.
  * @return TTREF_OK; TTREF_E_INPUT for an unknown op. Since API 2.
  */
-ttref_status ttref_launch_inject_fault(ttref_launch *l, const char *op, ttref_error *err);
+TTREF_API ttref_status ttref_launch_inject_fault(ttref_launch *l, const char *op, ttref_error *err);
 
 /** Counters of the last run (ttref_stat_list.h); more may be added, each by a new row. Since API 2. */
 typedef enum ttref_stat {
@@ -334,11 +355,11 @@ typedef enum ttref_stat {
 } ttref_stat;
 
 /** @return counter @p s of the last run of @p l (0 for a NULL launch or an unknown counter). Since API 2. */
-int64_t ttref_launch_stat(const ttref_launch *l, ttref_stat s);
+TTREF_API int64_t ttref_launch_stat(const ttref_launch *l, ttref_stat s);
 /** @return the counter's name ("div_zero", ...), "<invalid>" when out of range. Since API 2. */
-const char *ttref_stat_name(ttref_stat s);
+TTREF_API const char *ttref_stat_name(ttref_stat s);
 /** @return the counter's label in `ttref run --stats` ("int div by zero", ...). Since API 2. */
-const char *ttref_stat_label(ttref_stat s);
+TTREF_API const char *ttref_stat_label(ttref_stat s);
 
 /* ---- launch files (`ttref run --launch FILE.yaml`, the harness's case.yaml, case.json) ---- */
 
@@ -352,22 +373,22 @@ typedef struct ttref_launch_file ttref_launch_file;
  * @return the file, or NULL with err set (E_IO; E_INPUT for unknown keys and bad values, located
  *         FILE:LINE:COL). Since API 2.
  */
-ttref_launch_file *ttref_launch_file_read(const char *path, ttref_error *err);
+TTREF_API ttref_launch_file *ttref_launch_file_read(const char *path, ttref_error *err);
 /** Release @p f (NULL: no-op). Since API 2. */
-void ttref_launch_file_free(ttref_launch_file *f);
+TTREF_API void ttref_launch_file_free(ttref_launch_file *f);
 /** @return the file's kernel path, function and out directory ("kernel", "function", "out");
  *  NULL when absent or for another key. Borrowed from @p f. Since API 2. */
-const char *ttref_launch_file_str(const ttref_launch_file *f, const char *key);
+TTREF_API const char *ttref_launch_file_str(const ttref_launch_file *f, const char *key);
 /** @return 1 and the grid in @p g when the file gives one, else 0. Since API 2. */
-int ttref_launch_file_grid(const ttref_launch_file *f, int64_t g[3]);
+TTREF_API int ttref_launch_file_grid(const ttref_launch_file *f, int64_t g[3]);
 /** @return the number of `--arg` specs of the file; ttref_launch_file_arg(f, i) is spec @p i
  *  ("NAME=VALUE"; "?NAME=VALUE" for a list-form argument to skip when the kernel lacks it),
  *  NULL when out of range. Borrowed from @p f. Since API 2. */
-int ttref_launch_file_nargs(const ttref_launch_file *f);
+TTREF_API int ttref_launch_file_nargs(const ttref_launch_file *f);
 /** See ttref_launch_file_nargs. Since API 2. */
-const char *ttref_launch_file_arg(const ttref_launch_file *f, int i);
+TTREF_API const char *ttref_launch_file_arg(const ttref_launch_file *f, int i);
 /** @return 1 and *value when the file sets option @p o (threads, ftz, contract, precise), else 0. Since API 2. */
-int ttref_launch_file_option(const ttref_launch_file *f, ttref_option o, int64_t *value);
+TTREF_API int ttref_launch_file_option(const ttref_launch_file *f, ttref_option o, int64_t *value);
 
 /* ---- mutants (docs/compliance.md, Mutation score) ---------------------------------------- */
 
@@ -377,7 +398,7 @@ int ttref_launch_file_option(const ttref_launch_file *f, ttref_option o, int64_t
  * sets its option on every run but the precise one).
  * @return TTREF_OK; TTREF_E_INPUT for an unknown mutant; E_USAGE; E_NOMEM. Since API 2.
  */
-ttref_status ttref_kernel_mutate(ttref_kernel *k, const char *mutant, ttref_error *err);
+TTREF_CONFORM_API ttref_status ttref_kernel_mutate(ttref_kernel *k, const char *mutant, ttref_error *err);
 
 /* ---- .npy files (goldens, inputs) ----------------------------------------------------------- */
 
@@ -397,11 +418,11 @@ typedef struct ttref_array {
  * which the caller releases with ttref_array_free.
  * @return TTREF_OK; TTREF_E_IO, TTREF_E_INPUT (not a .npy file), TTREF_E_LIMIT, TTREF_E_NOMEM
  */
-ttref_status ttref_npy_load(const char *path, ttref_array *out, ttref_error *err);
+TTREF_API ttref_status ttref_npy_load(const char *path, ttref_array *out, ttref_error *err);
 /** Write @p a (borrowed) to @p path as NumPy's np.save would. */
-ttref_status ttref_npy_save(const char *path, const ttref_array *a, ttref_error *err);
+TTREF_API ttref_status ttref_npy_save(const char *path, const ttref_array *a, ttref_error *err);
 /** Free the data of an array from ttref_npy_load and zero it (NULL: no-op). */
-void ttref_array_free(ttref_array *a);
+TTREF_API void ttref_array_free(ttref_array *a);
 
 /* ---- judging outputs (the harness's compliance modes, docs/compliance.md) ------------------ */
 
@@ -430,9 +451,9 @@ typedef struct ttref_verdict {
  * @return TTREF_OK whether or not it complies (out->pass); TTREF_E_INPUT for an unknown mode,
  *         dtype or option, or a missing precise/bound; TTREF_E_USAGE for NULL arguments
  */
-ttref_status ttref_compare(const char *mode, const char *dtype, const void *got, const void *ref, size_t numel,
-                           const double *precise, const double *bound, const char *options, ttref_verdict *out,
-                           ttref_error *err);
+TTREF_CONFORM_API ttref_status ttref_compare(const char *mode, const char *dtype, const void *got, const void *ref,
+                                             size_t numel, const double *precise, const double *bound,
+                                             const char *options, ttref_verdict *out, ttref_error *err);
 
 /* ---- vendor ops (docs/api.md "Vendor ops") ------------------------------------------------- */
 
@@ -495,19 +516,19 @@ typedef struct ttref_op_def {
 } ttref_op_def;
 
 /** A new empty registry; NULL with err set (E_NOMEM). */
-ttref_registry *ttref_registry_new(ttref_error *err);
+TTREF_API ttref_registry *ttref_registry_new(ttref_error *err);
 /** Release @p reg and close its plugins (NULL: no-op). Kernels using it must be freed first. */
-void ttref_registry_free(ttref_registry *reg);
+TTREF_API void ttref_registry_free(ttref_registry *reg);
 /**
  * Add the op @p def (copied) to @p reg.
  * @return TTREF_OK; TTREF_E_INPUT (bad or duplicate name, a built-in op's name, bad nopnds,
  *         not exactly one of elementwise/tensor); TTREF_E_USAGE; TTREF_E_NOMEM
  */
-ttref_status ttref_registry_add(ttref_registry *reg, const ttref_op_def *def, ttref_error *err);
+TTREF_API ttref_status ttref_registry_add(ttref_registry *reg, const ttref_op_def *def, ttref_error *err);
 /** @return 1 and *out when the op has integer (int, bool, enum) attribute @p name, else 0. */
-int ttref_op_attr_int(const ttref_op_attrs *attrs, const char *name, int64_t *out);
+TTREF_API int ttref_op_attr_int(const ttref_op_attrs *attrs, const char *name, int64_t *out);
 /** @return 1 and *out when the op has numeric attribute @p name (float or int), else 0. */
-int ttref_op_attr_float(const ttref_op_attrs *attrs, const char *name, double *out);
+TTREF_API int ttref_op_attr_float(const ttref_op_attrs *attrs, const char *name, double *out);
 
 /** Version of the plugin ABI below. */
 #define TTREF_OPS_ABI 1
@@ -529,15 +550,15 @@ typedef ttref_status (*ttref_ops_init_fn)(const ttref_ops_api *api, ttref_regist
  * @return TTREF_OK; TTREF_E_IO (cannot load), TTREF_E_INPUT (no entry symbol, or the entry
  *         failed: its message, prefixed with the path); TTREF_E_USAGE
  */
-ttref_status ttref_registry_load(ttref_registry *reg, const char *path, ttref_error *err);
+TTREF_API ttref_status ttref_registry_load(ttref_registry *reg, const char *path, ttref_error *err);
 
 /** ttref_kernel_load with the vendor ops of @p reg (NULL: built-in ops only; a .fx trace loads
  *  as with ttref_kernel_load). */
-ttref_kernel *ttref_kernel_load_ex(const char *path, const char *function, const ttref_registry *reg,
-                                   ttref_error *err);
+TTREF_API ttref_kernel *ttref_kernel_load_ex(const char *path, const char *function, const ttref_registry *reg,
+                                             ttref_error *err);
 /** ttref_kernel_parse with the vendor ops of @p reg (NULL: built-in ops only). */
-ttref_kernel *ttref_kernel_parse_ex(const char *text, size_t len, const char *name, const char *function,
-                                    const ttref_registry *reg, ttref_error *err);
+TTREF_API ttref_kernel *ttref_kernel_parse_ex(const char *text, size_t len, const char *name, const char *function,
+                                              const ttref_registry *reg, ttref_error *err);
 
 /**
  * `ttref check`: parse and verify the TTIR file @p path with the vendor ops of @p reg (NULL:
@@ -545,7 +566,8 @@ ttref_kernel *ttref_kernel_parse_ex(const char *text, size_t len, const char *na
  * name-checked, and with @p fx (NULL: none) also bound, lowered and verified.
  * @return TTREF_OK; E_IO, E_SYNTAX, E_VERIFY (located), E_INPUT, E_USAGE, E_NOMEM. Since API 2.
  */
-ttref_status ttref_check(const char *path, const ttref_registry *reg, const ttref_fx_options *fx, ttref_error *err);
+TTREF_API ttref_status ttref_check(const char *path, const ttref_registry *reg, const ttref_fx_options *fx,
+                                   ttref_error *err);
 
 /** ttref_print flags. */
 enum {
@@ -560,8 +582,8 @@ enum {
  * @return TTREF_OK; E_IO (cannot write @p out_path), E_SYNTAX, E_VERIFY, E_INPUT (no function to
  *         probe), E_USAGE, E_NOMEM. Since API 2.
  */
-ttref_status ttref_print(const char *path, const ttref_registry *reg, const ttref_fx_options *fx, unsigned flags,
-                         const char *out_path, ttref_error *err);
+TTREF_CONFORM_API ttref_status ttref_print(const char *path, const ttref_registry *reg, const ttref_fx_options *fx,
+                                           unsigned flags, const char *out_path, ttref_error *err);
 
 #ifdef __cplusplus
 }

@@ -196,7 +196,8 @@ CASES = {"softmax_f32": softmax_f32, "gemm_f32": gemm_f32, "attention_f16": atte
          "pid_index_i32": pid_index_i32, "load_store_4d": load_store_4d, "getitem_setitem": getitem_setitem,
          "constant_edge": constant_edge, "exp2": exp2, "reduce_f32": reduce_case, "reduce_i32": reduce_case,
          "max_nan_f32": max_nan_f32, "dot": dot, "shape": shape, "to_dtype": to_dtype,
-         "binary_float": binary_float, "binary_int": binary_int, "loop_index": loop_index}
+         "binary_float": binary_float, "binary_float_half": binary_float, "exp2_half": exp2,
+         "binary_int": binary_int, "loop_index": loop_index}
 
 
 def one(cdir):

@@ -10,7 +10,8 @@ Pointer arguments take numpy arrays (copied: your arrays are never written); bf1
 buffers travel as raw bits (uint16 / uint8; `decode` turns them into float64). Scalars take
 Python ints, floats, bools or literal strings. Errors raise `Error` (`KernelFault` for a fault
 of the kernel, `BadInput` for bad kernels, arguments or options) with the located message.
-Library: $TTREF_LIB, else the one installed with this package, else the loader's search path.
+Library: $TTREF_LIB, else the one installed with this package, else the loader's search path;
+`compare` also loads libttref_conform (the judge), from $TTREF_CONFORM_LIB or next to libttref.
 """
 import ctypes
 import ctypes.util
@@ -66,6 +67,22 @@ def _find_library():
     raise ImportError("ttref: cannot find libttref (set TTREF_LIB to the path of libttref.so)")
 
 
+def _find_conform_library(lib):
+    """libttref_conform (ttref_compare) for the libttref at `lib`: the same name with
+    libttref_conform for libttref, in the same folder, else the loader's search path."""
+    env = os.environ.get("TTREF_CONFORM_LIB")
+    if env:
+        return env
+    d, b = os.path.split(lib)
+    p = os.path.join(d, b.replace("libttref", "libttref_conform", 1))
+    if not d or os.path.exists(p):
+        return p
+    found = ctypes.util.find_library("ttref_conform")
+    if found:
+        return found
+    raise Error("ttref: cannot find libttref_conform next to %s (set TTREF_CONFORM_LIB)" % lib)
+
+
 def _find_binary():
     env = os.environ.get("TTREF_BIN")
     if env:
@@ -99,7 +116,8 @@ class _Stats(ctypes.Structure):
                                                "ub_fptoi", "ub_masked_other", "ub_poison", "races")]
 
 
-_lib = ctypes.CDLL(_find_library())
+_lib_path = _find_library()
+_lib = ctypes.CDLL(_lib_path)
 _P, _S, _I, _Z = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_size_t
 _E = ctypes.POINTER(_Err)
 _DP = ctypes.POINTER(ctypes.POINTER(ctypes.c_double))
@@ -126,7 +144,6 @@ for _name, _res, _args in [
     ("ttref_launch_stats", _I, [_P, ctypes.POINTER(_Stats), _E]),
     ("ttref_launch_stat", ctypes.c_int64, [_P, _I]),
     ("ttref_launch_free", None, [_P]),
-    ("ttref_compare", _I, [_S, _S, _P, _P, _Z, _P, _P, _S, ctypes.POINTER(_Verdict), _E]),
     ("ttref_kernel_load_fx", _P, [_S, _P, _E]),
     ("ttref_kernel_load_ex", _P, [_S, _S, _P, _E]),
     ("ttref_kernel_parse_ex", _P, [_S, _Z, _S, _S, _P, _E]),
@@ -137,6 +154,22 @@ for _name, _res, _args in [
     _f = getattr(_lib, _name)
     _f.restype = _res
     _f.argtypes = _args
+
+_conform_lib = None
+
+
+def _conform():
+    """libttref_conform, loaded on first use (ttref_compare lives in the harness's library)."""
+    global _conform_lib
+    if _conform_lib is None:
+        try:
+            lib = ctypes.CDLL(_find_conform_library(_lib_path))
+        except OSError as e:
+            raise Error("ttref: cannot load libttref_conform: %s (set TTREF_CONFORM_LIB)" % e) from None
+        lib.ttref_compare.restype = _I
+        lib.ttref_compare.argtypes = [_S, _S, _P, _P, _Z, _P, _P, _S, ctypes.POINTER(_Verdict), _E]
+        _conform_lib = lib
+    return _conform_lib
 
 _STATUS = {}
 for _i in range(64):
@@ -458,7 +491,7 @@ def compare(got, ref, mode, *, dtype=None, precise=None, bound=None, **options):
                     for k, v in options.items())
     v, err = _Verdict(), _Err()
     ptr = lambda a: a.ctypes.data_as(_P) if a is not None and a.size else None
-    st = _lib.ttref_compare(str(mode).encode(), str(dtype).encode(), ptr(g), ptr(r), g.size, ptr(extra[0]),
+    st = _conform().ttref_compare(str(mode).encode(), str(dtype).encode(), ptr(g), ptr(r), g.size, ptr(extra[0]),
                             ptr(extra[1]), opts.encode() if opts else None, ctypes.byref(v), ctypes.byref(err))
     _check(st, err)
     return Verdict(v, g.shape)

@@ -44,6 +44,9 @@ _DTYPES = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f
            "int32": "i32", "int64": "i64", "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
            "bool": "bool", "float8_e4m3fn": "f8E4M3FN", "float8_e5m2": "f8E5M2", "float8_e4m3fnuz": "f8E4M3FNUZ",
            "float8_e5m2fnuz": "f8E5M2FNUZ"}
+# Triton's own dtype names (str(tl.dtype)), as a TensorWrapper from triton.reinterpret carries them
+_TL_DTYPES = {"fp8e5": "f8E5M2", "fp8e4nv": "f8E4M3FN", "fp8e5b16": "f8E5M2FNUZ", "fp8e4b8": "f8E4M3FNUZ",
+              "fp16": "f16", "bf16": "bf16", "fp32": "f32", "fp64": "f64", "int1": "bool"}
 _BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "u8": 1, "u16": 2,
           "u32": 4, "u64": 8, "bool": 1, "f8E4M3FN": 1, "f8E5M2": 1, "f8E4M3FNUZ": 1, "f8E5M2FNUZ": 1}
 _RAW = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -79,14 +82,23 @@ def kernel_mode(ttir, dtype, ulp=None):
     return {"mode": "dot_product", "options": {"k": k + 1, "bias_test": False}}
 
 
-_UNORDERED = re.compile(r"\btt\.atomic_rmw\s+(?:exch|fadd)\b|\btt\.atomic_cas\b|\btt\.cat\b")
+_UNORDERED = re.compile(r"\btt\.atomic_rmw\s+exch\b|\btt\.atomic_cas\b|\btt\.cat\b")
+_FADD = re.compile(r"(%[\w.$-]+)\s*=\s*tt\.atomic_rmw\s+fadd\b")
 
 
 def kernel_unordered(ttir):
     """True when kernel `ttir` leaves the order of its results open, so captured outputs are
-    compared as multisets: atomic exchange / float add / compare-and-swap (which program wins
-    is the hardware's choice) and tt.cat (its element order is unspecified)."""
-    return bool(_UNORDERED.search(ttir))
+    compared as multisets: atomic exchange / compare-and-swap (which program wins is the
+    hardware's choice), a float atomic add whose returned old value is used (which program saw
+    which partial sum), and tt.cat (its element order is unspecified). A float atomic add whose
+    result is unused lands where it is aimed in any order (only its rounding depends on the
+    order, which the output's mode bounds): compared element by element."""
+    if _UNORDERED.search(ttir):
+        return True
+    for m in _FADD.finditer(ttir):
+        if re.search(re.escape(m.group(1)) + r"(?![\w.$-])", ttir[m.end():]):
+            return True
+    return False
 
 
 def _yaml_scalar(v):
@@ -177,7 +189,7 @@ def write_case(dirpath, record, modes=None):
                            % (a["name"], before.dtype, before.shape, after.dtype, after.shape, dt))
         raw = _RAW[_BYTES[dt]] if dt in ("bf16",) or dt.startswith("f8") else None
         for arr, sfx in ((before, "in"), (after, "gpu")):
-            out = arr.view(raw) if raw is not None else arr
+            out = arr.view(raw) if raw is not None else arr.view(_NP[dt]) if dt in _NP else arr  # reinterpret()ed bits
             np.save(os.path.join(cdir, "%s.%s.npy" % (a["name"], sfx)), np.ascontiguousarray(out).reshape(-1))
         lines.append("  %s: {shape: [%d], dtype: %s, input: {gen: file, file: %s/%s.in.npy}}"
                      % (a["name"], before.size, dt, name, a["name"]))
@@ -502,7 +514,10 @@ class Capture:
         bound = sig.bind_partial(*args, **{k: v for k, v in kwargs.items() if k in names})
         bound.apply_defaults()
         params = dict(bound.arguments)
-        tensors = {n: v for n, v in params.items() if hasattr(v, "data_ptr") and hasattr(v, "untyped_storage")}
+        from .triton import unwrap_tensor
+        wrapped = {n: str(v.dtype) for n, v in params.items() if unwrap_tensor(v) is not v}  # reinterpret()ed: its dtype
+        tensors = {n: unwrap_tensor(v) for n, v in params.items()
+                   if hasattr(unwrap_tensor(v), "data_ptr") and hasattr(unwrap_tensor(v), "untyped_storage")}
         name = getattr(fn, "__name__", "kernel")
         groups, reason = {}, None  # (storage base, nbytes) -> argument names
         for n, t in tensors.items():
@@ -544,8 +559,12 @@ class Capture:
                         raise BadInput("pointer argument %s is not a torch tensor" % a.name)
                     t = tensors[a.name]
                     dt = _DTYPES.get(str(t.dtype).split(".")[-1])
+                    wname = wrapped.get(a.name, "").split(".")[-1]
+                    wdt = _DTYPES.get(wname) or _TL_DTYPES.get(wname)
+                    if wdt is not None and _BYTES[wdt] == t.element_size():
+                        dt = wdt  # the reinterpreted type; the bits are the base tensor's
                     if dt is None:
-                        raise BadInput("dtype %s of %s" % (t.dtype, a.name))
+                        raise BadInput("dtype %s of %s" % (wrapped.get(a.name) or t.dtype, a.name))
                     if aliased:
                         st = t.untyped_storage()
                         rec_args.append({"name": a.name, "kind": "ptr", "dtype": dt,
@@ -560,12 +579,15 @@ class Capture:
                 else:
                     raise BadInput("argument %s has a type the suite format cannot hold" % a.name)
             k.close()
+            if not any(a["kind"] == "ptr" for a in rec_args):
+                raise BadInput("the kernel has no buffer argument: no output to judge")
             dev = torch.cuda.get_device_name() if torch.cuda.is_available() else "?"
             meta = {"triton": triton.__version__, "torch": torch.__version__, "device": dev, "grid": g,
                     "kernel": name, "test": test,
                     "python_args": {n: repr(v) if n not in tensors else
-                                    {"dtype": str(v.dtype), "shape": list(v.shape), "stride": list(v.stride()),
-                                     "storage_offset": v.storage_offset()} for n, v in meta_args.items()}}
+                                    {"dtype": str(v.dtype), "shape": list(tensors[n].shape),
+                                     "stride": list(tensors[n].stride()), "storage_offset": tensors[n].storage_offset()}
+                                    for n, v in meta_args.items()}}
             rec = {"kernel": name, "ttir": ttir, "grid": g, "args": rec_args, "meta": meta}
             if aliased:
                 used = []  # storages numbered in TTIR argument order; ones only Python-side arguments use drop out
@@ -623,6 +645,11 @@ def pytest_configure(config):
             raise BadInput("error: --ttref-capture records GPU launches; it cannot be combined with --ttref-triton")
         from . import triton as ttref_triton
         ttref_triton.enable()  # before test modules import triton's driver (the GPU may be hidden)
+        try:  # test modules ask torch.cuda for the capability at import (Triton's supports_tma())
+            import torch
+            ttref_triton._patch_torch_cuda(torch)
+        except ImportError:
+            pass
     _plugin["outcomes"] = config.getoption("--ttref-outcomes", default=None)
     d = config.getoption("--ttref-capture", default=None)
     if d:

@@ -71,6 +71,16 @@ def _torch_extent(t):
     return lo, lo + st.nbytes(), t.data_ptr()
 
 
+def unwrap_tensor(v):
+    """Triton's TensorWrapper (`triton.reinterpret(t, tl.uint32)`, which Triton's tests use for
+    unsigned and fp8 buffers): its base tensor, whose memory the kernel reads; anything else as is."""
+    base = getattr(v, "base", None)
+    if base is not None and not hasattr(v, "untyped_storage") and hasattr(base, "untyped_storage") \
+            and hasattr(v, "data_ptr") and hasattr(v, "dtype"):
+        return base
+    return v
+
+
 def extent(x):
     """(lo, hi, ptr) of a tensor-like argument: numpy arrays, torch tensors (their untyped
     storage), or objects with data_ptr() and nbytes_storage (tests)."""
@@ -122,7 +132,7 @@ def map_arguments(kernel_args, params):
         if a.kind == "pointer":
             if v is None or isinstance(v, (bool, int, float)):
                 raise BadInput("error: argument '%s' is a !tt.ptr<%s> in the TTIR but %r was passed" % (a.name, a.dtype, v))
-            buffers.append((a.name, v))
+            buffers.append((a.name, unwrap_tensor(v)))
         elif a.kind == "scalar":
             if hasattr(v, "value") and not isinstance(v, (np.ndarray, np.generic)):
                 v = v.value  # tl.constexpr
@@ -249,12 +259,24 @@ def run_ttir(kernel, grid, params, *, threads=None, check_races=False, max_steps
 
 # ---- Triton -------------------------------------------------------------------------------------
 
+GPU_ARTIFACT = "ttref.triton stops at TTIR"
+
+
+class _Asm(dict):
+    """CompiledKernel.asm with only "ttir": asking for a GPU stage (ptx, cubin, ttgir, llir)
+    raises a KeyError that says why, which tests that inspect the generated code report."""
+
+    def __missing__(self, key):
+        raise KeyError("%s: no %r on the CPU (a GPU compilation stage; run the test on the GPU to check it)"
+                       % (GPU_ARTIFACT, key))
+
+
 class TTIRKernel:
     """What a patched launch returns in place of Triton's CompiledKernel: name, asm["ttir"],
     the ttref.Kernel, the TTIR file, the constexprs and the signature it was compiled for."""
 
     def __init__(self, name, ttir, path, kernel, signature, constexprs):
-        self.name, self.asm, self.path, self.kernel = name, {"ttir": ttir}, path, kernel
+        self.name, self.asm, self.path, self.kernel = name, _Asm(ttir=ttir), path, kernel
         self.signature, self.constexprs = signature, constexprs
         self.metadata = {"name": name, "target": _state.get("target")}
 
@@ -426,7 +448,8 @@ def _jit_run(self, *args, grid, warmup, **kwargs):
             with open(tmp, "w") as f:
                 f.write(ttir)
             os.replace(tmp, path)  # readers never see a partial file
-        k = TTIRKernel(name, ttir, path, Kernel(path), signature, constexprs)
+        m = re.search(r"\btt\.func\s+public\s+@([\w.$-]+)", ttir)  # Triton names the kernel by fn.repr (jit's repr=)
+        k = TTIRKernel(m.group(1) if m else name, ttir, path, Kernel(path), signature, constexprs)
         cache[key] = k
     if warmup:
         return k
@@ -501,10 +524,43 @@ class CPUDriver:
         kind, arch, _ = self.target
         return (arch // 10, arch % 10) if kind == "cuda" else (9, 4)
 
+    @property
+    def utils(self):
+        return _TargetUtils(self.target)
+
     def __getattr__(self, name):
         raise AttributeError("triton.runtime.driver.active.%s needs a GPU: ttref's CPU driver (TTREF_TRITON, no GPU "
                              "driver active) answers get_current_target, get_active_torch_device, get_current_device, "
                              "get_current_stream and get_device_capability" % name)
+
+
+# Per-target limits host code reads to pick configs (Triton's tests skip blocks that would not fit
+# in shared memory): the documented figures of the GPU the target names, not of this CPU.
+_TARGET_PROPS = {
+    ("cuda", 90): {"max_shared_mem": 232448, "max_num_regs": 65536, "multiprocessor_count": 132, "warpSize": 32,
+                   "sm_clock_rate": 1980000, "mem_clock_rate": 2619000, "mem_bus_width": 5120},
+    ("cuda", 80): {"max_shared_mem": 166912, "max_num_regs": 65536, "multiprocessor_count": 108, "warpSize": 32,
+                   "sm_clock_rate": 1410000, "mem_clock_rate": 1593000, "mem_bus_width": 5120},
+}
+
+
+class _TargetUtils:
+    """CPUDriver.utils: get_device_properties answers for the target (H100 for cuda:90, A100 for
+    cuda:80); anything else needs a GPU."""
+
+    def __init__(self, target):
+        self.target = target
+
+    def get_device_properties(self, device=0):
+        props = _TARGET_PROPS.get(tuple(self.target[:2]))
+        if props is None:
+            raise AttributeError("triton.runtime.driver.active.utils.get_device_properties: ttref knows no device "
+                                 "properties for target %s:%s" % tuple(self.target[:2]))
+        return dict(props)
+
+    def __getattr__(self, name):
+        raise AttributeError("triton.runtime.driver.active.utils.%s needs a GPU: ttref's CPU driver answers "
+                             "utils.get_device_properties only" % name)
 
 
 def _driver_config():
@@ -556,6 +612,38 @@ def _install_driver():
     return True
 
 
+def _patch_torch_cuda(torch):
+    """With no CUDA device (the GPU hidden, a laptop), `torch.cuda.get_device_capability()` and
+    `get_device_name()` answer for ttref's target instead of raising "No CUDA GPUs are
+    available": host code that picks a code path by the device's capability (Triton's own tests
+    do at import, `supports_tma()`) takes the path of the target the kernels are compiled for.
+    Nothing changes where a CUDA device exists. Undone by disable()."""
+    cuda = getattr(torch, "cuda", None)
+    if cuda is None or _state.get("torch_cuda_orig") is not None:
+        return
+    try:
+        if cuda.is_available():
+            return
+    except Exception:  # noqa: BLE001 - a broken CUDA install counts as none
+        pass
+    _state["torch_cuda_orig"] = (cuda, cuda.get_device_capability, cuda.get_device_name)
+
+    def get_device_capability(device=None):
+        kind, arch, _ = parse_target(_state["target"])
+        return (arch // 10, arch % 10) if kind == "cuda" else (9, 4)
+
+    def get_device_name(device=None):
+        return "ttref CPU (%s)" % _state["target"]
+    cuda.get_device_capability, cuda.get_device_name = get_device_capability, get_device_name
+
+
+def _unpatch_torch_cuda():
+    orig = _state.pop("torch_cuda_orig", None)
+    if orig is not None:
+        cuda, orig_cap, orig_name = orig
+        cuda.get_device_capability, cuda.get_device_name = orig_cap, orig_name
+
+
 def enabled():
     return bool(_state.get("on"))
 
@@ -580,6 +668,8 @@ def enable(target=None, config=None, threads=None, check_races=False, max_steps=
         autotuner.Autotuner.run = _autotune_run
         _state["on"] = True
         _state["driver"] = _install_driver()
+        if "torch" in sys.modules:  # enable() imports no torch; the pytest plugin patches after importing it
+            _patch_torch_cuda(sys.modules["torch"])
     elif _state.get("driver"):
         holder = _driver_config()
         if holder is not None and isinstance(holder.active, _DriverChoice):
@@ -593,6 +683,7 @@ def disable():
         from triton.runtime import autotuner
         jit.JITFunction.run, autotuner.Autotuner.run = _state["orig"]
         _state["on"] = False
+        _unpatch_torch_cuda()
         if _state.pop("driver", False):
             holder, orig = _driver_config(), _state.pop("driver_orig", None)
             if holder is not None and hasattr(holder, "set_active"):

@@ -344,8 +344,11 @@ def compare(out):
     data = {m: dict(np.load(os.path.join(out, m + ".npz"))) for m in ("gpu", "ttref", "interp")
             if os.path.exists(os.path.join(out, m + ".npz"))}
     meta = {m: json.load(open(os.path.join(out, m + ".json"))) for m in data}
-    tol = {"add": ("exact", {}), "views": ("exact", {}), "softmax": ("ulp", {"ulp": 8}), "matmul": ("abs", {"abs_tol": 0.05}),
-           "layernorm": ("ulp", {"ulp": 64}), "layernorm.rstd": ("ulp", {"ulp": 8}), "dropout": ("ulp", {"ulp": 1}),
+    # softmax and layer-norm outputs: absolute bounds of a few ulp of the rows' scale (1 for
+    # probabilities, ~3 for normalised values): an element far below that scale (a probability of
+    # 1e-11, a normalised value that cancels to 1e-6) carries the row's rounding, not its own ulp
+    tol = {"add": ("exact", {}), "views": ("exact", {}), "softmax": ("abs", {"abs_tol": 1e-6}), "matmul": ("abs", {"abs_tol": 0.05}),
+           "layernorm": ("abs", {"abs_tol": 1e-5}), "layernorm.rstd": ("ulp", {"ulp": 8}), "dropout": ("ulp", {"ulp": 1}),
            "layernorm_bwd.dx": ("abs", {"abs_tol": 1e-4}), "layernorm_bwd.dw": ("abs", {"abs_tol": 1e-3}),
            "layernorm_bwd.db": ("abs", {"abs_tol": 1e-3}), "attention": ("abs", {"abs_tol": 1e-2})}
     rows = []
@@ -400,9 +403,12 @@ def main():
     # the GPU run, with every launch recorded as a suite case
     suite = os.environ.get("CHECK_SUITE") or os.path.join(out, "suite")
     t0 = time.perf_counter()
-    rc, so, se = sub([sys.executable, "-c", "import runpy,sys,ttref.capture as c\nwith c.capture(%r) as k:\n"
+    # the captured suite judges those outputs with the same absolute bounds (by argument name)
+    modes = {"out_ptr": None, "Y": {"mode": "abs", "options": {"abs_tol": 1e-5}},
+             "DX": {"mode": "abs", "options": {"abs_tol": 1e-4}}}
+    rc, so, se = sub([sys.executable, "-c", "import runpy,sys,ttref.capture as c\nwith c.capture(%r, %r) as k:\n"
                         "    sys.argv=[%r,%r]; runpy.run_path(%r, run_name='__main__')\nprint('captured', k.count, 'missed', k.missed)"
-                        % (suite, __file__, out, __file__)],
+                        % (suite, {k: v for k, v in modes.items() if v}, __file__, out, __file__)],
                      dict(env, CHECK_MODE="gpu"), int(env.get("CHECK_TIMEOUT", "150")))
     print("== gpu (rc %d, %.1f s)\n%s\n%s" % (rc, time.perf_counter() - t0, so[-1200:], se[-1500:]))
     with open(os.path.join(out, "gpu.log"), "w") as f:

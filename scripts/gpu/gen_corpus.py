@@ -599,8 +599,10 @@ def g_atomics():
         add("atomic_%s_i32" % op, atomic_op, (4,),
             [("x_ptr", Buf(x, "i32")), ("buf_ptr", Buf(init, "i32")), ("old_ptr", Buf(fill("i32", n, 0), "i32")),
              ("n", Scalar(n, "i32"))], {"OP": op, "NSLOT": NS, "BLOCK": B})
-    for op, dt, unord in [("fadd", "f32", True), ("fmax", "f32", False), ("fmin", "f32", False),
-                          ("fadd_scalar", "f32", True), ("fadd", "f16", True)]:
+    # float adds land where they are aimed whatever the order (only their rounding depends on it, and
+    # these sums are exact): compared element by element, not as multisets
+    for op, dt, unord in [("fadd", "f32", False), ("fmax", "f32", False), ("fmin", "f32", False),
+                          ("fadd_scalar", "f32", False), ("fadd", "f16", False)]:
         rng = rng_for("atomicf" + op + dt)
         x = (rng.integers(-64, 64, n) * 0.25).astype(DT[dt][0])  # exact sums in any order
         if op in ("fmax", "fmin"):
@@ -1709,6 +1711,150 @@ def g_realworld():
          ("in_stride", Scalar(128, "i32")), ("out_stride", Scalar(128, "i32")),
          ("n_rows", Scalar(rows, "i32")), ("n_cols", Scalar(ncol, "i32"))],
         {"BLOCK": 128, "num_stages": 2})
+
+
+# ============================================================================= group: shipped kernels
+# Kernels people ship that the tutorials do not cover (conformance/suite/kernels): RMSnorm,
+# SwiGLU, cross-entropy (log-sum-exp minus the target logit) and split-K matmul whose K slices
+# meet through atomic adds.
+@triton.jit
+def ship_rmsnorm(X, Y, W, stride, N, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < N
+    x = tl.load(X + row * stride + cols, mask=mask, other=0.).to(tl.float32)
+    rstd = tl.rsqrt(tl.sum(x * x, axis=0) / N + eps)
+    w = tl.load(W + cols, mask=mask, other=0.).to(tl.float32)
+    tl.store(Y + row * stride + cols, (x * rstd * w).to(Y.dtype.element_ty), mask=mask)
+
+
+@triton.jit
+def ship_swiglu(A, B, O, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    a = tl.load(A + offs, mask=m, other=0.).to(tl.float32)
+    b = tl.load(B + offs, mask=m, other=0.).to(tl.float32)
+    tl.store(O + offs, (a * tl.sigmoid(a) * b).to(O.dtype.element_ty), mask=m)
+
+
+@triton.jit
+def ship_xent(Logits, Target, Loss, stride, N, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(Logits + row * stride + cols, mask=cols < N, other=-float("inf")).to(tl.float32)
+    m = tl.max(x, axis=0)
+    lse = m + tl.log(tl.sum(tl.exp(x - m), axis=0))
+    t = tl.load(Target + row)
+    xt = tl.load(Logits + row * stride + t).to(tl.float32)
+    tl.store(Loss + row, lse - xt)
+
+
+@triton.jit
+def ship_splitk(A, B, C, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, SPLIT: tl.constexpr):
+    pid = tl.program_id(0)
+    pk = tl.program_id(1)
+    nn = tl.cdiv(N, BN)
+    rm = (pid // nn) * BM + tl.arange(0, BM)
+    rn = (pid % nn) * BN + tl.arange(0, BN)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k0 in range(pk * BK, K, BK * SPLIT):
+        rk = k0 + tl.arange(0, BK)
+        a = tl.load(A + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.)
+        b = tl.load(B + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.)
+        acc = tl.dot(a, b, acc)
+    tl.atomic_add(C + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def _ship_attn_block(acc, m_i, l_i, q, K, V, base, start, rm, rd, S, qk_scale, HEAD_D: tl.constexpr,
+                     BN: tl.constexpr, CAUSAL: tl.constexpr):
+    rn = start + tl.arange(0, BN)
+    k = tl.load(K + base + rn[None, :] * HEAD_D + rd[:, None], mask=rn[None, :] < S, other=0.)
+    v = tl.load(V + base + rn[:, None] * HEAD_D + rd[None, :], mask=rn[:, None] < S, other=0.)
+    qk = tl.dot(q, k) * qk_scale
+    valid = rn[None, :] < S
+    if CAUSAL:
+        valid = valid & (rm[:, None] >= rn[None, :])
+    qk = tl.where(valid, qk, -float("inf"))
+    m_new = tl.maximum(m_i, tl.max(qk, 1))
+    p = tl.math.exp2(qk - m_new[:, None])
+    alpha = tl.math.exp2(m_i - m_new)
+    l_i = l_i * alpha + tl.sum(p, 1)
+    acc = acc * alpha[:, None] + tl.dot(p.to(tl.float16), v)
+    return acc, m_new, l_i
+
+
+@triton.jit
+def ship_attn(Q, K, V, O, sm_scale, S, HEAD_D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
+              CAUSAL: tl.constexpr, STATIC_BLOCKS: tl.constexpr):
+    """Flash-attention forward (online softmax with exp2): key blocks in an scf.for, or unrolled
+    with tl.static_range when STATIC_BLOCKS > 0; causal or not."""
+    pm = tl.program_id(0)
+    base = tl.program_id(1) * S * HEAD_D
+    rm = pm * BM + tl.arange(0, BM)
+    rd = tl.arange(0, HEAD_D)
+    q = tl.load(Q + base + rm[:, None] * HEAD_D + rd[None, :], mask=rm[:, None] < S, other=0.)
+    m_i = tl.full((BM,), -float("inf"), tl.float32)
+    l_i = tl.zeros((BM,), tl.float32)
+    acc = tl.zeros((BM, HEAD_D), tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    if STATIC_BLOCKS > 0:
+        for j in tl.static_range(STATIC_BLOCKS):
+            acc, m_i, l_i = _ship_attn_block(acc, m_i, l_i, q, K, V, base, j * BN, rm, rd, S, qk_scale, HEAD_D, BN,
+                                             CAUSAL)
+    else:
+        for start in range(0, S, BN):
+            acc, m_i, l_i = _ship_attn_block(acc, m_i, l_i, q, K, V, base, start, rm, rd, S, qk_scale, HEAD_D, BN,
+                                             CAUSAL)
+    tl.store(O + base + rm[:, None] * HEAD_D + rd[None, :], (acc / l_i[:, None]).to(tl.float16), mask=rm[:, None] < S)
+
+
+def _half(dt, x):
+    return f32_to_bf16_bits(x) if dt == "bf16" else np.asarray(x, DT[dt][0])
+
+
+@group
+def g_shipped():
+    for dt in ("f32", "f16"):
+        rng = rng_for("ship_rmsnorm_" + dt)
+        rows, n = 6, 200
+        add("ship_rmsnorm_" + dt, ship_rmsnorm, (rows,),
+            [("X", Buf(_half(dt, rng.standard_normal((rows, n)) * 2), dt)), ("Y", Buf(fill(dt, (rows, n), -1.0), dt)),
+             ("W", Buf(_half(dt, rng.uniform(0.5, 1.5, n)), dt)),
+             ("stride", Scalar(n, "i32")), ("N", Scalar(n, "i32")), ("eps", Scalar(1e-6, "f32"))], {"BLOCK": 256})
+    for dt in ("f16", "bf16"):
+        rng = rng_for("ship_swiglu_" + dt)
+        n = 3000
+        add("ship_swiglu_" + dt, ship_swiglu, (-(-n // 1024),),
+            [("A", Buf(_half(dt, rng.uniform(-6, 6, n)), dt)), ("B", Buf(_half(dt, rng.uniform(-3, 3, n)), dt)),
+             ("O", Buf(fill(dt, n, -1.0), dt)), ("n", Scalar(n, "i32"))], {"BLOCK": 1024})
+    rng = rng_for("ship_xent")
+    rows, n = 8, 250
+    add("ship_xent_f32", ship_xent, (rows,),
+        [("Logits", Buf((rng.standard_normal((rows, 256)) * 4).astype(np.float32), "f32")),
+         ("Target", Buf(rng.integers(0, n, rows).astype(np.int32), "i32")),
+         ("Loss", Buf(fill("f32", rows, -1.0), "f32")), ("stride", Scalar(256, "i32")), ("N", Scalar(n, "i32"))],
+        {"BLOCK": 256})
+    for causal in (0, 1):
+        for static in (0, 4):
+            name = "ship_attn_%s_%s_f16" % ("causal" if causal else "full", "static" if static else "loop")
+            rng = rng_for(name)
+            h, S, D = 2, 100, 64
+            q, k, v = (rng.uniform(-1, 1, (h, S, D)).astype(np.float16) for _ in range(3))
+            add(name, ship_attn, (-(-S // 32), h),
+                [("Q", Buf(q, "f16")), ("K", Buf(k, "f16")), ("V", Buf(v, "f16")), ("O", Buf(fill("f16", (h, S, D), -1.0), "f16")),
+                 ("sm_scale", Scalar(0.125, "f32")), ("S", Scalar(S, "i32"))],
+                {"HEAD_D": D, "BM": 32, "BN": 32, "CAUSAL": causal, "STATIC_BLOCKS": static})
+    for split in (2, 4):
+        rng = rng_for("ship_splitk%d" % split)
+        m, n, k = 48, 40, 200
+        BM = BN = BK = 16
+        add("ship_splitk%d_f16" % split, ship_splitk, (-(-m // BM) * -(-n // BN), split),
+            [("A", Buf(rng.uniform(-1, 1, (m, k)).astype(np.float16), "f16")),
+             ("B", Buf(rng.uniform(-1, 1, (k, n)).astype(np.float16), "f16")),
+             ("C", Buf(np.zeros((m, n), np.float32), "f32")),
+             ("M", Scalar(m, "i32")), ("N", Scalar(n, "i32")), ("K", Scalar(k, "i32"))],
+            {"BM": BM, "BN": BN, "BK": BK, "SPLIT": split})
 
 
 # ============================================================================= group: tt.dot_scaled

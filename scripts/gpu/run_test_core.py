@@ -132,6 +132,10 @@ def kind_of(verdict):
     return "error"
 
 
+_NOT_INTERPRETED = "is not supported by the interpreter"  # ttref's message for tt.elementwise_inline_asm
+# CPU-run failures that are not ttref's: the test itself calls CUDA (torch.cuda, pinned memory)
+_NEEDS_CUDA = ("No CUDA GPUs are available", "exchangeDevice", "Found no NVIDIA driver")
+
 _SEE_LOG = re.compile(r"see (work/\S+\.log)")
 
 
@@ -191,6 +195,8 @@ def summarize(order, tests, captures, results, aliased, unsupported, meta=None):
                 else:
                     r = by_case.get(c["case"])
                     v, why = (r["verdict"], r.get("reason", "")) if r else ("NOT_REPLAYED", "no replay result")
+                    if v == "ERROR" and _NOT_INTERPRETED in why:  # an op ttref refuses by design (inline asm)
+                        v = "UNSUPPORTED"
             ls.append({"kernel": c.get("kernel"), "case": where, "verdict": v, "reason": why})
             tally["launches"] += 1
             tally[kind_of(v)] += 1
@@ -234,8 +240,10 @@ def _outcomes(entries):
 def compare_outcomes(order, gpu_tests, cpu_tests):
     """The same tests run on the GPU and on the CPU through ttref.triton (their own assertions
     judging ttref): per test pass (both passed), ttref_fail (passed on the GPU, failed on ttref:
-    the reason is ttref's E line), ttref_skip, gpu_failed / gpu_skipped (not meaningful), or
-    not_run; without a GPU record the CPU outcome alone decides. Rate: pass / (pass + ttref_fail)."""
+    the reason is ttref's E line), ttref_skip, needs_gpu_code (the test reads a GPU compilation
+    stage such as asm["ptx"], which a CPU run has not: not counted), ttref_unsupported (an op ttref
+    refuses by design, tt.elementwise_inline_asm), needs_cuda (the test calls CUDA itself, e.g.
+    torch.cuda or pinned memory), gpu_failed / gpu_skipped (not meaningful), or not_run; without a GPU record the CPU outcome alone decides. Rate: pass / (pass + ttref_fail)."""
     gpu, cpu = _outcomes(gpu_tests), _outcomes(cpu_tests)
     per, counts = [], {}
     for tid in order:
@@ -249,6 +257,12 @@ def compare_outcomes(order, gpu_tests, cpu_tests):
             st, why = "pass", ""
         elif co == "skipped":
             st, why = "ttref_skip", c.get("reason", "")
+        elif "ttref.triton stops at TTIR" in (c.get("reason") or ""):
+            st, why = "needs_gpu_code", c.get("reason", "")  # the test inspects ptx/cubin: not a semantic result
+        elif _NOT_INTERPRETED in (c.get("reason") or ""):
+            st, why = "ttref_unsupported", c.get("reason", "")  # an op ttref refuses by design (inline asm)
+        elif any(s in (c.get("reason") or "") for s in _NEEDS_CUDA):
+            st, why = "needs_cuda", c.get("reason", "")  # the test itself uses CUDA outside Triton
         else:
             st, why = "ttref_fail", c.get("reason", "")
         counts[st] = counts.get(st, 0) + 1

@@ -46,7 +46,7 @@ done
 # shellcheck disable=SC2086
 "$BIN" coverage $TTIR_SUITES -o "$T/cov_ttir.md" 2>/dev/null
 for s in $TTIR_SUITES; do
-  sed -n 's/^kernel: *//p; s/^ *kernel: *//p' "$s"/*.yaml | sort -u | while read -r k; do cat "$s/$k"; done
+  sed -n 's/^kernel: *//p; s/^ *kernel: *//p' "$s"/*.yaml | sort -u | (cd "$s" && tr '\n' '\0' | xargs -0 cat --)
 done | grep -v '^ *//' >"$T/kernels.txt"
 ops=$(sed -n 's/^X([A-Z0-9_]*, *"\([^"]*\)".*/\1/p' "$SRC/ir/ir_op_list.h")
 : >"$T/grep.txt"

@@ -111,7 +111,7 @@ def test_replay_and_summary():
     T = "language/test_core.py::"
     tests = [T + "test_bin_op[int]", T + "test_unary[exp]", T + "test_bad[ttir]", T + "test_bad[yaml]",
              T + "test_alias[ok]", T + "test_alias[bad]", T + "test_compile_error", T + "test_skip", T + "test_desc",
-             T + "test_oob"]
+             T + "test_oob", T + "test_inline_asm"]
     c_int = cap.write_case(suite, corpus_record("int_op0"))
     c_float = cap.write_case(suite, corpus_record("binary_op0"))
     wrong = corpus_record("int_op0")
@@ -129,12 +129,19 @@ def test_replay_and_summary():
     n_at = [a["name"] for a in oob["args"]].index("n")
     oob["args"][n_at]["value"] = 10 ** 6  # the reference run reads past the buffers: ttref faults
     c_oob = cap.write_case(suite, oob)
+    asm = corpus_record("int_op0")  # an op ttref refuses by design: the launch is unsupported, not a replay error
+    asm["ttir"] = asm["ttir"].replace(
+        "%offs_3 = arith.addi %offs_2, %offs_1 : tensor<512xi32>",
+        '%offs_3 = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, '
+        'pure = true} %offs_2 : tensor<512xi32> -> tensor<512xi32>', 1)
+    assert "elementwise_inline_asm" in asm["ttir"]
+    c_asm = cap.write_case(suite, asm)
     a_ok = cap.write_aliased(suite, aliased_record())
     a_bad = cap.write_aliased(suite, aliased_record(corrupt=True))
     caps = [(tests[0], {"case": c_int}), (tests[0], {"case": c_float}), (tests[1], {"case": c_wrong}),
             (tests[2], {"case": c_broken}), (tests[3], {"case": c_yaml}), (tests[4], {"aliased": a_ok}),
             (tests[5], {"aliased": a_bad}), (tests[8], {"uncaptured": "argument desc has a type the suite format cannot hold"}),
-            (tests[9], {"case": c_oob})]
+            (tests[9], {"case": c_oob}), (tests[10], {"case": c_asm})]
     for t, e in caps:
         cap.note_launch(suite, dict(e, test=t, kernel="k"))
     with open(os.path.join(suite, "tests.jsonl"), "w") as f:
@@ -158,22 +165,23 @@ def test_replay_and_summary():
     assert st == {"test_bin_op[int]": "pass", "test_unary[exp]": "fail", "test_bad[ttir]": "unsupported",
                   "test_bad[yaml]": "unsupported", "test_alias[ok]": "pass", "test_alias[bad]": "fail",
                   "test_compile_error": "gpu_failed", "test_skip": "gpu_skipped", "test_desc": "unsupported",
-                  "test_oob": "fail"}, st
+                  "test_oob": "fail", "test_inline_asm": "unsupported"}, st
     why = {e["test"][len(T):]: e["reason"] for e in s["per_test"]}
     assert "tt.frobnicate" in why["test_bad[ttir]"] and "bogus" in why["test_bad[yaml]"], why
     assert why["test_unary[exp]"].startswith(c_wrong + ": FAIL") and "aliased/" + a_bad + ": FAIL" in why["test_alias[bad]"], why
     assert "CompilationError" in why["test_compile_error"] and "UNCAPTURED" in why["test_desc"], why
     assert c_oob + ": ERROR: the reference run failed" in why["test_oob"] and "out-of-bounds" in why["test_oob"], why
     t = s["launch_totals"]
-    assert (t["launches"], t["agree"], t["disagree"], t["error"], t["unsupported"], t["uncaptured"]) == (9, 3, 2, 1, 2, 1), t
-    assert s["agreement"] == 50.0 and s["agreement_all"] == 33.33, s
+    assert "elementwise_inline_asm" in why["test_inline_asm"], why
+    assert (t["launches"], t["agree"], t["disagree"], t["error"], t["unsupported"], t["uncaptured"]) == (10, 3, 2, 1, 3, 1), t
+    assert s["agreement"] == 50.0 and s["agreement_all"] == 30.0, s
     assert sorted(os.listdir(os.path.join(out, "unsupported"))) == sorted([c_broken, c_broken + ".yaml", c_yaml,
                                                                            c_yaml + ".yaml", "reasons.jsonl"])
     md = open(os.path.join(out, "summary.md")).read()
-    for needle in ("| 9 | 3 | 2 | 1 | 2 | 1 | 0 |", "Agreement (judged launches): 50.00%", c_wrong, "aliased/" + a_bad,
+    for needle in ("| 10 | 3 | 2 | 1 | 3 | 1 | 0 |", "Agreement (judged launches): 50.00%", c_wrong, "aliased/" + a_bad,
                    "tt.frobnicate", "test_skip | gpu_skipped | bfloat16 is not supported"):
         assert needle in md, (needle, md)
-    assert "9 launches: 3 agree, 2 disagree, 1 replay errors, 2 unsupported, 1 not captured" in p.stdout, p.stdout
+    assert "10 launches: 3 agree, 2 disagree, 1 replay errors, 3 unsupported, 1 not captured" in p.stdout, p.stdout
     # usage errors
     p = subprocess.run([sys.executable, RUNNER, out, "--phases", "run"], capture_output=True, text=True, env=env)
     assert p.returncode == 2 and "--tests" in p.stderr, p.stderr
@@ -208,6 +216,23 @@ def test_compare_outcomes():
     md = rtc.render_md(s)
     assert "pass rate (pass / (pass + ttref_fail)): 66.67%" in md and "| t.py::b | passed | failed | ttref_fail |" in md, md
     assert "| t.py::a |" not in md.split("## The same tests")[1], md
+    # a test that reads a GPU compilation stage (asm["ptx"]) is not a ttref failure, and says why
+    import ttref.triton as tt
+    k = tt.TTIRKernel("k", "tt.func", "k.ttir", None, {}, {})
+    try:
+        k.asm["ptx"]
+        raise AssertionError("no KeyError")
+    except KeyError as e:
+        why = "E       KeyError: %s" % e
+    assert k.asm["ttir"] == "tt.func" and "ptx" in why
+    cpu[1] = {"test": T + "b", "when": "call", "outcome": "failed", "reason": why}
+    c = rtc.compare_outcomes(order, gpu, cpu)
+    assert c["per_test"][1]["status"] == "needs_gpu_code" and c["pass_rate"] == 100.0, c
+    for reason, st in (("E   ttref.BadInput: k.ttir:15:5: error: 'tt.elementwise_inline_asm' is not supported by the "
+                        "interpreter", "ttref_unsupported"), ("E   RuntimeError: No CUDA GPUs are available", "needs_cuda"),
+                       ("E   AssertionError: 5 != 6", "ttref_fail")):
+        cpu[1] = {"test": T + "b", "when": "call", "outcome": "failed", "reason": reason}
+        assert rtc.compare_outcomes(order, gpu, cpu)["per_test"][1]["status"] == st, reason
 
 
 FAKE_PYTEST = r'''

@@ -390,7 +390,10 @@ except KeyError as e:
 from triton.runtime import driver
 t = driver.active.get_current_target()        # the GPU hidden: ttref's CPU driver answers
 assert (t.backend, t.arch, t.warp_size) == ("cuda", 90, 32) and str(driver.active.get_active_torch_device()) == "cpu"
-assert driver.active.get_device_capability() == (9, 0) and not hasattr(driver.active, "utils")
+assert driver.active.get_device_capability() == (9, 0) and not hasattr(driver.active, "get_benchmarker")
+props = driver.active.utils.get_device_properties(0)     # the target's limits (H100 for cuda:90)
+assert props["max_shared_mem"] == 232448 and props["multiprocessor_count"] == 132, props
+assert not hasattr(driver.active.utils, "load_binary")
 try:
     driver.active.get_benchmarker()
     raise SystemExit("no AttributeError")
@@ -821,6 +824,57 @@ def test_aliased_records():
     with open(lj, "w") as f:
         f.write(good[:40])
     assert cap.replay_aliased(os.path.dirname(lj))["verdict"] == "ERROR"
+
+
+def test_torch_cuda_capability_without_gpu():
+    """With no CUDA device, torch.cuda answers the capability and name of ttref's target (Triton's
+    tests ask at import); with a device it is left alone; disable() restores it."""
+    import types
+
+    def raising(*a, **k):
+        raise RuntimeError("No CUDA GPUs are available")
+    for avail in (False, True):
+        cuda = types.SimpleNamespace(is_available=lambda: avail, get_device_capability=raising, get_device_name=raising)
+        torch = types.SimpleNamespace(cuda=cuda)
+        saved = dict(tt._state)
+        try:
+            tt._state.update(target="cuda:80")
+            tt._state.pop("torch_cuda_orig", None)
+            tt._patch_torch_cuda(torch)
+            if avail:
+                assert cuda.get_device_capability is raising
+                continue
+            assert cuda.get_device_capability() == (8, 0) and cuda.get_device_capability(0) == (8, 0)
+            assert "cuda:80" in cuda.get_device_name()
+            tt._state["target"] = "hip:gfx942"
+            assert cuda.get_device_capability() == (9, 4)
+            tt._unpatch_torch_cuda()
+            assert cuda.get_device_capability is raising and cuda.get_device_name is raising
+        finally:
+            tt._state.clear()
+            tt._state.update(saved)
+
+
+def test_reinterpreted_tensors():
+    """Triton's TensorWrapper (triton.reinterpret, how Triton's tests pass unsigned buffers) binds
+    its base tensor's memory; a captured u32 argument recorded from an int32 base is written
+    with the reinterpreted dtype and the same bits."""
+    import types
+    base = types.SimpleNamespace(untyped_storage=lambda: None, data_ptr=lambda: 0)
+    w = types.SimpleNamespace(base=base, dtype="uint32", data_ptr=lambda: 0)
+    assert tt.unwrap_tensor(w) is base and tt.unwrap_tensor(base) is base
+    plain = np.zeros(3, np.float32)
+    assert tt.unwrap_tensor(plain) is plain
+    args = [types.SimpleNamespace(name="x", kind="pointer", dtype="i32")]
+    assert tt.map_arguments(args, {"x": w}) == ([("x", base)], [])
+    suite = os.path.join(TMP, "reinterp")
+    rec = corpus_record("int_op0")
+    ptrs = [a for a in rec["args"] if a["kind"] == "ptr" and a["before"].dtype == np.int32]
+    assert ptrs, rec["args"]
+    ptrs[0]["dtype"] = "u32"
+    name = cap.write_case(suite, rec)
+    got = np.load(os.path.join(suite, name, ptrs[0]["name"] + ".in.npy"))
+    assert got.dtype == np.uint32 and np.array_equal(got.view(np.int32), ptrs[0]["before"].reshape(-1))
 
 
 if __name__ == "__main__":

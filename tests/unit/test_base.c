@@ -1,7 +1,8 @@
 /*
  * test_base.c: unit tests for the strict number parsers of ir/ir_base
  * (ir_parse_int, ir_parse_real): the full int64 range, every malformed or
- * out-of-range spelling refused with "error: WHAT: ...", *out untouched.
+ * out-of-range spelling refused with "error: WHAT: ...", *out untouched; and
+ * the arena, which returns every chunk to the allocator it was made with.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir_base.h"
@@ -77,12 +79,63 @@ static void test_parse_real_finite_decimals_only(void **state)
   }
 }
 
+/* a counting allocator: the blocks and bytes outstanding through the hook whose ud it is */
+typedef struct counter {
+  long blocks;
+  long bytes;
+} counter;
+
+static void *counting_alloc(void *ud, void *ptr, size_t old_size, size_t new_size)
+{
+  counter *c = ud;
+  if (ptr) {
+    c->blocks--;
+    c->bytes -= (long)old_size;
+  }
+  if (new_size == 0) {
+    free(ptr);
+    return NULL;
+  }
+  void *p = realloc(ptr, new_size);
+  if (p) {
+    c->blocks++;
+    c->bytes += (long)new_size;
+  }
+  return p;
+}
+
+/* libttref_conform's private copy of the engine grows arenas of kernels libttref made
+ * (ttref_kernel_mutate), and the hook may change while an arena lives: its chunks must still
+ * come from, and go back to, the allocator that was current when the arena was made. */
+static void test_arena_keeps_its_allocator(void **state)
+{
+  (void)state;
+  counter a = {0, 0}, b = {0, 0};
+  ttref_set_alloc(counting_alloc, &a);
+  ir_arena *ar = ir_arena_new();
+  assert_non_null(ar);
+  assert_non_null(ir_arena_alloc(ar, 100));
+  const long blocks_a = a.blocks;
+  assert_true(blocks_a >= 2); /* the arena and its first chunk */
+  ttref_set_alloc(counting_alloc, &b);
+  for (int i = 0; i < 8; i++) assert_non_null(ir_arena_alloc(ar, 100000)); /* new chunks */
+  assert_true(a.blocks > blocks_a);
+  assert_int_equal(b.blocks, 0);
+  ir_arena_free(ar);
+  assert_int_equal(a.blocks, 0);
+  assert_int_equal(a.bytes, 0);
+  assert_int_equal(b.blocks, 0);
+  assert_int_equal(b.bytes, 0);
+  ttref_set_alloc(NULL, NULL);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_parse_int_accepts_the_int64_range),
       cmocka_unit_test(test_parse_int_refuses_malformed_and_out_of_range),
       cmocka_unit_test(test_parse_real_finite_decimals_only),
+      cmocka_unit_test(test_arena_keeps_its_allocator),
   };
   return cmocka_run_group_tests_name("base", tests, NULL, NULL);
 }

@@ -406,6 +406,40 @@ static void test_recipe_same_seed_same_bits(void **state)
   npy_free(&c);
 }
 
+static void test_uniform_nonzero_redraws_zeros(void **state)
+{
+  (void)state;
+  ttref_error err = {0};
+  conform_recipe r;
+  npy_array a = {0};
+  int64_t shape[1] = {4000};
+  conform_recipe_init(&r);
+  r.gen = CONFORM_GEN_UNIFORM;
+  r.seed = 7;
+  r.has_range = true;
+  r.ilo = -2, r.ihi = 2, r.lo = -2, r.hi = 2;
+  int zeros = 0, neg = 0;
+  assert_int_equal(conform_gen_fill(&r, CONFORM_DT_I32, 1, shape, &a, &err), TTREF_OK);
+  for (int i = 0; i < 4000; i++) zeros += ((int32_t *)a.data)[i] == 0;
+  assert_true(zeros > 400); /* about a fifth without nonzero */
+  npy_free(&a);
+  r.nonzero = true;
+  zeros = 0;
+  assert_int_equal(conform_gen_fill(&r, CONFORM_DT_I32, 1, shape, &a, &err), TTREF_OK);
+  for (int i = 0; i < 4000; i++) zeros += ((int32_t *)a.data)[i] == 0, neg += ((int32_t *)a.data)[i] < 0;
+  assert_int_equal(zeros, 0);
+  assert_true(neg > 1500); /* negatives stay */
+  npy_free(&a);
+  /* floats that round to +-0 are redrawn too: all of [-1e-10, 1e-10] rounds to +-0 in f8E4M3FN */
+  r.lo = -1e-10, r.hi = 1e-10;
+  assert_int_equal(conform_gen_fill(&r, CONFORM_DT_F8E4M3FN, 1, shape, &a, &err), TTREF_E_INPUT);
+  assert_non_null(strstr(err.msg, "only zeros"));
+  npy_free(&a);
+  r.ilo = 0, r.ihi = 0, r.lo = 0, r.hi = 0;
+  assert_int_equal(conform_gen_fill(&r, CONFORM_DT_I8, 1, shape, &a, &err), TTREF_E_INPUT);
+  npy_free(&a);
+}
+
 static void test_special_sets_cover_the_edges(void **state)
 {
   (void)state;
@@ -1127,6 +1161,7 @@ int main(void)
       cmocka_unit_test(test_suite_reads_only_inside),
       cmocka_unit_test(test_config_errors_located),
       cmocka_unit_test(test_recipe_same_seed_same_bits),
+      cmocka_unit_test(test_uniform_nonzero_redraws_zeros),
       cmocka_unit_test(test_special_sets_cover_the_edges),
       cmocka_unit_test(test_dot_set0_products_are_zero),
       cmocka_unit_test(test_journal_torn_line_and_dedup),
