@@ -317,7 +317,7 @@ TTREF_API ttref_status ttref_launch_save(const ttref_launch *l, const char *dir,
  *         message lists the pointer arguments; the previous choice is kept); TTREF_E_USAGE (NULL
  *         arguments, n < 0); TTREF_E_NOMEM. Since API 2.
  */
-ttref_status ttref_launch_set_outputs(ttref_launch *l, const char *const *names, int n, ttref_error *err);
+TTREF_API ttref_status ttref_launch_set_outputs(ttref_launch *l, const char *const *names, int n, ttref_error *err);
 
 /**
  * Debugging (docs/debugging.md), for every later run of @p l; text goes to stdout, warnings to
