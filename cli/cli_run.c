@@ -41,7 +41,7 @@ static double now_s(void) /* --time: monotonic seconds */
 }
 
 static const char *const usage_run =
-    "usage: ttref run KERNEL.ttir --grid X[,Y[,Z]] --arg NAME=@FILE.npy --arg NAME=VALUE ... [--out DIR]\n"
+    "usage: ttref run KERNEL.ttir --grid X[,Y[,Z]] --arg NAME=@FILE.npy --arg NAME=VALUE ... [--out DIR [--outputs NAME,...]]\n"
     "       ttref run KERNEL.fx [--sym NAME=INT ...] [--dtype BUF=DT ...] [--oob error|zero] --grid ... --arg ...\n"
     "       ttref run --launch LAUNCH.yaml [options]\n"
     "                 [--kernel NAME] [--threads N] [--ftz] [--contract] [--precise] [--check-races] [--stats] [--max-steps N]\n"
@@ -56,6 +56,8 @@ static const char *const usage_run =
     "        are launch files too; --launch DIR reads DIR/case.yaml or DIR/case.json.\n"
     "  --out DIR writes every pointer argument's buffer after the launch to DIR/NAME.npy\n"
     "        (a symbolic link at DIR/NAME.npy is an error, never followed).\n"
+    "  --outputs NAME,...  (with --out) writes only these pointer arguments' buffers (names as for\n"
+    "        --arg; repeatable); the kernel still reads and writes the others in memory.\n"
     "  --threads N runs programs on N threads, 1..256 (outputs are identical for any N: racing\n"
     "        programs are detected and re-run in program order, with a warning).\n"
     "  --ftz flushes float subnormal results, and loaded float subnormals, to zero (to compare with FTZ\n"
@@ -188,6 +190,10 @@ int cli_cmd_run(int argc, char **argv, const ttref_registry *reg)
   fx_args fxo = {0};
   const char **dumps = calloc((size_t)argc + 1, sizeof *dumps), **trace_pids = calloc((size_t)argc + 1, sizeof *trace_pids);
   const char *dump_dir = NULL;
+  const char **outs = calloc((size_t)argc + 1, sizeof *outs); /* --outputs values, split after the kernel loads */
+  char *outbuf = NULL;
+  const char **outnames = NULL;
+  int nouts = 0, noutnames = 0;
   int ndumps = 0, ntrace_pids = 0, trace = 0, trap = 0, check_uninit = 0, timing = 0;
   int64_t ub = 1; /* TTREF_OPT_UB: 1 a located warning per case, 2 --strict, 3 --quiet */
   double t0 = now_s(), t_parse = t0, t_bind = t0, t_run = t0;
@@ -200,7 +206,7 @@ int cli_cmd_run(int argc, char **argv, const ttref_registry *reg)
   ttref_launch *l = NULL;
   fxo.syms = calloc((size_t)argc + 1, sizeof *fxo.syms);
   fxo.dtypes = calloc((size_t)argc + 1, sizeof *fxo.dtypes);
-  if (!specs || !dumps || !trace_pids || !fxo.syms || !fxo.dtypes) goto done;
+  if (!specs || !dumps || !trace_pids || !fxo.syms || !fxo.dtypes || !outs) goto done;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int has = i + 1 < argc;
@@ -213,6 +219,8 @@ int cli_cmd_run(int argc, char **argv, const ttref_registry *reg)
       specs[nspecs++] = argv[++i];
     } else if (strcmp(a, "--out") == 0 && has) {
       outdir = argv[++i];
+    } else if (strcmp(a, "--outputs") == 0 && has) {
+      outs[nouts++] = argv[++i];
     } else if (strcmp(a, "--launch") == 0 && has) {
       if (lf) {
         fprintf(stderr, "error: --launch given twice\n");
@@ -307,6 +315,35 @@ int cli_cmd_run(int argc, char **argv, const ttref_registry *reg)
     fputs(usage_run, stderr);
     goto done;
   }
+  if (nouts && !outdir) {
+    fprintf(stderr, "error: --outputs needs --out DIR (it names the buffers --out writes)\n");
+    goto done;
+  }
+  if (nouts) { /* NAME,NAME,...: split into one array; an empty name is an error */
+    size_t total = 0;
+    for (int q = 0; q < nouts; q++) total += strlen(outs[q]) + 1;
+    outbuf = malloc(total);
+    outnames = calloc(total + 1, sizeof *outnames);
+    if (!outbuf || !outnames) goto done;
+    char *w = outbuf;
+    for (int q = 0; q < nouts; q++) {
+      const char *v = outs[q];
+      for (;;) {
+        const char *comma = strchr(v, ',');
+        size_t len = comma ? (size_t)(comma - v) : strlen(v);
+        if (len == 0) {
+          fprintf(stderr, "error: --outputs '%s': empty name (expected NAME[,NAME...])\n", outs[q]);
+          goto done;
+        }
+        memcpy(w, v, len);
+        w[len] = 0;
+        outnames[noutnames++] = w;
+        w += len + 1;
+        if (!comma) break;
+        v = comma + 1;
+      }
+    }
+  }
   if (!grid_given) { /* running one program silently hides a forgotten grid */
     fprintf(stderr, "error: no grid: give --grid X[,Y[,Z]] (or grid: in the launch file)\n");
     goto done;
@@ -372,6 +409,7 @@ int cli_cmd_run(int argc, char **argv, const ttref_registry *reg)
               {TTREF_OPT_TRAP, trap},            {TTREF_OPT_CHECK_UNINIT, check_uninit},
               {TTREF_OPT_UB, ub}};
   for (size_t q = 0; q < sizeof opts / sizeof opts[0] && st == TTREF_OK; q++) st = ttref_launch_set(l, opts[q].o, opts[q].v, &err);
+  if (st == TTREF_OK && noutnames) st = ttref_launch_set_outputs(l, outnames, noutnames, &err);
   /* before running: no output overwrites another */
   if (st == TTREF_OK && outdir) st = ttref_launch_save(l, outdir, TTREF_SAVE_CHECK, &err);
   if (st != TTREF_OK) {
@@ -433,6 +471,9 @@ done:
   free(fxo.syms);
   free(fxo.dtypes);
   free(specs);
+  free(outs);
+  free(outbuf);
+  free(outnames);
   return rc;
 }
 

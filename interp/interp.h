@@ -35,6 +35,9 @@ typedef struct interp_alloc {
   double *snap_pv, *snap_pb;
   int snap_state;      /* 0 none, 1 being copied, 2 copied */
   bool track_reads;    /* parallel runs: a store may write it, so race detection records reads too */
+  const uint8_t *pristine; /* NULL, or a read-only copy of data's bytes as they are now (a mapped
+                          input before its first run): a parallel run's snapshot borrows it */
+  bool snap_borrowed;  /* snap is pristine: never freed */
 } interp_alloc;
 
 typedef struct interp_mem {

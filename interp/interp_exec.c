@@ -441,7 +441,8 @@ static void snapshots_end(interp_mem *m, bool restore)
       if (a->snap_pv) memcpy(a->pv, a->snap_pv, sizeof(double) * (size_t)a->pn);
       if (a->snap_pb) memcpy(a->pb, a->snap_pb, sizeof(double) * (size_t)a->pn);
     }
-    ir_free(a->snap, a->nbytes);
+    if (!a->snap_borrowed) ir_free(a->snap, a->nbytes);
+    a->snap_borrowed = false;
     ir_free(a->snap_pv, sizeof(double) * (size_t)a->pn);
     ir_free(a->snap_pb, sizeof(double) * (size_t)a->pn);
     a->snap = NULL;

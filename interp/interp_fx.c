@@ -126,7 +126,7 @@ ttref_status interp_fx_load(const char *path, const interp_fx_opts *o, const cha
     for (int d = 0; d < nd->dims->nitems; d++)
       need |= nd->dims->items[d]->kind == IR_FX_A_NAME && !has_sym(o, syms + o->nsyms, nsyms - o->nsyms, nd->dims->items[d]->s);
     if (!need) continue;
-    TRY(npy_read(file, &arr, err));
+    TRY(npy_read_map(file, &arr, err)); /* only the shape and dtype are used: no copy of large data */
     if (arr.rank != nd->dims->nitems)
       FAIL(ir_error_set(err, TTREF_E_INPUT, (ttref_loc){g->filename, nd->line, nd->col}, "%s: %s has rank %d, but buffer %s has rank %d",
                         nd->target, file, arr.rank, nd->target, nd->dims->nitems));
@@ -159,7 +159,7 @@ ttref_status interp_fx_load(const char *path, const interp_fx_opts *o, const cha
     k++;
     const char *file = npy_of(specs, nspecs, nd->target);
     if (!file || !pt || pt->kind != IR_T_PTR || !nd->dims) continue;
-    TRY(npy_read(file, &arr, err));
+    TRY(npy_read_map(file, &arr, err)); /* only the shape and dtype are used: no copy of large data */
     int64_t want[IR_MAX_RANK];
     bool same = arr.rank == nd->dims->nitems;
     for (int d = 0; d < nd->dims->nitems && d < IR_MAX_RANK; d++) {

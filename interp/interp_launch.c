@@ -146,7 +146,8 @@ static ttref_status new_buffer(const ir_func *fn, const char *nm, const char *sp
 void interp_bound_free(interp_bound *b)
 {
   if (!b) return;
-  interp_mem_free(b->mem);
+  interp_mem_free(b->mem); /* leaves mapped buffers (borrowed) alone: unmapped below */
+  for (int i = 0; b->meta && i < b->nargs; i++) npy_release_maps(&b->meta[i]);
   ir_free(b->args, sizeof(interp_elem) * (size_t)(b->nargs + 1));
   ir_free(b->meta, sizeof(npy_array) * (size_t)(b->nargs + 1));
   ir_free(b->alloc_of, sizeof(int) * (size_t)(b->nargs + 1));
@@ -201,7 +202,7 @@ ttref_status interp_bind(const ir_module *m, const ir_func *fn, const char *cons
       ir_scalar es = !pe ? IR_S_I8 : pe->kind == IR_T_PTR ? IR_S_PTR : pe->kind == IR_T_TENSOR ? pe->scalar : pe->scalar;
       const bool fresh = strncmp(val, "@new:", 5) == 0;
       if (fresh) TRY(new_buffer(fn, nm, val + 5, es, &arr, err));
-      else TRY(npy_read(val + 1, &arr, err));
+      else TRY(npy_read_map(val + 1, &arr, err)); /* large inputs mapped copy-on-write, not copied */
       int want = ir_scalar_bytes(es);
       if (arr.elsize != want) {
         char msg[200];
@@ -227,18 +228,22 @@ ttref_status interp_bind(const ir_module *m, const ir_func *fn, const char *cons
         FAIL(TTREF_E_INPUT);
       }
       int64_t addr;
-      out->meta[i] = arr;
+      out->meta[i] = arr; /* keeps a mapping (meta[i].map), released by interp_bound_free */
       out->meta[i].data = NULL;
       void *data = arr.data;
       size_t nb = arr.nbytes;
-      arr.data = NULL;
-      arr.nbytes = 0;
+      const bool mapped = arr.map != NULL;
+      memset(&arr, 0, sizeof arr);
       if (!data) { /* an empty array still needs a distinct allocation */
         data = ir_alloc(1);
         nb = 0;
         if (!data) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
       }
-      TRY(interp_mem_add_take(out->mem, fn->args[i].name ? fn->args[i].name : nm, data, nb, es, &addr, err));
+      if (mapped) TRY(interp_mem_add_borrowed(out->mem, fn->args[i].name ? fn->args[i].name : nm, data, nb, es, &addr, err));
+      else TRY(interp_mem_add_take(out->mem, fn->args[i].name ? fn->args[i].name : nm, data, nb, es, &addr, err));
+      if (mapped && out->meta[i].view) /* until the first run stores, the file's bytes are data's */
+        out->mem->allocs[out->mem->n - 1].pristine =
+            (const uint8_t *)out->meta[i].view + ((const uint8_t *)data - (const uint8_t *)out->meta[i].map);
       out->alloc_of[i] = out->mem->n - 1;
       out->mem->allocs[out->mem->n - 1].uninit = fresh;
       out->args[i].i = addr;
@@ -279,6 +284,11 @@ ir_scalar interp_pointee_scalar(const ir_type *t)
   return !pe ? IR_S_I8 : pe->kind == IR_T_PTR ? IR_S_PTR : pe->scalar;
 }
 
+void interp_bound_ran(interp_bound *b)
+{
+  for (int i = 0; b && b->mem && i < b->mem->n; i++) b->mem->allocs[i].pristine = NULL;
+}
+
 ttref_status interp_check_out_names(const interp_bound *b, bool precise, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
@@ -301,7 +311,84 @@ fail:
   return st;
 }
 
-ttref_status interp_write_outputs(const interp_bound *b, const char *dir, ttref_error *err)
+/* DIR/NAME.npy, or DIR/NAME.SFX.npy, into path (as the writers below name their files). */
+static void out_path(char *path, size_t cap, const char *dir, const char *name, const char *sfx)
+{
+  snprintf(path, cap, "%s/%s%s%s.npy", dir, name, sfx ? "." : "", sfx ? sfx : "");
+}
+
+/* Copy mapped buffer @p i of @p b into heap memory and unmap it (its file is about to be rewritten:
+ * truncating a mapped file would end the process with SIGBUS). */
+static ttref_status unmap_buffer(const interp_bound *b, int i, ttref_error *err)
+{
+  npy_array *m = &b->meta[i];
+  interp_alloc *a = &b->mem->allocs[b->alloc_of[i]];
+  uint8_t *copy = ir_alloc(a->nbytes);
+  if (!copy) return IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory");
+  memcpy(copy, a->data, a->nbytes);
+  npy_release_maps(m);
+  a->data = copy;
+  a->borrowed = false;
+  a->pristine = NULL;
+  return TTREF_OK;
+}
+
+/* Before any file is written: every mapped buffer of @p b whose file is one of the files this save
+ * rewrites (the same inode, under any name) becomes a heap copy. */
+static ttref_status unmap_rewritten(const interp_bound *b, const interp_bound *pb, const char *dir, const bool *only,
+                                    ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  bool any = false;
+  for (int i = 0; i < b->nargs && !any; i++) any = b->meta[i].map != NULL;
+  for (int i = 0; i < b->nargs && any; i++) {
+    if (b->alloc_of[i] < 0 || (only && !only[i])) continue;
+    static const char *const sfx[] = {NULL, "precise", "bound"};
+    const interp_alloc *a = &b->mem->allocs[b->alloc_of[i]];
+    const bool prec = pb && pb->alloc_of[i] >= 0 && pb->mem->allocs[pb->alloc_of[i]].pv;
+    for (int q = 0; q < (prec ? 3 : 1); q++) {
+      char path[4096];
+      struct stat sb;
+      out_path(path, sizeof path, dir, a->name, sfx[q]);
+      if (lstat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) continue;
+      for (int k = 0; k < b->nargs; k++)
+        if (b->meta[k].map && b->meta[k].map_dev == (uint64_t)sb.st_dev && b->meta[k].map_ino == (uint64_t)sb.st_ino)
+          TRY(unmap_buffer(b, k, err));
+    }
+  }
+fail:
+  return st;
+}
+
+/* Precise mode outputs: DIR/NAME.precise.npy and DIR/NAME.bound.npy (f64, the argument's shape) for
+ * every float pointer argument (of @p only, when not NULL) of a launch run with L.precise after
+ * interp_mem_make_precise. */
+static ttref_status write_precise(const interp_bound *b, const char *dir, const bool *only, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  for (int i = 0; i < b->nargs; i++) {
+    if (b->alloc_of[i] < 0 || (only && !only[i])) continue;
+    const interp_alloc *a = &b->mem->allocs[b->alloc_of[i]];
+    if (!a->pv) continue;
+    for (int which = 0; which < 2; which++) {
+      npy_array o = b->meta[i];
+      o.kind = 'f';
+      o.elsize = 8;
+      o.nbytes = (size_t)o.numel * 8;
+      if ((int64_t)(a->pn - 1) < o.numel) o.nbytes = (size_t)(a->pn - 1) * 8; /* guarded by bind */
+      o.data = which ? (void *)a->pb : (void *)a->pv;
+      o.map = NULL;
+      char path[4096];
+      out_path(path, sizeof path, dir, a->name, which ? "bound" : "precise");
+      TRY(npy_write(path, &o, err));
+    }
+  }
+fail:
+  return st;
+}
+
+ttref_status interp_write_outputs(const interp_bound *b, const interp_bound *pb, const char *dir, const bool *only,
+                                  ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   ttref_loc none = {0};
@@ -320,39 +407,19 @@ ttref_status interp_write_outputs(const interp_bound *b, const char *dir, ttref_
       tmp[k] = ch;
     }
   }
+  TRY(unmap_rewritten(b, pb, dir, only, err));
   for (int i = 0; i < b->nargs; i++) {
-    if (b->alloc_of[i] < 0) continue;
+    if (b->alloc_of[i] < 0 || (only && !only[i])) continue;
     const interp_alloc *a = &b->mem->allocs[b->alloc_of[i]];
     npy_array o = b->meta[i];
     o.data = a->nbytes ? a->data : NULL;
     o.nbytes = a->nbytes;
+    o.map = NULL;
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s.npy", dir, a->name);
+    out_path(path, sizeof path, dir, a->name, NULL);
     TRY(npy_write(path, &o, err));
   }
-fail:
-  return st;
-}
-
-ttref_status interp_write_precise(const interp_bound *b, const char *dir, ttref_error *err)
-{
-  ttref_status st = TTREF_OK;
-  for (int i = 0; i < b->nargs; i++) {
-    if (b->alloc_of[i] < 0) continue;
-    const interp_alloc *a = &b->mem->allocs[b->alloc_of[i]];
-    if (!a->pv) continue;
-    for (int which = 0; which < 2; which++) {
-      npy_array o = b->meta[i];
-      o.kind = 'f';
-      o.elsize = 8;
-      o.nbytes = (size_t)o.numel * 8;
-      if ((int64_t)(a->pn - 1) < o.numel) o.nbytes = (size_t)(a->pn - 1) * 8; /* guarded by bind */
-      o.data = which ? (void *)a->pb : (void *)a->pv;
-      char path[4096];
-      snprintf(path, sizeof path, "%s/%s.%s.npy", dir, a->name, which ? "bound" : "precise");
-      TRY(npy_write(path, &o, err));
-    }
-  }
+  if (pb) TRY(write_precise(pb, dir, only, err));
 fail:
   return st;
 }

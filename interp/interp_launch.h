@@ -16,7 +16,8 @@ typedef struct interp_bound {
   interp_mem *mem;
   interp_elem *args;
   int nargs;
-  npy_array *meta;   /* per argument: dtype/shape of a pointer argument's file (data NULL) */
+  npy_array *meta;   /* per argument: dtype/shape of a pointer argument's file (data NULL; map:
+                        the buffer's file mapping, owned, NULL when read into the heap) */
   int *alloc_of;     /* per argument: allocation index, or -1 for scalars */
 } interp_bound;
 
@@ -32,18 +33,24 @@ ttref_status interp_bind(const ir_module *m, const ir_func *fn, const char *cons
                          interp_bound *out, ttref_error *err);
 void interp_bound_free(interp_bound *b);
 
+/* After a run of @p b's launch: its mapped buffers may now differ from their files, so parallel
+ * runs no longer borrow the files' bytes as their snapshots (interp_alloc.pristine). */
+void interp_bound_ran(interp_bound *b);
+
 /* Refuse (TTREF_E_USAGE) pointer arguments whose output files in --out DIR
  * would collide: with @p precise, an argument named X.precise or X.bound next
  * to a pointer argument X (both would write X.precise.npy / X.bound.npy). */
 ttref_status interp_check_out_names(const interp_bound *b, bool precise, ttref_error *err);
 
-/* Write every pointer argument's buffer to DIR/NAME.npy (input dtype and shape). */
-ttref_status interp_write_outputs(const interp_bound *b, const char *dir, ttref_error *err);
-
-/* Precise mode outputs: DIR/NAME.precise.npy and DIR/NAME.bound.npy (f64, the
- * argument's shape) for every float pointer argument of a launch run with
- * L.precise after interp_mem_make_precise. */
-ttref_status interp_write_precise(const interp_bound *b, const char *dir, ttref_error *err);
+/*
+ * Write every pointer argument's buffer of @p b (those @p only marks, when not NULL; indexed by
+ * argument) to DIR/NAME.npy (input dtype and shape), creating DIR; then, when @p pb is not NULL
+ * (a launch run with L.precise after interp_mem_make_precise), DIR/NAME.precise.npy and
+ * DIR/NAME.bound.npy (f64, the argument's shape) for its float pointer arguments. A buffer
+ * mapped from a file one of these writes would rewrite is copied to the heap first.
+ */
+ttref_status interp_write_outputs(const interp_bound *b, const interp_bound *pb, const char *dir, const bool *only,
+                                  ttref_error *err);
 
 /* The kernel signature "name(%x_ptr: !tt.ptr<f32>, %n: i32)" into buf. */
 void interp_signature(const ir_func *fn, char *buf, size_t n);

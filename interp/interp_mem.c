@@ -24,7 +24,7 @@ void interp_mem_free(interp_mem *m)
     ir_free(a->owner, sizeof(uint32_t) * (size_t)a->owner_n);
     ir_free(a->pv, sizeof(double) * (size_t)a->pn);
     ir_free(a->pb, sizeof(double) * (size_t)a->pn);
-    ir_free(a->snap, a->nbytes);
+    if (!a->snap_borrowed) ir_free(a->snap, a->nbytes);
     ir_free(a->snap_pv, sizeof(double) * (size_t)a->pn);
     ir_free(a->snap_pb, sizeof(double) * (size_t)a->pn);
   }

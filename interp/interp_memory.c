@@ -40,7 +40,10 @@ void __attribute__((noinline)) interp_snapshot_slow(ctx *c, int64_t addr)
   int expect = 0;
   if (__atomic_compare_exchange_n(&a->snap_state, &expect, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
     bool ok = true;
-    if (a->nbytes && (a->snap = ir_alloc(a->nbytes))) memcpy(a->snap, a->data, a->nbytes);
+    if (a->pristine) { /* the same bytes, already there: no copy, and no thread waits for one */
+      a->snap = (uint8_t *)(uintptr_t)a->pristine;
+      a->snap_borrowed = true;
+    } else if (a->nbytes && (a->snap = ir_alloc(a->nbytes))) memcpy(a->snap, a->data, a->nbytes);
     else if (a->nbytes) ok = false;
     if (a->pv && (a->snap_pv = ir_alloc(sizeof(double) * (size_t)a->pn) )) memcpy(a->snap_pv, a->pv, sizeof(double) * (size_t)a->pn);
     else if (a->pv) ok = false;
@@ -85,6 +88,41 @@ static ir_scalar pointee_scalar(const ir_value *p)
   return e->kind == IR_T_PTR ? IR_S_PTR : e->scalar;
 }
 
+/* One lane of addptr_pass: the wrapping sum into *r; nonzero when the offset is outside
+ * [-2^59, 2^59) (its shifted value may have wrapped) or the sum overflowed int64. */
+static inline uint64_t addptr_lane(interp_elem *r, uint64_t a, uint64_t v, int sh)
+{
+  const uint64_t b = v << sh, s = a + b;
+  r->i = (int64_t)s;
+  return ((v + (UINT64_C(1) << 59)) >> 60) | (((a ^ s) & (b ^ s)) >> 63);
+}
+
+/* Vectorised, and on x86-64 GCC cloned for AVX2 hardware (as interp_reduce.c's dot rows). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#define MEM_KERNEL __attribute__((target_clones("avx2", "default"), optimize("tree-vectorize", "vect-cost-model=dynamic")))
+#elif defined(__GNUC__) && !defined(__clang__)
+#define MEM_KERNEL __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
+#else
+#define MEM_KERNEL
+#endif
+
+/* r[i] = p[i*sp] + (o[i*so] << sh) for n lanes, wrapping (r distinct from p and o); nonzero when
+ * some lane is flagged by addptr_lane. One unit-stride loop per stride pair. */
+MEM_KERNEL static uint64_t addptr_pass(interp_elem *restrict r, const interp_elem *restrict p, bool sp,
+                                          const interp_elem *restrict o, bool so, int64_t n, int sh)
+{
+  uint64_t bad = 0;
+  if (sp && so)
+    for (int64_t i = 0; i < n; i++) bad |= addptr_lane(&r[i], (uint64_t)p[i].i, (uint64_t)o[i].i, sh);
+  else if (sp)
+    for (int64_t i = 0; i < n; i++) bad |= addptr_lane(&r[i], (uint64_t)p[i].i, (uint64_t)o[0].i, sh);
+  else if (so)
+    for (int64_t i = 0; i < n; i++) bad |= addptr_lane(&r[i], (uint64_t)p[0].i, (uint64_t)o[i].i, sh);
+  else
+    for (int64_t i = 0; i < n; i++) bad |= addptr_lane(&r[i], (uint64_t)p[0].i, (uint64_t)o[0].i, sh);
+  return bad;
+}
+
 ttref_status interp_op_addptr(ctx *c, const ir_op *op)
 {
   const slot *p = SL(op->opnds[0]), *o = SL(op->opnds[1]);
@@ -93,6 +131,12 @@ ttref_status interp_op_addptr(ctx *c, const ir_op *op)
   const int obits = elem_bits(op->opnds[1]);
   const int64_t n = LANES2(p, o), sp = p->n > 1, so = o->n > 1;
   r->n = n;
+  const int sh = esz == 1 ? 0 : esz == 2 ? 1 : esz == 4 ? 2 : esz == 8 ? 3 : -1;
+  if (obits > 1 && sh >= 0 && r->d != p->d && r->d != o->d) {
+    /* A branch-free pass first (vectorised); the checked loop below runs again, from lane 0,
+     * only if it flags a lane, and then faults at the same lane. */
+    if (!addptr_pass(r->d, p->d, sp, o->d, so, n, sh)) return TTREF_OK;
+  }
   for (int64_t i = 0; i < n; i++) {
     int64_t bytes;
     /* checked: a wrapped address could alias another row and escape the bounds check */
@@ -235,6 +279,34 @@ static void narrow(ir_scalar es, uint8_t *q, const interp_elem *src, int64_t sv,
   }
 }
 
+/* Whole blocks of RUN_BLOCK lanes from lane j (below lim) whose addresses continue the run (lane j
+ * at want, stepping by esz) and whose mask (m, unit stride; NULL: set) is set, each block tested
+ * without branches; returns the first lane of the first block that is not (the caller's lane loop
+ * finds the exact end from there). */
+#define RUN_BLOCK 8
+MEM_KERNEL static int64_t run_blocks(const interp_elem *restrict P, const interp_elem *restrict m, int64_t j,
+                                        int64_t lim, int64_t want, int64_t esz)
+{
+  for (; j + RUN_BLOCK <= lim; j += RUN_BLOCK, want += RUN_BLOCK * esz) {
+    uint64_t off = 0;
+    for (int t = 0; t < RUN_BLOCK; t++)
+      off |= (uint64_t)(P[j + t].i ^ (want + t * esz)) | (m ? (uint64_t)(m[j + t].i == 0) : 0);
+    if (off) break;
+  }
+  return j;
+}
+
+/* From lane j, the first lane below lim that does not continue the run of lane i (address addr). */
+static inline int64_t run_lanes(const interp_elem *P, const slot *mk, int64_t sm, int64_t i, int64_t j, int64_t lim,
+                                int64_t addr, int esz)
+{
+  if (mk)
+    while (j < lim && P[j].i == addr + (j - i) * esz && mk->d[j * sm].i) j++;
+  else
+    while (j < lim && P[j].i == addr + (j - i) * esz) j++;
+  return j;
+}
+
 /* The end of the run starting at lane i (address addr, bounds-checked): lanes step by esz, stay in the
  * allocation, and have their mask set (mk, stride sm). */
 #define RUN_MAX (INT64_C(1) << 24)
@@ -246,11 +318,13 @@ static int64_t run_end(const interp_mem *m, const interp_elem *P, const slot *mk
   const int64_t room = (int64_t)((a->nbytes - off) / (uint64_t)esz); /* >= 1: lane i is in bounds */
   int64_t lim = n - i < room ? n : i + room;
   if (lim - i > RUN_MAX) lim = i + RUN_MAX; /* a run's byte size fits an int */
-  int64_t j = i + 1;
-  if (mk)
-    while (j < lim && P[j].i == addr + (j - i) * esz && mk->d[j * sm].i) j++;
-  else
-    while (j < lim && P[j].i == addr + (j - i) * esz) j++;
+  /* lane by lane for the first RUN_BLOCK lanes (short runs: gathers, transposed tiles), then by
+   * blocks while the run goes on, then lane by lane to its exact end */
+  int64_t j = run_lanes(P, mk, sm, i, i + 1, lim - i > RUN_BLOCK ? i + 1 + RUN_BLOCK : lim, addr, esz);
+  if (j == i + 1 + RUN_BLOCK && j < lim) {
+    j = run_blocks(P, mk && sm ? mk->d : NULL, j, lim, addr + (j - i) * esz, esz); /* a splat mask is set */
+    j = run_lanes(P, mk, sm, i, j, lim, addr, esz);
+  }
   return j;
 }
 
@@ -398,9 +472,8 @@ ttref_status interp_op_store(ctx *c, const ir_op *op)
   return TTREF_OK;
 }
 
-static interp_elem rmw_apply(int kind, ir_scalar es, interp_elem old, interp_elem v, int f)
+static inline interp_elem rmw_apply_bits(int kind, int bits, interp_elem old, interp_elem v, int f)
 {
-  const int bits = ir_scalar_bits(es);
   interp_elem r = old;
   switch (kind) {
   case IR_RMW_AND: r.i = old.i & v.i; break;
@@ -418,6 +491,11 @@ static interp_elem rmw_apply(int kind, ir_scalar es, interp_elem old, interp_ele
   return r;
 }
 
+static interp_elem rmw_apply(int kind, ir_scalar es, interp_elem old, interp_elem v, int f)
+{
+  return rmw_apply_bits(kind, ir_scalar_bits(es), old, v, f);
+}
+
 ttref_status interp_op_atomic_rmw(ctx *c, const ir_op *op)
 {
   const ir_value *pv = op->opnds[0];
@@ -430,6 +508,24 @@ ttref_status interp_op_atomic_rmw(ctx *c, const ir_op *op)
   if (kind < IR_RMW_AND || kind > IR_RMW_XCHG) return interp_fault(c, op, TTREF_E_INPUT, "unknown atomic_rmw kind %d", kind);
   const int64_t n = LANES2(p, v), sp = p->n > 1, sv = v->n > 1, sm = mk && mk->n > 1;
   r->n = n;
+  if (!c->precise && !c->track && !c->parallel && !c->bound_pass) {
+    /* nothing observes the accesses (no race tracking, snapshots or precise shadows; atomics
+     * run programs in order): the same reads, updates and writes as below, without ld/st's checks */
+    const int bits = ir_scalar_bits(es);
+    for (int64_t i = 0; i < n; i++) {
+      if (mk && !mk->d[i * sm].i) {
+        r->d[i].i = 0;
+        continue;
+      }
+      const int64_t addr = p->d[i * sp].i;
+      uint8_t *q = mem_at(c->L->mem, addr, esz);
+      if (!q) return interp_fault_oob(c, op, pv->type, i, addr, esz);
+      const interp_elem old = mem_read(es, q);
+      mem_write(es, q, rmw_apply_bits(kind, bits, old, v->d[i * sv], f));
+      r->d[i] = old;
+    }
+    return TTREF_OK;
+  }
   for (int64_t i = 0; i < n; i++) { /* element order within the program */
     if (mk && !mk->d[i * sm].i) {
       r->d[i].i = 0; /* masked-off return value is undefined: 0 */

@@ -294,11 +294,12 @@ fail:
 
 /* ---- matrix multiply ---------------------------------------------------------------------------- */
 /*
- * Row micro-kernels of tt.dot: acc[n] = step(a, b[n], acc[n]) for one k, so the
- * loop runs across N and every accumulator keeps its own k order (never
- * vectorised across K: docs/numerics.md §8). On x86-64 GCC they are cloned for
- * FMA/AVX2 hardware (fmaf becomes one vfmadd lane; the result is the same
- * correctly rounded fmaf either way) and vectorised.
+ * Tile micro-kernels of tt.dot: for each output row m and each k ascending,
+ * acc[m, n] = step(a[m, k], b[k, n], acc[m, n]) across n, so the loop runs
+ * across N and every accumulator keeps its own k order (never vectorised across
+ * K: docs/numerics.md §8). One call per (batch of a) dot, not per row and k.
+ * On x86-64 GCC they are cloned for FMA/AVX2 hardware (fmaf becomes one vfmadd
+ * lane; the result is the same correctly rounded fmaf either way) and vectorised.
  */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
 #define DOT_KERNEL(isa) __attribute__((target_clones(isa, "default"), optimize("tree-vectorize", "vect-cost-model=dynamic")))
@@ -306,63 +307,103 @@ fail:
 #define DOT_KERNEL(isa)
 #endif
 
-DOT_KERNEL("fma") static void dot_row_f32(float *restrict acc, float a, const float *restrict b, int64_t n)
+/* Columns per register block: the accumulators of DOT_COLS columns stay in registers across k. */
+#define DOT_COLS 16
+
+DOT_KERNEL("fma") static void dot_tile_f32(float *restrict acc, const float *restrict a, const float *restrict b,
+                                           int64_t M, int64_t K, int64_t N)
 {
-  for (int64_t j = 0; j < n; j++) acc[j] = fmaf(a, b[j], acc[j]);
+  const int64_t nfull = N - N % DOT_COLS;
+  for (int64_t m = 0; m < M; m++) {
+    float *restrict row = acc + m * N;
+    const float *restrict am = a + m * K;
+    for (int64_t j0 = 0; j0 < nfull; j0 += DOT_COLS) {
+      float v[DOT_COLS];
+      for (int t = 0; t < DOT_COLS; t++) v[t] = row[j0 + t];
+      for (int64_t k = 0; k < K; k++) {
+        const float x = am[k];
+        const float *restrict bk = b + k * N + j0;
+        for (int t = 0; t < DOT_COLS; t++) v[t] = fmaf(x, bk[t], v[t]);
+      }
+      for (int t = 0; t < DOT_COLS; t++) row[j0 + t] = v[t];
+    }
+    for (int64_t k = 0; k < K && nfull < N; k++) {
+      const float x = am[k];
+      const float *restrict bk = b + k * N;
+      for (int64_t j = nfull; j < N; j++) row[j] = fmaf(x, bk[j], row[j]);
+    }
+  }
 }
 
 /* integer products and sums modulo 2^32 (i32 accumulator): wrapping once at the end equals wrapping each step */
-DOT_KERNEL("avx2") static void dot_row_u32(uint32_t *restrict acc, uint32_t a, const uint32_t *restrict b, int64_t n)
+DOT_KERNEL("avx2") static void dot_tile_u32(uint32_t *restrict acc, const uint32_t *restrict a, const uint32_t *restrict b,
+                                            int64_t M, int64_t K, int64_t N)
 {
-  for (int64_t j = 0; j < n; j++) acc[j] += a * b[j];
+  const int64_t nfull = N - N % DOT_COLS;
+  for (int64_t m = 0; m < M; m++) {
+    uint32_t *restrict row = acc + m * N;
+    const uint32_t *restrict am = a + m * K;
+    for (int64_t j0 = 0; j0 < nfull; j0 += DOT_COLS) {
+      uint32_t v[DOT_COLS];
+      for (int t = 0; t < DOT_COLS; t++) v[t] = row[j0 + t];
+      for (int64_t k = 0; k < K; k++) {
+        const uint32_t x = am[k];
+        const uint32_t *restrict bk = b + k * N + j0;
+        for (int t = 0; t < DOT_COLS; t++) v[t] += x * bk[t];
+      }
+      for (int t = 0; t < DOT_COLS; t++) row[j0 + t] = v[t];
+    }
+    for (int64_t k = 0; k < K && nfull < N; k++) {
+      const uint32_t x = am[k];
+      const uint32_t *restrict bk = b + k * N;
+      for (int64_t j = nfull; j < N; j++) row[j] += x * bk[j];
+    }
+  }
 }
 
 /*
  * The f32-accumulator and i32-accumulator dots (all but precise mode and f64/f16
- * accumulators): B is converted once per op to a packed float / uint32 copy in
- * the work space, each output row is accumulated in a packed row with the row
- * micro-kernel, k ascending. Bit-identical to the generic loop in op_dot.
+ * accumulators): A, B and the accumulators C are converted once per op to packed
+ * float / uint32 copies in the work space, the tile micro-kernel accumulates,
+ * and D is written once. Bit-identical to the generic loop in op_dot.
  */
 static ttref_status dot_packed(ctx *c, const ir_op *op, int64_t nb, int64_t M, int64_t K, int64_t N, bool tf32)
 {
   ttref_status st = TTREF_OK;
-  const slot *A = SL(op->opnds[0]), *B = SL(op->opnds[1]);
+  const slot *A = SL(op->opnds[0]), *B = SL(op->opnds[1]), *C = SL(op->opnds[2]);
   slot *D = SL(&op->res[0]);
   const ir_scalar as = elem_scalar(op->opnds[0]), bs = elem_scalar(op->opnds[1]);
   const bool integer = ir_scalar_is_int(elem_scalar(&op->res[0]));
+  const int64_t sc = C->n > 1; /* a splat accumulator is one element */
   const int abits = ir_scalar_bits(as), bbits = ir_scalar_bits(bs);
   interp_elem *ws;
-  /* K*N packed B values and an N-wide accumulator row, 4 bytes each */
-  TRY(work_get(c, op, (K * N + N) / 2 + 2, &ws));
-  float *bf = (float *)(void *)ws, *accf = bf + K * N;
-  uint32_t *bu = (uint32_t *)(void *)ws, *accu = bu + K * N;
+  /* packed B (K*N), A (M*K) and accumulators (M*N), 4 bytes each */
+  TRY(work_get(c, op, (K * N + M * K + M * N) / 2 + 2, &ws));
+  float *bf = (float *)(void *)ws, *af = bf + K * N, *accf = af + M * K;
+  uint32_t *bu = (uint32_t *)(void *)ws, *au = bu + K * N, *accu = au + M * K;
   for (int64_t b = 0; b < nb; b++) {
-    const interp_elem *bsrc = B->d + b * K * N;
+    const interp_elem *bsrc = B->d + b * K * N, *asrc = A->d + b * M * K, *cc = C->d + sc * b * M * N;
+    interp_elem *dd = D->d + b * M * N;
     if (integer) {
       for (int64_t i = 0; i < K * N; i++) bu[i] = (uint32_t)sval(bbits, bsrc[i].i);
+      for (int64_t i = 0; i < M * K; i++) au[i] = (uint32_t)sval(abits, asrc[i].i);
+      for (int64_t i = 0; i < M * N; i++) accu[i] = (uint32_t)cc[i * sc].i;
+      dot_tile_u32(accu, au, bu, M, K, N);
+      for (int64_t i = 0; i < M * N; i++) dd[i].i = (int32_t)accu[i];
     } else {
       for (int64_t i = 0; i < K * N; i++) {
         double y = bsrc[i].f;
         if (tf32 && bs == IR_S_F32) y = fp_round_to(FP_TF32, y, FP_RTZ, FP_OVF_INF);
         bf[i] = (float)y;
       }
-    }
-    for (int64_t m = 0; m < M; m++) {
-      interp_elem *drow = D->d + (b * M + m) * N;
-      const interp_elem *arow = A->d + (b * M + m) * K;
-      if (integer) {
-        for (int64_t n = 0; n < N; n++) accu[n] = (uint32_t)drow[n].i;
-        for (int64_t k = 0; k < K; k++) dot_row_u32(accu, (uint32_t)sval(abits, arow[k].i), bu + k * N, N);
-        for (int64_t n = 0; n < N; n++) drow[n].i = (int32_t)accu[n];
-      } else {
-        for (int64_t n = 0; n < N; n++) accf[n] = (float)drow[n].f;
-        for (int64_t k = 0; k < K; k++) {
-          double x = arow[k].f;
-          if (tf32 && as == IR_S_F32) x = fp_round_to(FP_TF32, x, FP_RTZ, FP_OVF_INF);
-          dot_row_f32(accf, (float)x, bf + k * N, N);
-        }
-        for (int64_t n = 0; n < N; n++) drow[n].f = (double)accf[n];
+      for (int64_t i = 0; i < M * K; i++) {
+        double x = asrc[i].f;
+        if (tf32 && as == IR_S_F32) x = fp_round_to(FP_TF32, x, FP_RTZ, FP_OVF_INF);
+        af[i] = (float)x;
       }
+      for (int64_t i = 0; i < M * N; i++) accf[i] = (float)cc[i * sc].f;
+      dot_tile_f32(accf, af, bf, M, K, N);
+      for (int64_t i = 0; i < M * N; i++) dd[i].f = (double)accf[i];
     }
   }
 fail:
@@ -390,12 +431,12 @@ ttref_status interp_op_dot(ctx *c, const ir_op *op)
   const int f = c->precise ? FP_F64 : fmt_of(ds);
   const bool integer = ir_scalar_is_int(ds);
   const int dbits = ir_scalar_bits(ds);
+  D->n = td->numel;
+  if ((f == FP_F32 && !integer) || (integer && dbits == 32 && ir_scalar_bits(as) <= 32 && ir_scalar_bits(bs) <= 32))
+    return dot_packed(c, op, nb, M, K, N, tf32); /* reads C itself */
   memcpy(D->d, C->d, sizeof(interp_elem) * (size_t)td->numel);
   if (C->n == 1)
     for (int64_t i = 0; i < td->numel; i++) D->d[i] = C->d[0];
-  D->n = td->numel;
-  if ((f == FP_F32 && !integer) || (integer && dbits == 32 && ir_scalar_bits(as) <= 32 && ir_scalar_bits(bs) <= 32))
-    return dot_packed(c, op, nb, M, K, N, tf32);
   for (int64_t b = 0; b < nb; b++)
     for (int64_t m = 0; m < M; m++) {
       interp_elem *drow = D->d + (b * M + m) * N;

@@ -54,8 +54,9 @@ ttref_status interp_op_splat(ctx *c, const ir_op *op)
   const slot *a = SL(op->opnds[0]);
   slot *r = SL(&op->res[0]);
   int64_t n = op->res[0].type->numel;
-  interp_elem v = a->d[0];
-  for (int64_t i = 0; i < n; i++) r->d[i] = v;
+  if (n > 0) r->d[0] = a->d[0];
+  for (int64_t k = 1; k < n; k *= 2) /* doubling copies: log2(n) memcpy calls fill the slot */
+    memcpy(r->d + k, r->d, sizeof(interp_elem) * (size_t)(n - k < k ? n - k : k));
   r->n = n;
   return TTREF_OK;
 }

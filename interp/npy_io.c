@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,6 +23,7 @@
 #define MAX_HEADER_LEN (1u << 20) /* real headers are < 1 KiB; bounds the header buffer */
 #define STREAM_CHUNK ((size_t)1 << 20)
 #define STR_CAP 32
+#define MAP_ALIGN 16              /* npy_read_map: the data offset's alignment (malloc's) */
 
 static const ttref_loc no_loc = {NULL, 0, 0};
 
@@ -46,6 +48,8 @@ typedef struct source {
   int64_t size; /* total bytes; -1 when unknown (pipe, character device) */
   bool bounded;   /* npy_read_bounded: the data may not exceed max_data */
   size_t max_data;
+  bool mappable;  /* npy_read_map: a regular file whose data may be mapped */
+  uint64_t dev, ino;
 } source;
 
 /* Cursor over the header text. */
@@ -358,6 +362,40 @@ fail:
   return st;
 }
 
+/*
+ * Map the file from offset 0 through the end of the n data bytes at s->pos, private and
+ * writable, into out->map/map_len/data. False (nothing mapped) when mmap fails: the caller reads.
+ */
+static bool map_data(source *s, size_t n, npy_array *out)
+{
+  if (s->pos > SIZE_MAX - n) return false;
+  const size_t len = s->pos + n;
+  void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fileno(s->f), 0);
+  if (p == MAP_FAILED) return false;
+  out->map = p;
+  out->map_len = len;
+  void *v = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fileno(s->f), 0); /* the pristine bytes: optional */
+  out->view = v == MAP_FAILED ? NULL : v;
+  out->map_dev = s->dev;
+  out->map_ino = s->ino;
+  out->data = (unsigned char *)p + s->pos;
+  return true;
+}
+
+void npy_unmap(void *map, size_t len)
+{
+  if (map) munmap(map, len);
+}
+
+void npy_release_maps(npy_array *a)
+{
+  if (!a) return;
+  npy_unmap(a->map, a->map_len);
+  npy_unmap(a->view, a->map_len);
+  a->map = a->view = NULL;
+  a->map_len = 0;
+}
+
 /* Transpose Fortran-order data in a->data to C order. */
 static ttref_status fortran_to_c(npy_array *a, ttref_error *err, const char *name)
 {
@@ -440,7 +478,10 @@ static ttref_status read_npy(source *s, npy_array *out, ttref_error *err)
   if (s->size >= 0 && (uint64_t)h.nbytes > (uint64_t)s->size - s->pos)
     FAIL(claims_too_much(s, h.nbytes, (uint64_t)s->size - s->pos, err));
   if (h.nbytes > 0) {
-    if (s->size >= 0) {
+    if (s->mappable && s->f && !h.swap && (!h.fortran || h.rank < 2) && h.nbytes >= NPY_MAP_MIN &&
+        s->pos % MAP_ALIGN == 0 && map_data(s, h.nbytes, out)) {
+      data = NULL; /* mapped: out->data points into out->map */
+    } else if (s->size >= 0) {
       data = ir_alloc(h.nbytes);
       if (!data) FAIL(ir_error_set(err, TTREF_E_NOMEM, no_loc, "%s: out of memory", s->name));
       TRY(src_read(s, data, h.nbytes, &got, err));
@@ -456,7 +497,7 @@ static ttref_status read_npy(source *s, npy_array *out, ttref_error *err)
   out->rank = h.rank;
   memcpy(out->shape, h.shape, sizeof h.shape);
   out->numel = h.numel;
-  out->data = data;
+  if (!out->map) out->data = data;
   out->nbytes = h.nbytes;
   data = NULL;
   if (h.fortran) TRY(fortran_to_c(out, err, s->name));
@@ -470,7 +511,7 @@ fail:
 ttref_status npy_read(const char *path, npy_array *out, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
-  source s = {path, NULL, NULL, 0, 0, -1, false, 0};
+  source s = {path, NULL, NULL, 0, 0, -1, false, 0, false, 0, 0};
   struct stat sb;
   if (!out || !path) return ir_error_set(err, TTREF_E_USAGE, no_loc, "npy_read: NULL argument");
   memset(out, 0, sizeof *out);
@@ -485,11 +526,34 @@ fail:
   return st;
 }
 
+ttref_status npy_read_map(const char *path, npy_array *out, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  source s = {path, NULL, NULL, 0, 0, -1, false, 0, false, 0, 0};
+  struct stat sb;
+  if (!out || !path) return ir_error_set(err, TTREF_E_USAGE, no_loc, "npy_read_map: NULL argument");
+  memset(out, 0, sizeof *out);
+  s.f = fopen(path, "rb");
+  if (!s.f) FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: cannot open: %s", path, strerror(errno)));
+  if (fstat(fileno(s.f), &sb) != 0)
+    FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: cannot stat: %s", path, strerror(errno)));
+  if (S_ISREG(sb.st_mode)) {
+    s.size = (int64_t)sb.st_size;
+    s.mappable = true;
+    s.dev = (uint64_t)sb.st_dev;
+    s.ino = (uint64_t)sb.st_ino;
+  }
+  TRY(read_npy(&s, out, err));
+fail:
+  if (s.f) fclose(s.f); /* a mapping outlives its descriptor */
+  return st;
+}
+
 ttref_status npy_read_bounded(const char *path, const char *name, size_t max_data, npy_array *out,
                               ttref_error *err)
 {
   ttref_status st = TTREF_OK;
-  source s = {name ? name : path, NULL, NULL, 0, 0, -1, true, max_data};
+  source s = {name ? name : path, NULL, NULL, 0, 0, -1, true, max_data, false, 0, 0};
   struct stat sb;
   int fd = -1;
   if (!out || !path) return ir_error_set(err, TTREF_E_USAGE, no_loc, "npy_read_bounded: NULL argument");
@@ -523,7 +587,7 @@ fail:
 ttref_status npy_read_mem(const char *name, const void *buf, size_t len, npy_array *out,
                           ttref_error *err)
 {
-  source s = {name ? name : "<memory>", NULL, buf, len, 0, (int64_t)len, false, 0};
+  source s = {name ? name : "<memory>", NULL, buf, len, 0, (int64_t)len, false, 0, false, 0, 0};
   if (!out || (!buf && len))
     return ir_error_set(err, TTREF_E_USAGE, no_loc, "npy_read_mem: NULL argument");
   memset(out, 0, sizeof *out);
@@ -676,7 +740,8 @@ fail:
 void npy_free(npy_array *a)
 {
   if (!a) return;
-  ir_free(a->data, a->nbytes);
+  if (a->map) npy_release_maps(a);
+  else ir_free(a->data, a->nbytes);
   memset(a, 0, sizeof *a);
 }
 

@@ -1,8 +1,9 @@
 /*
  * npy_io.h: read and write NumPy .npy files (format versions 1.0, 2.0, 3.0)
  * for bool, signed/unsigned integer and float arrays of rank 0..8.
- * Ownership: an npy_array filled by npy_read/npy_read_mem/npy_alloc owns its
- * data and is released with npy_free; every pointer argument is borrowed.
+ * Ownership: an npy_array filled by npy_read/npy_read_map/npy_read_mem/npy_alloc
+ * owns its data (or mapping) and is released with npy_free; every pointer
+ * argument is borrowed.
  */
 #ifndef NPY_IO_H
 #define NPY_IO_H
@@ -23,6 +24,13 @@ typedef struct npy_array {
   void *data;                    /**< numel*elsize bytes, C order, host byte order;
                                       owned; NULL when nbytes is 0 */
   size_t nbytes;                 /**< numel*elsize */
+  void *map;                     /**< npy_read_map: the file mapping data points into
+                                      (owned; NULL: data is heap memory) */
+  void *view;                    /**< npy_read_map: a second, read-only mapping of the same
+                                      map_len bytes (owned; NULL if none): the file as read,
+                                      whatever is later stored through data */
+  size_t map_len;                /**< bytes mapped at map (and at view) */
+  uint64_t map_dev, map_ino;     /**< the mapped file's st_dev and st_ino */
 } npy_array;
 
 /**
@@ -37,6 +45,28 @@ typedef struct npy_array {
  * overflow, oversized header), TTREF_E_NOMEM or TTREF_E_USAGE (NULL argument).
  */
 ttref_status npy_read(const char *path, npy_array *out, ttref_error *err);
+
+/** npy_read_map maps data of at least this many bytes; smaller arrays are read. */
+#define NPY_MAP_MIN ((size_t)1 << 16)
+
+/**
+ * Like npy_read, but the data of a regular file is mapped instead of copied when it can be:
+ * at least NPY_MAP_MIN bytes, in host byte order, C order (or rank < 2), starting at a file
+ * offset that is a multiple of 16, and mmap succeeds. The mapping is private and writable
+ * (MAP_PRIVATE): stores into out->data change this process's copy of a page, never the file.
+ * Otherwise the file is read as npy_read does. out->map/map_len then hold the mapping,
+ * out->view a second, read-only one of the same bytes (NULL if that mmap failed), and
+ * map_dev/map_ino the file's identity; npy_free unmaps both (npy_release_maps releases them
+ * from an npy_array whose data was handed on). The file must not be truncated while it is mapped (the process would
+ * get SIGBUS): a writer of an output file checks npy_array's identity first (interp_launch.c).
+ */
+ttref_status npy_read_map(const char *path, npy_array *out, ttref_error *err);
+
+/** Release a mapping made by npy_read_map (@p map NULL: no-op). */
+void npy_unmap(void *map, size_t len);
+
+/** Release @p a's mappings (map and view; data then dangles) and clear those fields. NULL-safe. */
+void npy_release_maps(npy_array *a);
 
 /**
  * Like npy_read, for files another process controls (a backend's outputs):
@@ -74,7 +104,7 @@ ttref_status npy_write(const char *path, const npy_array *a, ttref_error *err);
  */
 ttref_status npy_write_new(const char *path, const npy_array *a, ttref_error *err);
 
-/** Free @p a's data and zero the struct. NULL-safe. */
+/** Free (or unmap) @p a's data and zero the struct. NULL-safe. */
 void npy_free(npy_array *a);
 
 /**

@@ -44,6 +44,7 @@ struct ttref_launch {
   int ncalls;
   int inject_op;          /* ttref_launch_inject_fault: opcode + 1, 0 = none */
   const char *inject_vendor;
+  bool *outputs;          /* ttref_launch_set_outputs: per argument, saved or not; NULL = all */
 };
 
 static const char *const option_names[] = {
@@ -311,6 +312,7 @@ void ttref_launch_free(ttref_launch *l)
   free_specs(l);
   ir_free(l->slots, n * sizeof *l->slots);
   ir_free(l->palloc, n * sizeof *l->palloc);
+  ir_free(l->outputs, n * sizeof *l->outputs);
   ir_free(l, sizeof *l);
 }
 
@@ -541,7 +543,9 @@ static ttref_status run_files(ttref_launch *l, uint32_t gx, uint32_t gy, uint32_
   if (l->pbound) interp_bound_free(&l->pfb);
   l->pbound = false;
   set_options(l, &l->fb.L, gx, gy, gz);
-  TRY(run_first(l, &l->fb.L, err));
+  st = run_first(l, &l->fb.L, err);
+  interp_bound_ran(&l->fb);
+  if (st != TTREF_OK) goto fail;
   if (l->opt[TTREF_OPT_PRECISE]) {
     TRY(interp_bind(l->k->mod, l->k->fn, (const char *const *)l->specs, l->nspecs, &l->pfb, err));
     l->pbound = true;
@@ -714,9 +718,54 @@ ttref_status ttref_launch_save(const ttref_launch *l, const char *dir, unsigned 
     FAIL(ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_launch_save: bind the arguments with ttref_launch_bind_args first"));
   TRY(interp_check_out_names(&l->fb, l->opt[TTREF_OPT_PRECISE] != 0, err));
   if (flags & TTREF_SAVE_CHECK) goto fail;
-  TRY(interp_write_outputs(&l->fb, dir, err));
-  if (l->pbound) TRY(interp_write_precise(&l->pfb, dir, err));
+  TRY(interp_write_outputs(&l->fb, l->pbound ? &l->pfb : NULL, dir, l->outputs, err));
 fail:
+  return st;
+}
+
+/* The pointer arguments of @p fn, "a, b, c", into buf (for messages). */
+static void pointer_names(const ir_func *fn, char *buf, size_t cap)
+{
+  size_t len = 0;
+  buf[0] = 0;
+  for (int i = 0; i < fn->nargs && len + 1 < cap; i++)
+    if (fn->args[i].type && fn->args[i].type->kind == IR_T_PTR) {
+      int w = snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", fn->args[i].name ? fn->args[i].name : "?");
+      if (w < 0) break;
+      len += (size_t)w < cap - len ? (size_t)w : cap - len - 1;
+    }
+  if (!buf[0]) snprintf(buf, cap, "none");
+}
+
+ttref_status ttref_launch_set_outputs(ttref_launch *l, const char *const *names, int n, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  bool *sel = NULL;
+  size_t cnt = 0;
+  if (!l) FAIL(null_arg(err, "ttref_launch_set_outputs", "launch"));
+  if (n < 0 || (n && !names)) FAIL(ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_launch_set_outputs: bad names array"));
+  for (int q = 0; q < n; q++)
+    if (!names[q]) FAIL(null_arg(err, "ttref_launch_set_outputs", "a name"));
+  const ir_func *fn = l->k->fn;
+  cnt = (size_t)fn->nargs + 1;
+  if (n > 0) {
+    if (!(sel = ir_calloc(cnt, sizeof *sel))) FAIL(ir_error_set(err, TTREF_E_NOMEM, noloc, "out of memory"));
+    for (int q = 0; q < n; q++) {
+      const int i = interp_find_arg(fn, names[q], strlen(names[q]));
+      if (i < 0 || ttref_kernel_arg_kind(l->k, i) != TTREF_ARG_POINTER) {
+        char ptrs[300];
+        pointer_names(fn, ptrs, sizeof ptrs);
+        FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "output '%.100s' is %s (pointer arguments: %s)", names[q],
+                          i < 0 ? "not an argument of the kernel" : "not a pointer argument", ptrs));
+      }
+      sel[i] = true;
+    }
+  }
+  ir_free(l->outputs, cnt * sizeof *l->outputs);
+  l->outputs = sel;
+  sel = NULL;
+fail:
+  ir_free(sel, cnt * sizeof *sel);
   return st;
 }
 

@@ -277,7 +277,9 @@ TTREF_API void ttref_launch_free(ttref_launch *l);
 /**
  * Bind every argument at once from @p n `ttref run --arg` specs (copied): "NAME=@FILE.npy" reads
  * the file into a buffer the launch owns (its raw elements; the dtype must fit the pointee:
- * float data for f16/f32/f64, integer data otherwise), "NAME=@new:DTYPE[N,...]" a zero-filled
+ * float data for f16/f32/f64, integer data otherwise; 64 KiB or more of 16-byte-aligned data in
+ * host order is mapped privately instead, copy-on-write: runs never change the file, which must
+ * not be truncated while the launch holds it), "NAME=@new:DTYPE[N,...]" a zero-filled
  * buffer that counts as uninitialised for TTREF_OPT_CHECK_UNINIT, "NAME=LITERAL" a scalar as
  * ttref_launch_scalar. NAME is the argument's name, %name or 0-based position. Replaces earlier
  * file bindings; a launch bound this way refuses ttref_launch_buffer/_scalar (E_USAGE).
@@ -295,7 +297,8 @@ enum {
 
 /**
  * After ttref_launch_bind_args (and a run, or a fault: the files show memory as the fault left
- * it): write every pointer argument's buffer to DIR/NAME.npy with its input's dtype and shape
+ * it): write every pointer argument's buffer (those ttref_launch_set_outputs named, if it was
+ * called) to DIR/NAME.npy with its input's dtype and shape
  * (creating DIR and its parents; a symbolic link at a file's path is an error, never followed)
  * and, after a run with the precise option, DIR/NAME.precise.npy and DIR/NAME.bound.npy (f64)
  * per float buffer. With TTREF_SAVE_CHECK, only refuse names that would collide (X and
@@ -304,6 +307,17 @@ enum {
  *         ttref_launch_bind_args); TTREF_E_IO. Since API 2.
  */
 TTREF_API ttref_status ttref_launch_save(const ttref_launch *l, const char *dir, unsigned flags, ttref_error *err);
+
+/**
+ * Restrict every later ttref_launch_save of @p l to the pointer arguments @p names (@p n of them;
+ * each a TTIR argument name, with or without '%', or a 0-based position; repeats are harmless),
+ * as `ttref run --outputs`: the other buffers are still read and written by the run, only not
+ * saved. @p n = 0 saves every pointer argument again (the default).
+ * @return TTREF_OK; TTREF_E_INPUT (a name that is unknown or names a scalar argument: the
+ *         message lists the pointer arguments; the previous choice is kept); TTREF_E_USAGE (NULL
+ *         arguments, n < 0); TTREF_E_NOMEM. Since API 2.
+ */
+TTREF_API ttref_status ttref_launch_set_outputs(ttref_launch *l, const char *const *names, int n, ttref_error *err);
 
 /**
  * Debugging (docs/debugging.md), for every later run of @p l; text goes to stdout, warnings to

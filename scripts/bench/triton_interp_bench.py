@@ -7,9 +7,10 @@ that the outputs are close (the interpreter's float order differs: loose toleran
 
     TTREF=./ttref python3 scripts/bench/triton_interp_bench.py [--only K1,K2] [--tiny]
 
-Needs Triton, torch and numpy. It has NOT been run yet: Triton is not installed on the
-development machine. The Python kernels below were written from the corpus TTIR. dot2d and
-ln_tutorial are imported from scripts/gpu/gen_corpus.py. The other kernels' original source
+Needs Triton, torch and numpy (not installed on the development machine): it runs on the GPU
+machine; its first results are in docs/performance.md. ttref writes only the compared buffers
+(--outputs). The Python kernels below were written from the corpus TTIR. dot2d and ln_tutorial
+are imported from scripts/gpu/gen_corpus.py. The other kernels' original source
 (kernels.py) is not in the repository, so re-capture the TTIR of these definitions with Triton
 3.6 to confirm that they match the corpus before trusting the comparison. Where the interpreter
 raises (the issue saw matmul crash on `range(tl.cdiv(K, BK))`), the row says so.
@@ -173,7 +174,8 @@ def main():
         args = [w for nm, _, _ in k["bufs"] for w in ("--arg", f"{nm}=@{d}/in/{nm}.npy")] + [w for s, v in k["scalars"].items() for w in ("--arg", f"{s}={v}")]
         t = time.perf_counter()
         subprocess.run([a.ttref, "run", os.path.join(bench.TOP, k["ttir"], "kernel.ttir"), "--grid", ",".join(map(str, k["grid"])),
-                        "--quiet", "--out", os.path.join(d, "ttref")] + args, check=True, stdout=subprocess.DEVNULL)
+                        "--quiet", "--out", os.path.join(d, "ttref"), "--outputs", ",".join(nm for nm, _, _ in k["cmp"])] + args,
+                       check=True, stdout=subprocess.DEVNULL)  # only the compared buffers are written
         t_ttref = time.perf_counter() - t
         fn, cx = launcher(k["name"])
         bufs = {nm: torch.from_numpy(np.load(os.path.join(d, "in", nm + ".npy"))) for nm, _, _ in k["bufs"]}

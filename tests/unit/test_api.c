@@ -928,6 +928,59 @@ static void test_api_bind_args_save(void **state)
   remove_tmp();
 }
 
+/* ttref_launch_set_outputs: only the named buffers are saved; bad names keep the previous choice. */
+static void test_api_set_outputs(void **state)
+{
+  (void)state;
+  ttref_error e;
+  static vadd v;
+  char sx[700], sy[700], path[700], dir[700];
+  vadd_fill(&v);
+  make_tmp();
+  save_f32("x.npy", v.x, N);
+  save_f32("y.npy", v.y, N);
+  ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
+  ttref_launch *l = ttref_launch_new(k, &e);
+  const char *specs[] = {spec_at(sx, sizeof sx, "x_ptr", "x.npy"), spec_at(sy, sizeof sy, "y_ptr", "y.npy"),
+                         "o_ptr=@new:f32[4096]", "n=4096"};
+  assert_int_equal(ttref_launch_bind_args(l, specs, 4, &e), TTREF_OK);
+  const char *outs[] = {"%o_ptr", "o_ptr"};
+  assert_int_equal(ttref_launch_set_outputs(l, outs, 2, &e), TTREF_OK);
+  const char *bad1[] = {"q_ptr"}, *bad2[] = {"n"}, *nul[] = {NULL};
+  assert_int_equal(ttref_launch_set_outputs(l, bad1, 1, &e), TTREF_E_INPUT);
+  assert_has(&e, "output 'q_ptr' is not an argument of the kernel (pointer arguments: x_ptr, y_ptr, o_ptr)");
+  assert_int_equal(ttref_launch_set_outputs(l, bad2, 1, &e), TTREF_E_INPUT);
+  assert_has(&e, "output 'n' is not a pointer argument");
+  assert_int_equal(ttref_launch_set_outputs(l, nul, 1, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_set_outputs(l, NULL, 1, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_set_outputs(l, outs, -1, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_set_outputs(NULL, outs, 1, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_run(l, 4, 1, 1, &e), TTREF_OK);
+  snprintf(dir, sizeof dir, "%s/only", tmpdir);
+  assert_int_equal(ttref_launch_save(l, dir, 0, &e), TTREF_OK);
+  snprintf(path, sizeof path, "%s/only/x_ptr.npy", tmpdir);
+  assert_int_not_equal(access(path, F_OK), 0); /* not named: not written */
+  snprintf(path, sizeof path, "%s/only/y_ptr.npy", tmpdir);
+  assert_int_not_equal(access(path, F_OK), 0);
+  ttref_array o;
+  snprintf(path, sizeof path, "%s/only/o_ptr.npy", tmpdir);
+  assert_int_equal(ttref_npy_load(path, &o, &e), TTREF_OK);
+  const float *got = o.data;
+  for (int i = 0; i < N; i++) {
+    const float want = v.x[i] + v.y[i];
+    if (memcmp(&got[i], &want, 4) != 0) fail_msg("o[%d] = %a, want %a", i, (double)got[i], (double)want);
+  }
+  ttref_array_free(&o);
+  assert_int_equal(ttref_launch_set_outputs(l, NULL, 0, &e), TTREF_OK); /* every buffer again */
+  snprintf(dir, sizeof dir, "%s/all", tmpdir);
+  assert_int_equal(ttref_launch_save(l, dir, 0, &e), TTREF_OK);
+  snprintf(path, sizeof path, "%s/all/x_ptr.npy", tmpdir);
+  assert_int_equal(access(path, F_OK), 0);
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+  remove_tmp();
+}
+
 static void test_api_bind_args_errors(void **state)
 {
   (void)state;
@@ -1328,6 +1381,7 @@ static void test_api_v2_nomem(void **state)
     if (k) l = ttref_launch_new(k, &e);
     if (l) st = ttref_launch_bind_args(l, specs, 4, &e);
     if (st == TTREF_OK) st = ttref_launch_set(l, TTREF_OPT_PRECISE, 1, &e);
+    if (st == TTREF_OK) st = ttref_launch_set_outputs(l, (const char *const[]){"o_ptr", "x_ptr"}, 2, &e);
     if (st == TTREF_OK) st = ttref_launch_set(l, TTREF_OPT_UB, 1, &e);
     if (st == TTREF_OK) st = ttref_launch_set(l, TTREF_OPT_CHECK_UNINIT, 1, &e);
     if (st == TTREF_OK) st = ttref_launch_trace(l, "7", &e);
@@ -1479,6 +1533,7 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_api_traced_kernel, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_v2_names, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_bind_args_save, test_setup, test_teardown),
+      cmocka_unit_test_setup_teardown(test_api_set_outputs, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_bind_args_errors, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_bind_args_precise, test_setup, test_teardown),
       cmocka_unit_test_setup_teardown(test_api_debug_options, test_setup, test_teardown),

@@ -419,6 +419,87 @@ static void test_dot_fma_chain_f32(void **state)
     }
 }
 
+/* N = 32: the tile kernels' register blocks (16 columns) rather than their remainder loop; f32
+ * fused per k in order, i8 x i8 + i32 wrapping, each against a C oracle */
+static void test_dot_column_blocks_like_oracle(void **state)
+{
+  (void)state;
+  static char k[4096];
+  for (int integer = 0; integer < 2; integer++) {
+    const char *et = integer ? "i8" : "f32", *dt = integer ? "i32" : "f32";
+    snprintf(k, sizeof k,
+             "module {\n"
+             "  tt.func public @k(%%a: !tt.ptr<%s>, %%b: !tt.ptr<%s>, %%c: !tt.ptr<%s>, %%o: !tt.ptr<%s>) {\n"
+             "    %%r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>\n"
+             "    %%ap = tt.splat %%a : !tt.ptr<%s> -> tensor<16x!tt.ptr<%s>>\n"
+             "    %%aa = tt.addptr %%ap, %%r : tensor<16x!tt.ptr<%s>>, tensor<16xi32>\n"
+             "    %%av = tt.load %%aa : tensor<16x!tt.ptr<%s>>\n"
+             "    %%r2 = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>\n"
+             "    %%bp = tt.splat %%b : !tt.ptr<%s> -> tensor<256x!tt.ptr<%s>>\n"
+             "    %%ba = tt.addptr %%bp, %%r2 : tensor<256x!tt.ptr<%s>>, tensor<256xi32>\n"
+             "    %%bv = tt.load %%ba : tensor<256x!tt.ptr<%s>>\n"
+             "    %%r3 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n"
+             "    %%cp = tt.splat %%c : !tt.ptr<%s> -> tensor<64x!tt.ptr<%s>>\n"
+             "    %%ca = tt.addptr %%cp, %%r3 : tensor<64x!tt.ptr<%s>>, tensor<64xi32>\n"
+             "    %%cv = tt.load %%ca : tensor<64x!tt.ptr<%s>>\n"
+             "    %%A = tt.reshape %%av : tensor<16x%s> -> tensor<2x8x%s>\n"
+             "    %%B = tt.reshape %%bv : tensor<256x%s> -> tensor<8x32x%s>\n"
+             "    %%C = tt.reshape %%cv : tensor<64x%s> -> tensor<2x32x%s>\n"
+             "    %%D = tt.dot %%A, %%B, %%C, inputPrecision = ieee : tensor<2x8x%s> * tensor<8x32x%s> -> tensor<2x32x%s>\n"
+             "    %%Dv = tt.reshape %%D : tensor<2x32x%s> -> tensor<64x%s>\n"
+             "    %%op = tt.splat %%o : !tt.ptr<%s> -> tensor<64x!tt.ptr<%s>>\n"
+             "    %%oa = tt.addptr %%op, %%r3 : tensor<64x!tt.ptr<%s>>, tensor<64xi32>\n"
+             "    tt.store %%oa, %%Dv : tensor<64x!tt.ptr<%s>>\n"
+             "    tt.return\n"
+             "  }\n"
+             "}\n",
+             et, et, dt, dt, et, et, et, et, et, et, et, et, dt, dt, dt, dt, et, et, et, et, dt, dt, et, et, dt, dt, dt,
+             dt, dt, dt, dt);
+    float af[16], bf[256], cf[64], of[64];
+    int8_t ai[16], bi[256];
+    int32_t ci[64], oi[64];
+    for (int i = 0; i < 256; i++) {
+      if (i < 16) {
+        af[i] = 1.0f + (float)i * 0.37f;
+        ai[i] = (int8_t)(i * 37 - 128);
+      }
+      bf[i] = (i % 3 ? 1e-7f : 3.0f) * (float)(i + 1) * (i % 2 ? -1.0f : 1.0f);
+      bi[i] = (int8_t)(i * 91 + 7);
+      if (i < 64) {
+        cf[i] = (float)i * 0.001f - 0.5f;
+        ci[i] = i % 2 ? 2147483000 : -2147483000 + i;
+      }
+    }
+    buf b[4];
+    if (integer) {
+      b[0] = (buf){ai, sizeof ai, IR_S_I8};
+      b[1] = (buf){bi, sizeof bi, IR_S_I8};
+      b[2] = (buf){ci, sizeof ci, IR_S_I32};
+      b[3] = (buf){oi, sizeof oi, IR_S_I32};
+    } else {
+      b[0] = (buf){af, sizeof af, IR_S_F32};
+      b[1] = (buf){bf, sizeof bf, IR_S_F32};
+      b[2] = (buf){cf, sizeof cf, IR_S_F32};
+      b[3] = (buf){of, sizeof of, IR_S_F32};
+    }
+    ttref_error e;
+    memset(&e, 0, sizeof e);
+    if (run_kernel(k, 1, 1, 1, b, 4, NULL, 1, &e, NULL) != TTREF_OK) fail_msg("%s: %s", et, e.msg);
+    for (int m = 0; m < 2; m++)
+      for (int n = 0; n < 32; n++) {
+        if (integer) {
+          uint32_t acc = (uint32_t)ci[m * 32 + n];
+          for (int kk = 0; kk < 8; kk++) acc += (uint32_t)((int32_t)ai[m * 8 + kk] * (int32_t)bi[kk * 32 + n]);
+          if (oi[m * 32 + n] != (int32_t)acc) fail_msg("i8 [%d,%d]: %d, want %d", m, n, oi[m * 32 + n], (int32_t)acc);
+        } else {
+          float acc = cf[m * 32 + n];
+          for (int kk = 0; kk < 8; kk++) acc = fmaf(af[m * 8 + kk], bf[kk * 32 + n], acc);
+          if (memcmp(&of[m * 32 + n], &acc, 4) != 0) fail_msg("f32 [%d,%d]: %a, want %a", m, n, (double)of[m * 32 + n], (double)acc);
+        }
+      }
+  }
+}
+
 static void test_dot_i8_wraps_like_oracle(void **state)
 {
   (void)state;
@@ -891,6 +972,121 @@ static void test_addptr_overflow_faults(void **state)
   assert_int_equal(o[0], 0);
 }
 
+/* tensor addptr (the vectorised pass, and the checked loop it falls back to) against C: offsets at
+ * and beyond +-2^59 (where the pass hands over to the checked loop) give exact addresses, and a lane
+ * whose address overflows faults naming that lane, whichever operand is a splat */
+static void test_addptr_tensor_matches_checked_oracle(void **state)
+{
+  (void)state;
+  const char *k =
+      "module {\n"
+      "  tt.func public @k(%x: !tt.ptr<i32>, %offs: !tt.ptr<i64>, %o: !tt.ptr<i64>) {\n"
+      "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+      "    %fp = tt.splat %offs : !tt.ptr<i64> -> tensor<8x!tt.ptr<i64>>\n"
+      "    %fa = tt.addptr %fp, %r : tensor<8x!tt.ptr<i64>>, tensor<8xi32>\n"
+      "    %off = tt.load %fa : tensor<8x!tt.ptr<i64>>\n"
+      "    %xp = tt.splat %x : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
+      "    %a = tt.addptr %xp, %off : tensor<8x!tt.ptr<i32>>, tensor<8xi64>\n"
+      "    %b = tt.addptr %a, %r : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
+      "    %ai = tt.ptr_to_int %b : tensor<8x!tt.ptr<i32>> -> tensor<8xi64>\n"
+      "    %op = tt.splat %o : !tt.ptr<i64> -> tensor<8x!tt.ptr<i64>>\n"
+      "    %oa = tt.addptr %op, %r : tensor<8x!tt.ptr<i64>>, tensor<8xi32>\n"
+      "    tt.store %oa, %ai : tensor<8x!tt.ptr<i64>>\n"
+      "    tt.return\n"
+      "  }\n"
+      "}\n";
+  const int64_t p59 = INT64_C(1) << 59;
+  const int64_t ok_sets[3][8] = {
+      {0, 1, -1, 1000, -1000, p59 - 1, -p59, p59},
+      {p59 + 12345, -p59 - 7, INT64_C(1) << 60, -(INT64_C(1) << 60), 3, -3, 0, 1 << 30},
+      {INT32_MAX, INT32_MIN, 0, 0, 0, 0, 0, 0},
+  };
+  for (int set = 0; set < 3; set++) {
+    int32_t x[1] = {0};
+    int64_t offs[8], o[8] = {0};
+    memcpy(offs, ok_sets[set], sizeof offs);
+    buf b[3] = {{x, sizeof x, IR_S_I32}, {offs, sizeof offs, IR_S_I64}, {o, sizeof o, IR_S_I64}};
+    ttref_error e;
+    memset(&e, 0, sizeof e);
+    if (run_kernel(k, 1, 1, 1, b, 3, NULL, 1, &e, NULL) != TTREF_OK) fail_msg("set %d: %s", set, e.msg);
+    /* lane 0 of set 0 is x + 0 + 0: the base address of x */
+    static int64_t base;
+    if (set == 0) base = o[0];
+    for (int i = 0; i < 8; i++) {
+      const int64_t want = base + offs[i] * 4 + i * 4; /* no overflow: |offs| <= 2^60, base < 2^45 */
+      if (o[i] != want) fail_msg("set %d lane %d: %lld, want %lld", set, i, (long long)o[i], (long long)want);
+    }
+  }
+  /* the first lane whose address overflows is the one named */
+  int32_t x[1] = {0};
+  int64_t offs[8] = {0, 1, 2, INT64_C(1) << 61, INT64_MAX, 5, 6, 7}, o[8] = {0};
+  buf b[3] = {{x, sizeof x, IR_S_I32}, {offs, sizeof offs, IR_S_I64}, {o, sizeof o, IR_S_I64}};
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  assert_int_equal(run_kernel(k, 1, 1, 1, b, 3, NULL, 1, &e, NULL), TTREF_E_FAULT);
+  if (!strstr(e.msg, "the address overflowed 64 bits") || !strstr(e.msg, "lane 3")) fail_msg("%s", e.msg);
+  for (int i = 0; i < 8; i++) assert_int_equal(o[i], 0);
+}
+
+/* tt.load / tt.store runs with gathered offsets and a loaded mask: runs broken inside and at the
+ * edges of the 8-lane blocks the run search tests at once, against a C oracle */
+static void test_load_store_runs_break_anywhere(void **state)
+{
+  (void)state;
+  const char *k =
+      "module {\n"
+      "  tt.func public @k(%x: !tt.ptr<f32>, %offs: !tt.ptr<i32>, %msk: !tt.ptr<i8>, %o: !tt.ptr<f32>, %o2: !tt.ptr<f32>) {\n"
+      "    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n"
+      "    %fp = tt.splat %offs : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>>\n"
+      "    %fa = tt.addptr %fp, %r : tensor<64x!tt.ptr<i32>>, tensor<64xi32>\n"
+      "    %off = tt.load %fa : tensor<64x!tt.ptr<i32>>\n"
+      "    %mp = tt.splat %msk : !tt.ptr<i8> -> tensor<64x!tt.ptr<i8>>\n"
+      "    %ma = tt.addptr %mp, %r : tensor<64x!tt.ptr<i8>>, tensor<64xi32>\n"
+      "    %mv = tt.load %ma : tensor<64x!tt.ptr<i8>>\n"
+      "    %z = arith.constant dense<0> : tensor<64xi8>\n"
+      "    %m = arith.cmpi ne, %mv, %z : tensor<64xi8>\n"
+      "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>\n"
+      "    %xa = tt.addptr %xp, %off : tensor<64x!tt.ptr<f32>>, tensor<64xi32>\n"
+      "    %other = arith.constant dense<-1.000000e+00> : tensor<64xf32>\n"
+      "    %v = tt.load %xa, %m, %other : tensor<64x!tt.ptr<f32>>\n"
+      "    %op = tt.splat %o : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>\n"
+      "    %oa = tt.addptr %op, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32>\n"
+      "    tt.store %oa, %v : tensor<64x!tt.ptr<f32>>\n"
+      "    %o2p = tt.splat %o2 : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>\n"
+      "    %o2a = tt.addptr %o2p, %off : tensor<64x!tt.ptr<f32>>, tensor<64xi32>\n"
+      "    tt.store %o2a, %v, %m : tensor<64x!tt.ptr<f32>>\n"
+      "    tt.return\n"
+      "  }\n"
+      "}\n";
+  float x[128], o[64], o2[128];
+  int32_t offs[64];
+  int8_t msk[64];
+  for (int i = 0; i < 128; i++) x[i] = (float)i + 0.5f;
+  for (int round = 0; round < 4; round++) {
+    int32_t base = 0;
+    for (int i = 0; i < 64; i++) { /* contiguous, with jumps at lanes that vary by round */
+      if (i == 5 + round || i == 8 || i == 16 + round || i == 23 || i == 40 + 2 * round || i == 63) base += 3;
+      offs[i] = base + i;
+      msk[i] = !(i == 3 || i == 17 + round || i == 31 || i == 32 || i == 56 + round || (round == 3 && i >= 48));
+    }
+    for (int i = 0; i < 64; i++) o[i] = 0;
+    for (int i = 0; i < 128; i++) o2[i] = 0;
+    buf b[5] = {{x, sizeof x, IR_S_F32}, {offs, sizeof offs, IR_S_I32}, {msk, sizeof msk, IR_S_I8}, {o, sizeof o, IR_S_F32},
+                {o2, sizeof o2, IR_S_F32}};
+    ttref_error e;
+    memset(&e, 0, sizeof e);
+    if (run_kernel(k, 1, 1, 1, b, 5, NULL, 1, &e, NULL) != TTREF_OK) fail_msg("round %d: %s", round, e.msg);
+    float want2[128] = {0};
+    for (int i = 0; i < 64; i++) {
+      const float want = msk[i] ? x[offs[i]] : -1.0f;
+      if (o[i] != want) fail_msg("round %d load lane %d: %g, want %g", round, i, (double)o[i], (double)want);
+      if (msk[i]) want2[offs[i]] = want;
+    }
+    for (int i = 0; i < 128; i++)
+      if (o2[i] != want2[i]) fail_msg("round %d store element %d: %g, want %g", round, i, (double)o2[i], (double)want2[i]);
+  }
+}
+
 /* ---- calls and branches ---- */
 static void test_call_and_cond_br(void **state)
 {
@@ -1198,6 +1394,9 @@ int main(void)
       cmocka_unit_test(test_racing_rmw_same_for_any_thread_count),
       cmocka_unit_test(test_max_steps_counts_terminators),
       cmocka_unit_test(test_addptr_overflow_faults),
+      cmocka_unit_test(test_addptr_tensor_matches_checked_oracle),
+      cmocka_unit_test(test_dot_column_blocks_like_oracle),
+      cmocka_unit_test(test_load_store_runs_break_anywhere),
       cmocka_unit_test(test_call_and_cond_br),
       cmocka_unit_test(test_bitcast_keeps_signaling_nan),
       cmocka_unit_test(test_histogram_drops_out_of_range),

@@ -1224,6 +1224,145 @@ static void test_npy_nomem_every_allocation(void **state)
   free(raw);
 }
 
+/* ---- npy_read_map: large inputs mapped copy-on-write ---- */
+
+/* A v1 file of n f32 values i*0.25 with a header padded so the data starts at @p data_off. */
+static void write_f32_file(const char *path, size_t n, size_t data_off, const char *descr, int fortran_2d)
+{
+  char hdr[256];
+  int w = fortran_2d ? snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': True, 'shape': (%zu, 2), }", descr, n / 2)
+                     : snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': (%zu,), }", descr, n);
+  assert_true(w > 0 && (size_t)w + 11 <= data_off && data_off - 10 < sizeof hdr);
+  memset(hdr + w, ' ', data_off - 10 - (size_t)w);
+  hdr[data_off - 11] = '\n';
+  hdr[data_off - 10] = 0;
+  size_t len = data_off + n * 4;
+  unsigned char *buf = malloc(len);
+  assert_non_null(buf);
+  assert_int_equal(build_npy(buf, len, 1, 0, hdr, -1, NULL, 0), data_off);
+  for (size_t i = 0; i < n; i++) {
+    float f = (float)i * 0.25f;
+    memcpy(buf + data_off + 4 * i, &f, 4);
+    if (descr[0] == '>') {
+      unsigned char *p = buf + data_off + 4 * i, t0 = p[0], t1 = p[1];
+      p[0] = p[3], p[1] = p[2], p[2] = t1, p[3] = t0;
+    }
+  }
+  spit(path, buf, len);
+  free(buf);
+}
+
+static void test_npy_map_large_file_private_copy(void **state)
+{
+  (void)state;
+  const size_t n = NPY_MAP_MIN / 4 * 2; /* 2 * NPY_MAP_MIN bytes */
+  write_f32_file(tmp_path("map.npy"), n, 128, "<f4", 0);
+  size_t len0 = 0;
+  unsigned char *before = slurp(tmp_path("map.npy"), &len0);
+  npy_array r, m;
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  assert_int_equal(npy_read(tmp_path("map.npy"), &r, &e), TTREF_OK);
+  assert_null(r.map);
+  assert_int_equal(npy_read_map(tmp_path("map.npy"), &m, &e), TTREF_OK);
+  assert_non_null(m.map);
+  assert_true(m.map_len >= 128 + n * 4);
+  assert_ptr_equal(m.data, (unsigned char *)m.map + 128);
+  assert_int_equal((uintptr_t)m.data % 16, 0);
+  struct stat sb;
+  assert_int_equal(stat(tmp_path("map.npy"), &sb), 0);
+  assert_true(m.map_dev == (uint64_t)sb.st_dev && m.map_ino == (uint64_t)sb.st_ino);
+  assert_int_equal(m.kind, 'f');
+  assert_int_equal(m.nbytes, r.nbytes);
+  assert_int_equal(m.numel, (int64_t)n);
+  assert_memory_equal(m.data, r.data, r.nbytes);
+  assert_int_equal(stats.live, r.nbytes); /* the mapping is not heap memory */
+  memset(m.data, 0xab, m.nbytes);       /* a store changes this process's pages, never the file */
+  assert_non_null(m.view);              /* ... and not the read-only view of it */
+  assert_memory_equal((unsigned char *)m.view + 128, r.data, r.nbytes);
+  npy_free(&m);
+  assert_zeroed(&m);
+  size_t len1 = 0;
+  unsigned char *after = slurp(tmp_path("map.npy"), &len1);
+  assert_int_equal(len0, len1);
+  assert_memory_equal(before, after, len0);
+  npy_free(&r);
+  free(before);
+  free(after);
+}
+
+/* Big-endian data, an unaligned data offset, Fortran order and small files are read, with the
+ * same result as npy_read. */
+static void test_npy_map_falls_back_to_reading(void **state)
+{
+  (void)state;
+  static const struct {
+    const char *name, *descr;
+    size_t n, off;
+    int fortran;
+  } cases[] = {
+      {"be.npy", ">f4", NPY_MAP_MIN / 4 * 2, 128, 0},
+      {"unaligned.npy", "<f4", NPY_MAP_MIN / 4 * 2, 136, 0},
+      {"fortran.npy", "<f4", NPY_MAP_MIN / 4 * 2, 128, 1},
+      {"small.npy", "<f4", NPY_MAP_MIN / 4 - 4, 128, 0},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    write_f32_file(tmp_path(cases[c].name), cases[c].n, cases[c].off, cases[c].descr, cases[c].fortran);
+    npy_array r, m;
+    ttref_error e;
+    memset(&e, 0, sizeof e);
+    assert_int_equal(npy_read(tmp_path(cases[c].name), &r, &e), TTREF_OK);
+    assert_int_equal(npy_read_map(tmp_path(cases[c].name), &m, &e), TTREF_OK);
+    if (m.map) fail_msg("%s was mapped", cases[c].name);
+    assert_int_equal(m.nbytes, r.nbytes);
+    assert_int_equal(m.rank, r.rank);
+    assert_memory_equal(m.data, r.data, r.nbytes);
+    float f;
+    memcpy(&f, (unsigned char *)m.data + 4 * 3, 4);
+    if (!cases[c].fortran) assert_true(f == 0.75f);
+    npy_free(&r);
+    npy_free(&m);
+  }
+}
+
+/* Hostile and truncated files: npy_read_map fails exactly as npy_read does (status and message),
+ * leaves the array zeroed and leaks nothing. */
+static void test_npy_map_hostile_files_fail_as_read(void **state)
+{
+  (void)state;
+  write_f32_file(tmp_path("whole.npy"), NPY_MAP_MIN / 4 * 2, 128, "<f4", 0);
+  size_t len = 0;
+  unsigned char *raw = slurp(tmp_path("whole.npy"), &len);
+  size_t cuts[] = {0, 5, 9, 60, 127, 128, 129, 4096, len / 2, len - 1};
+  for (size_t c = 0; c < sizeof cuts / sizeof cuts[0]; c++) {
+    spit(tmp_path("cut.npy"), raw, cuts[c]);
+    npy_array r, m;
+    ttref_error er, em;
+    memset(&er, 0, sizeof er);
+    memset(&em, 0, sizeof em);
+    ttref_status sr = npy_read(tmp_path("cut.npy"), &r, &er), sm = npy_read_map(tmp_path("cut.npy"), &m, &em);
+    assert_int_equal(sr, TTREF_E_INPUT);
+    assert_int_equal(sm, sr);
+    assert_string_equal(em.msg, er.msg);
+    assert_zeroed(&m);
+  }
+  /* a header that claims more than the file holds, past NPY_MAP_MIN */
+  char *shape = strstr((char *)raw + 10, "'shape': (");
+  assert_non_null(shape);
+  shape[10] = '9'; /* (32768,) -> (92768,) */
+  spit(tmp_path("claims.npy"), raw, len);
+  npy_array m;
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  assert_int_equal(npy_read_map(tmp_path("claims.npy"), &m, &e), TTREF_E_INPUT);
+  assert_msg_has(&e, "claims.npy: ", "header claims", "but the file has", (const char *)NULL);
+  assert_zeroed(&m);
+  assert_int_equal(npy_read_map(tmpdir, &m, &e), TTREF_E_IO);
+  assert_msg_has(&e, "directory", (const char *)NULL);
+  assert_int_equal(npy_read_map(NULL, &m, &e), TTREF_E_USAGE);
+  free(raw);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, test_setup, test_teardown)
 
 int main(void)
@@ -1264,6 +1403,9 @@ int main(void)
       T(test_npy_write_rejects_bad_arrays),
       T(test_npy_write_error_removes_partial_file),
       T(test_npy_nomem_every_allocation),
+      T(test_npy_map_large_file_private_copy),
+      T(test_npy_map_falls_back_to_reading),
+      T(test_npy_map_hostile_files_fail_as_read),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
