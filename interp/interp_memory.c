@@ -287,11 +287,20 @@ static void narrow(ir_scalar es, uint8_t *q, const interp_elem *src, int64_t sv,
 MEM_KERNEL static int64_t run_blocks(const interp_elem *restrict P, const interp_elem *restrict m, int64_t j,
                                         int64_t lim, int64_t want, int64_t esz)
 {
-  for (; j + RUN_BLOCK <= lim; j += RUN_BLOCK, want += RUN_BLOCK * esz) {
-    uint64_t off = 0;
-    for (int t = 0; t < RUN_BLOCK; t++)
-      off |= (uint64_t)(P[j + t].i ^ (want + t * esz)) | (m ? (uint64_t)(m[j + t].i == 0) : 0);
-    if (off) break;
+  /* two loops, not `m ? m[j + t] : 0`: the vectoriser turns that into a masked load from m, which
+   * with m == NULL takes a microcode assist on every block (dot_i8 ran 2.8x slower) */
+  if (m) {
+    for (; j + RUN_BLOCK <= lim; j += RUN_BLOCK, want += RUN_BLOCK * esz) {
+      uint64_t off = 0;
+      for (int t = 0; t < RUN_BLOCK; t++) off |= (uint64_t)(P[j + t].i ^ (want + t * esz)) | (uint64_t)(m[j + t].i == 0);
+      if (off) break;
+    }
+  } else {
+    for (; j + RUN_BLOCK <= lim; j += RUN_BLOCK, want += RUN_BLOCK * esz) {
+      uint64_t off = 0;
+      for (int t = 0; t < RUN_BLOCK; t++) off |= (uint64_t)(P[j + t].i ^ (want + t * esz));
+      if (off) break;
+    }
   }
   return j;
 }
