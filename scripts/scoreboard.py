@@ -10,7 +10,8 @@ backend version, start time), its summary and every item's result as results.jso
 totals over all suites. Paths recorded by the runs (relative to wherever the run's report directory
 was, or absolute on the machine that ran it) are rewritten relative to REPO (default: the current
 directory) by the longest trailing part that exists there, so the file never shows a machine's
-paths. `--md` writes a summary: per suite the verdict counts, then every item that is not PASS with
+paths. A suite given twice is merged when the second run holds only items the first lacks (cases added
+after the first run; recorded under later_runs), and refused when an item repeats. `--md` writes a summary: per suite the verdict counts, then every item that is not PASS with
 its verdict and reason (the triage: an expected failure's reason comes from the backend config).
 Exit 0, or 2 with one line on stderr for a missing or malformed report directory.
 Only the standard library: it runs wherever ttref's reports are.
@@ -65,14 +66,26 @@ def load(d):
 def combine(dirs, root):
     suites, totals, backend, name = [], {v: 0 for v in VERDICTS}, None, None
     totals.update(total=0, unexpected=0)
-    seen = set()
+    seen = {}
     for d in dirs:
         r, run = load(d)
         env = r.get("environment", {})
         suite = rel_to_root(run.get("suite") or env.get("suite", ""), root)
-        if suite in seen:
-            raise Bad("%s: suite %s appears twice" % (d, suite))
-        seen.add(suite)
+        if suite in seen:  # a later run of items the first did not have (cases added since): merged
+            prev = seen[suite]
+            ids = {x.get("id") for x in prev["results"]}
+            dup = [x.get("id") for x in r["results"] if x.get("id") in ids]
+            if dup:
+                raise Bad("%s: suite %s appears twice with the same item %s" % (d, suite, dup[0]))
+            prev["results"] += r["results"]
+            for k, v in r["summary"].items():
+                if isinstance(v, int) and k in prev["summary"]:
+                    prev["summary"][k] += v
+                    if k in totals:
+                        totals[k] += v
+            prev.setdefault("later_runs", []).append({"started": run.get("started", ""), "items": len(r["results"]),
+                                                      "config": rel_to_root(run.get("config", ""), root)})
+            continue
         b = (env.get("backend_version"), env.get("ttref_version"), env.get("semantics_version"))
         if backend is None:
             backend = b
@@ -83,11 +96,12 @@ def combine(dirs, root):
         s = r["summary"]
         for k in totals:
             totals[k] += int(s.get(k, 0) or 0)
-        suites.append({"suite": suite, "suite_name": run.get("suite_name", os.path.basename(suite)),
+        seen[suite] = {"suite": suite, "suite_name": run.get("suite_name", os.path.basename(suite)),
                        "backend_spec": rel_to_root(run.get("backend_spec", ""), root),
                        "config": rel_to_root(run.get("config", ""), root), "config_sha256": run.get("config_sha256", ""),
                        "started": run.get("started", ""), "jobs": run.get("jobs"), "shard": run.get("shard", "0/1"),
-                       "summary": s, "results": r["results"]})
+                       "summary": dict(s), "results": list(r["results"])}
+        suites.append(seen[suite])
     if backend is None:
         raise Bad("no report directory given")
     return {"format": "ttref-scoreboard", "format_version": 1,

@@ -31,7 +31,21 @@ PYEOF
 check "totals, items and verdicts equal the runs', paths repo-relative" "grep -q '^fine' '$tmp/check'" "$(cat "$tmp/check")"
 check "the summary lists every failing item" "grep -q 'FAIL' '$tmp/sb.md' && [ \$(grep -c '^| .*\\]. | FAIL |' '$tmp/sb.md') -eq \$(grep -c '\"verdict\": \"FAIL\"' '$tmp/deep/er/kernels/results.json') ]"
 "$PY" "$S/scripts/scoreboard.py" --root "$S" --out "$tmp/x.json" "$tmp/deep/er/core" "$tmp/deep/er/core" >"$tmp/out" 2>"$tmp/err"
-check "a suite given twice is refused" "[ $? -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q 'appears twice' '$tmp/err'"
+check "a suite given twice with the same items is refused" "[ $? -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q 'appears twice' '$tmp/err'"
+"$T" conform "$S/conformance/suite/core" --backend reference --filter 'int_*' --report-dir "$tmp/deep/er/core2" -j 2 --no-progress >/dev/null 2>&1
+"$PY" "$S/scripts/scoreboard.py" --root "$S" --out "$tmp/m.json" "$tmp/deep/er/core" "$tmp/deep/er/core2" >"$tmp/out" 2>"$tmp/err"
+"$PY" - "$tmp" <<'PYEOF' >"$tmp/check2" 2>&1
+import json, sys
+d = sys.argv[1]
+b = json.load(open(d + "/m.json"))
+r1, r2 = (json.load(open(d + "/deep/er/%s/results.json" % s)) for s in ("core", "core2"))
+s = b["suites"]
+assert len(s) == 1 and len(s[0]["results"]) == len(r1["results"]) + len(r2["results"]) > len(r1["results"])
+assert b["totals"]["total"] == s[0]["summary"]["total"] == r1["summary"]["total"] + r2["summary"]["total"]
+assert s[0]["later_runs"][0]["items"] == len(r2["results"])
+print("fine")
+PYEOF
+check "a later run of new items of the same suite is merged" "grep -q '^fine' '$tmp/check2'" "$(cat "$tmp/check2")"
 mkdir "$tmp/bad"; echo '{"format": "x"' >"$tmp/bad/results.json"; echo '{}' >"$tmp/bad/run.json"
 "$PY" "$S/scripts/scoreboard.py" --out "$tmp/x.json" "$tmp/bad" >"$tmp/out" 2>"$tmp/err"
 check "a malformed results.json is one line, exit 2" "[ $? -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q 'not JSON' '$tmp/err'"
