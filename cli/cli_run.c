@@ -18,7 +18,7 @@ enum { EXIT_OK = 0, EXIT_FAULT = 1, EXIT_BAD = 2 };
 /* --threads upper bound: libgomp fails or crashes creating thousands */
 #define RUN_MAX_THREADS 256
 /* --max-steps upper bound: far beyond any run, and step counters cannot overflow */
-#define RUN_MAX_STEPS ((int64_t)1 << 62)
+#define RUN_MAX_STEPS   ((int64_t)1 << 62)
 
 static int exit_of(ttref_status st)
 {
@@ -41,10 +41,12 @@ static double now_s(void) /* --time: monotonic seconds */
 }
 
 static const char *const usage_run =
-    "usage: ttref run KERNEL.ttir --grid X[,Y[,Z]] --arg NAME=@FILE.npy --arg NAME=VALUE ... [--out DIR [--outputs NAME,...]]\n"
+    "usage: ttref run KERNEL.ttir --grid X[,Y[,Z]] --arg NAME=@FILE.npy --arg NAME=VALUE ... [--out DIR [--outputs "
+    "NAME,...]]\n"
     "       ttref run KERNEL.fx [--sym NAME=INT ...] [--dtype BUF=DT ...] [--oob error|zero] --grid ... --arg ...\n"
     "       ttref run --launch LAUNCH.yaml [options]\n"
-    "                 [--kernel NAME] [--threads N] [--ftz] [--contract] [--precise] [--check-races] [--stats] [--max-steps N]\n"
+    "                 [--kernel NAME] [--threads N] [--ftz] [--contract] [--precise] [--check-races] [--stats] "
+    "[--max-steps N]\n"
     "  Runs one launch of KERNEL on the CPU with ttref's documented semantics.\n"
     "  --arg binds a kernel argument by its TTIR name (x_ptr or %x_ptr) or 0-based position:\n"
     "        pointers take @FILE.npy (its raw elements are the buffer; bf16/fp8 as <u2/|u1 bits;\n"
@@ -122,7 +124,8 @@ static bool parse_int(const char *what, const char *s, int64_t lo, int64_t hi, i
            false;
   int64_t x = neg ? (v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v) : (int64_t)v;
   if (x < lo || x > hi)
-    return fprintf(stderr, "error: %s: %" PRId64 " is out of range (allowed: %" PRId64 "..%" PRId64 ")\n", what, x, lo, hi),
+    return fprintf(stderr, "error: %s: %" PRId64 " is out of range (allowed: %" PRId64 "..%" PRId64 ")\n", what, x, lo,
+                   hi),
            false;
   *out = x;
   return true;
@@ -137,7 +140,8 @@ static bool parse_grid(const char *s, int64_t g[3])
     size_t len = comma ? (size_t)(comma - s) : strlen(s);
     char buf[32];
     if (k == 3) return fprintf(stderr, "error: --grid: more than 3 dimensions\n"), false;
-    if (len >= sizeof buf) return fprintf(stderr, "error: --grid: '%.40s...' is not an integer in 0..2147483647\n", s), false;
+    if (len >= sizeof buf)
+      return fprintf(stderr, "error: --grid: '%.40s...' is not an integer in 0..2147483647\n", s), false;
     memcpy(buf, s, len);
     buf[len] = 0;
     if (!parse_int("--grid", buf, 0, INT32_MAX, &g[k])) return false;
@@ -188,7 +192,8 @@ int cli_cmd_run(int argc, char **argv, const ttref_registry *reg)
   int64_t grid[3] = {1, 1, 1}, max_steps = 0, threads = 0;
   int grid_given = 0, stats = 0, ftz = 0, contract = 0, precise = 0, check_races = 0, rc = EXIT_BAD, fxr = 0;
   fx_args fxo = {0};
-  const char **dumps = calloc((size_t)argc + 1, sizeof *dumps), **trace_pids = calloc((size_t)argc + 1, sizeof *trace_pids);
+  const char **dumps = calloc((size_t)argc + 1, sizeof *dumps),
+             **trace_pids = calloc((size_t)argc + 1, sizeof *trace_pids);
   const char *dump_dir = NULL;
   const char **outs = calloc((size_t)argc + 1, sizeof *outs); /* --outputs values, split after the kernel loads */
   char *outbuf = NULL;
@@ -403,12 +408,17 @@ int cli_cmd_run(int argc, char **argv, const ttref_registry *reg)
   const struct {
     ttref_option o;
     int64_t v;
-  } opts[] = {{TTREF_OPT_THREADS, threads},      {TTREF_OPT_FTZ, ftz},
-              {TTREF_OPT_CONTRACT, contract},    {TTREF_OPT_MAX_STEPS, max_steps},
-              {TTREF_OPT_CHECK_RACES, check_races}, {TTREF_OPT_PRECISE, precise && outdir},
-              {TTREF_OPT_TRAP, trap},            {TTREF_OPT_CHECK_UNINIT, check_uninit},
+  } opts[] = {{TTREF_OPT_THREADS, threads},
+              {TTREF_OPT_FTZ, ftz},
+              {TTREF_OPT_CONTRACT, contract},
+              {TTREF_OPT_MAX_STEPS, max_steps},
+              {TTREF_OPT_CHECK_RACES, check_races},
+              {TTREF_OPT_PRECISE, precise && outdir},
+              {TTREF_OPT_TRAP, trap},
+              {TTREF_OPT_CHECK_UNINIT, check_uninit},
               {TTREF_OPT_UB, ub}};
-  for (size_t q = 0; q < sizeof opts / sizeof opts[0] && st == TTREF_OK; q++) st = ttref_launch_set(l, opts[q].o, opts[q].v, &err);
+  for (size_t q = 0; q < sizeof opts / sizeof opts[0] && st == TTREF_OK; q++)
+    st = ttref_launch_set(l, opts[q].o, opts[q].v, &err);
   if (st == TTREF_OK && noutnames) st = ttref_launch_set_outputs(l, outnames, noutnames, &err);
   /* before running: no output overwrites another */
   if (st == TTREF_OK && outdir) st = ttref_launch_save(l, outdir, TTREF_SAVE_CHECK, &err);

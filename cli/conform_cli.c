@@ -161,7 +161,8 @@ int conform_cmd_conform(int argc, char **argv)
     else if (strcmp(a, "--min-score") == 0 && has) {
       char *end;
       min_score = strtod(argv[++i], &end);
-      if (*end || !(min_score >= 0 && min_score <= 1)) return fprintf(stderr, "error: --min-score needs a number in [0, 1]\n"), EXIT_BAD;
+      if (*end || !(min_score >= 0 && min_score <= 1))
+        return fprintf(stderr, "error: --min-score needs a number in [0, 1]\n"), EXIT_BAD;
     } else if (strcmp(a, "--backend") == 0 && has) o.backend = argv[++i];
     else if (strcmp(a, "--config") == 0 && has) o.config = argv[++i];
     else if (strcmp(a, "--report-dir") == 0 && has) o.report_dir = argv[++i];
@@ -178,10 +179,12 @@ int conform_cmd_conform(int argc, char **argv)
       int64_t j;
       const char *v = a[1] == 'j' && a[2] ? a + 2 : has ? argv[++i] : NULL;
       if (!v) return fprintf(stderr, "error: %s needs a count\n", a), EXIT_BAD;
-      if (ir_parse_int(a[1] == 'j' ? "-j" : "--jobs", v, 1, 256, &j, &err) != TTREF_OK) return report_err(&err), EXIT_BAD;
+      if (ir_parse_int(a[1] == 'j' ? "-j" : "--jobs", v, 1, 256, &j, &err) != TTREF_OK)
+        return report_err(&err), EXIT_BAD;
       o.jobs = (int)j;
     } else if (strcmp(a, "--timeout") == 0 && has) {
-      if (ir_parse_real("--timeout", argv[++i], 0.001, 86400, &o.timeout, &err) != TTREF_OK) return report_err(&err), EXIT_BAD;
+      if (ir_parse_real("--timeout", argv[++i], 0.001, 86400, &o.timeout, &err) != TTREF_OK)
+        return report_err(&err), EXIT_BAD;
     } else if (strcmp(a, "--shard") == 0 && has) {
       if (parse_shard(argv[++i], &o.shard_i, &o.shard_n, &err) != TTREF_OK) return report_err(&err), EXIT_BAD;
     } else if (a[0] == '-') {
@@ -193,7 +196,9 @@ int conform_cmd_conform(int argc, char **argv)
   if (o.mutants && !o.backend) o.backend = "reference";
   if (min_score >= 0 && !o.mutants) return fprintf(stderr, "error: --min-score needs --mutants\n"), EXIT_BAD;
   if (!o.suite || !o.backend) {
-    fprintf(stderr, "error: %s\n", !o.suite ? "missing the SUITE directory" : "missing --backend NAME (ttref conform --list-backends lists them)");
+    fprintf(stderr, "error: %s\n",
+            !o.suite ? "missing the SUITE directory"
+                     : "missing --backend NAME (ttref conform --list-backends lists them)");
     return fputs(usage_conform, stderr), EXIT_BAD;
   }
   o.out_mutation_score = &score;
@@ -221,16 +226,21 @@ int conform_cmd_golden(int argc, char **argv)
     else if (strcmp(argv[i], "--library") == 0 && has) library = argv[++i];
     else if (strcmp(argv[i], "--hashes-only") == 0) flags |= CONFORM_GOLDEN_HASHES_ONLY;
     else if (strcmp(argv[i], "--allow-outside-suite") == 0) flags |= CONFORM_SUITE_ALLOW_OUTSIDE;
-    else if (argv[i][0] == '-') return fprintf(stderr, "error: unknown or incomplete option '%s'\n", argv[i]), fputs(usage_golden, stderr), EXIT_BAD;
+    else if (argv[i][0] == '-')
+      return fprintf(stderr, "error: unknown or incomplete option '%s'\n", argv[i]), fputs(usage_golden, stderr),
+             EXIT_BAD;
     else if (!suite) suite = argv[i];
     else return fprintf(stderr, "error: unexpected argument '%s'\n", argv[i]), EXIT_BAD;
   }
   if ((flags & CONFORM_GOLDEN_HASHES_ONLY) && !(out && !library))
-    return fprintf(stderr, "error: --hashes-only goes with SUITE --out DIR (--verify reads the kind from DIR/MANIFEST)\n"), EXIT_BAD;
+    return fprintf(stderr,
+                   "error: --hashes-only goes with SUITE --out DIR (--verify reads the kind from DIR/MANIFEST)\n"),
+           EXIT_BAD;
   if (library) { /* goldens by dispatch key */
     if (suite || filter || !out == !verify) return fputs(usage_golden, stderr), EXIT_BAD;
     int ldrift = 0;
-    ttref_status lst = out ? conform_library_write(library, out, &err) : conform_library_verify(library, verify, &ldrift, &err);
+    ttref_status lst =
+        out ? conform_library_write(library, out, &err) : conform_library_verify(library, verify, &ldrift, &err);
     if (lst != TTREF_OK) return report_err(&err), exit_of(lst);
     if (out) printf("goldens written to %s (see %s/index.json)\n", out, out);
     else if (ldrift) fprintf(stderr, "%d golden file(s) drifted\n", ldrift);
@@ -238,7 +248,10 @@ int conform_cmd_golden(int argc, char **argv)
     return ldrift ? EXIT_FAIL : EXIT_OK;
   }
   if (!suite || (!out == !verify)) {
-    fprintf(stderr, "error: %s\n", !suite ? "missing the SUITE directory" : out ? "give --out DIR or --verify DIR, not both" : "missing --out DIR or --verify DIR");
+    fprintf(stderr, "error: %s\n",
+            !suite ? "missing the SUITE directory"
+            : out  ? "give --out DIR or --verify DIR, not both"
+                   : "missing --out DIR or --verify DIR");
     return fputs(usage_golden, stderr), EXIT_BAD;
   }
   if (out) {
@@ -324,7 +337,8 @@ int conform_cmd_coverage(int argc, char **argv)
     goto done;
   }
   ttref_status st = conform_coverage(suites, nsuites, allow, f, stderr, &missing, &err);
-  if (outp && fclose(f) != 0 && st == TTREF_OK) st = IR_ERR(&err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", outp);
+  if (outp && fclose(f) != 0 && st == TTREF_OK)
+    st = IR_ERR(&err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", outp);
   if (st != TTREF_OK) {
     report_err(&err);
     rc = exit_of(st);

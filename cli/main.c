@@ -114,7 +114,8 @@ int main(int argc, char **argv)
 static int dispatch(int argc, char **argv, const ttref_registry *ops)
 {
   gsl_set_error_handler_off();
-  signal(SIGXFSZ, SIG_IGN); /* past a file-size limit (ulimit -f) writes fail with EFBIG: an error message, not a kill */
+  signal(SIGXFSZ,
+         SIG_IGN); /* past a file-size limit (ulimit -f) writes fail with EFBIG: an error message, not a kill */
   if (argc < 2) {
     usage(stderr);
     return EXIT_BAD;

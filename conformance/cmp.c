@@ -29,18 +29,12 @@ static const char *const mode_descs[] = {
 };
 
 #define FMT_OK(f) ((unsigned)(f) < FP_FORMAT_COUNT)
-#define D_INF ((double)INFINITY)
-#define D_NAN ((double)NAN)
+#define D_INF     ((double)INFINITY)
+#define D_NAN     ((double)NAN)
 
-const char *cmp_mode_name(cmp_mode m)
-{
-  return (unsigned)m < CMP_MODE_COUNT ? mode_names[m] : "<invalid>";
-}
+const char *cmp_mode_name(cmp_mode m) { return (unsigned)m < CMP_MODE_COUNT ? mode_names[m] : "<invalid>"; }
 
-const char *cmp_mode_description(cmp_mode m)
-{
-  return (unsigned)m < CMP_MODE_COUNT ? mode_descs[m] : "<invalid>";
-}
+const char *cmp_mode_description(cmp_mode m) { return (unsigned)m < CMP_MODE_COUNT ? mode_descs[m] : "<invalid>"; }
 
 bool cmp_mode_lookup(const char *name, cmp_mode *out)
 {
@@ -65,7 +59,7 @@ void cmp_options_default(cmp_mode m, cmp_options *o)
   o->allow_ftz = false;
   o->nan = CMP_NAN_ANY;
   o->allow_overflow_inf = m != CMP_EXACT && m != CMP_FP_SPECIAL; /* TOSA tosaCheckFloatBound */
-  o->quality_fraction = 0.5; /* dEQP QualityWarning: over half of the budget */
+  o->quality_fraction = 0.5;                                     /* dEQP QualityWarning: over half of the budget */
   o->acc = CMP_FMT_NONE;
   o->abs_bound = 0;
   o->var_bound = 0;
@@ -137,15 +131,9 @@ typedef struct verdict {
 
 static bool same_sign(double a, double b) { return !signbit(a) == !signbit(b); }
 
-static bool is_subnormal(const jctx *c, double x)
-{
-  return isfinite(x) && x != 0 && fabs(x) < c->minn;
-}
+static bool is_subnormal(const jctx *c, double x) { return isfinite(x) && x != 0 && fabs(x) < c->minn; }
 
-static bool is_special(const jctx *c, double x)
-{
-  return !isfinite(x) || x == 0 || fabs(x) < c->minn;
-}
+static bool is_special(const jctx *c, double x) { return !isfinite(x) || x == 0 || fabs(x) < c->minn; }
 
 /* got (pattern gb) is a NaN that matches the NaN reference under the policy;
  * refv/rb is the ref array's element, r the value judged against */
@@ -219,8 +207,7 @@ static double allowed(const jctx *c, double r, double g, double B, double *oeb)
 }
 
 /* ULP, ABS, REL, DOT_PRODUCT, REDUCE */
-static verdict judge_tol(const jctx *c, double got, uint64_t gb, double r, double refv,
-                         uint64_t rb, double B)
+static verdict judge_tol(const jctx *c, double got, uint64_t gb, double r, double refv, uint64_t rb, double B)
 {
   const cmp_options *o = c->o;
   verdict v = {.pass = true, .ulp = cmp_ulp_error(c->fmt, got, r)};
@@ -231,9 +218,8 @@ static verdict judge_tol(const jctx *c, double got, uint64_t gb, double r, doubl
   if ((c->mode == CMP_DOT_PRODUCT || c->mode == CMP_REDUCE) && isnan(B))
     return v; /* TOSA: a NaN bound sets no accuracy requirement */
   if (c->mode == CMP_DOT_PRODUCT) {
-    if (o->allow_overflow_inf &&
-        !isfinite(fp_round_to(c->fmt, B * (1 + c->dp_abs * c->u), FP_RNE, FP_OVF_INF)))
-      return v; /* TOSA: the sum may overflow, so there is no accuracy limit */
+    if (o->allow_overflow_inf && !isfinite(fp_round_to(c->fmt, B * (1 + c->dp_abs * c->u), FP_RNE, FP_OVF_INF)))
+      return v;   /* TOSA: the sum may overflow, so there is no accuracy limit */
     if (B == 0) { /* every product is zero */
       if (!(r == 0 && got == 0)) v = fail_special(v, "bound is 0, so result and reference must be 0");
       return v;
@@ -283,8 +269,8 @@ static verdict judge_tol(const jctx *c, double got, uint64_t gb, double r, doubl
 static verdict judge_elem(const jctx *c, const elem *e)
 {
   bool bits = c->mode == CMP_EXACT || c->mode == CMP_FP_SPECIAL;
-  verdict v = bits ? judge_bits(c, e->got, e->gb, e->refv, e->rb)
-                   : judge_tol(c, e->got, e->gb, e->r, e->refv, e->rb, e->B);
+  verdict v =
+      bits ? judge_bits(c, e->got, e->gb, e->refv, e->rb) : judge_tol(c, e->got, e->gb, e->r, e->refv, e->rb, e->B);
   if (v.pass || !c->o->allow_ftz) return v;
   double sub = is_subnormal(c, e->refv) ? e->refv : is_subnormal(c, e->r) ? e->r : 0;
   if (sub != 0 && e->got == 0 && same_sign(e->got, sub)) {
@@ -292,8 +278,8 @@ static verdict judge_elem(const jctx *c, const elem *e)
     return z;
   }
   if (e->has_ftz) { /* inputs flushed: judged against the FTZ reference */
-    verdict w = bits ? judge_bits(c, e->got, e->gb, e->fv, e->fb)
-                     : judge_tol(c, e->got, e->gb, e->fv, e->fv, e->fb, e->B);
+    verdict w =
+        bits ? judge_bits(c, e->got, e->gb, e->fv, e->fb) : judge_tol(c, e->got, e->gb, e->fv, e->fv, e->fb, e->B);
     if (w.pass) return w;
   }
   return v;
@@ -371,8 +357,7 @@ static bool same_layout(const npy_array *a, const npy_array *b)
   return true;
 }
 
-static ttref_status check_array(const npy_array *a, const npy_array *ref, const char *what,
-                                ttref_error *err)
+static ttref_status check_array(const npy_array *a, const npy_array *ref, const char *what, ttref_error *err)
 {
   char s1[96], s2[96];
   if (a->rank < 0 || a->rank > NPY_MAX_RANK || a->numel < 0)
@@ -380,26 +365,22 @@ static ttref_status check_array(const npy_array *a, const npy_array *ref, const 
   if (a->kind != ref->kind || a->elsize != ref->elsize) {
     dtype_str(s1, sizeof s1, a);
     dtype_str(s2, sizeof s2, ref);
-    return ir_error_set(err, TTREF_E_INPUT, noloc, "cmp: dtype mismatch: %s is %s, ref is %s",
-                        what, s1, s2);
+    return ir_error_set(err, TTREF_E_INPUT, noloc, "cmp: dtype mismatch: %s is %s, ref is %s", what, s1, s2);
   }
   if (!same_layout(a, ref)) {
     shape_str(s1, sizeof s1, a);
     shape_str(s2, sizeof s2, ref);
-    return ir_error_set(err, TTREF_E_INPUT, noloc, "cmp: shape mismatch: %s is %s, ref is %s",
-                        what, s1, s2);
+    return ir_error_set(err, TTREF_E_INPUT, noloc, "cmp: shape mismatch: %s is %s, ref is %s", what, s1, s2);
   }
-  if (a->numel > 0 && !a->data)
-    return ir_error_set(err, TTREF_E_INPUT, noloc, "cmp: %s has no data", what);
+  if (a->numel > 0 && !a->data) return ir_error_set(err, TTREF_E_INPUT, noloc, "cmp: %s has no data", what);
   return TTREF_OK;
 }
 
 static bool bad_tol(double x) { return isnan(x) || x < 0; }
 
-static ttref_status check_args(cmp_mode mode, fp_format fmt, const npy_array *got,
-                               const npy_array *ref, const double *precise, const double *bound,
-                               const npy_array *ftz_ref, const cmp_options *o, bool is_int,
-                               ttref_error *err)
+static ttref_status check_args(cmp_mode mode, fp_format fmt, const npy_array *got, const npy_array *ref,
+                               const double *precise, const double *bound, const npy_array *ftz_ref,
+                               const cmp_options *o, bool is_int, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   bool needs_pb = !is_int && (mode == CMP_DOT_PRODUCT || mode == CMP_REDUCE);
@@ -409,19 +390,18 @@ static ttref_status check_args(cmp_mode mode, fp_format fmt, const npy_array *go
   TRY(check_array(got, ref, "got", err));
   if (ftz_ref) TRY(check_array(ftz_ref, ref, "ftz_ref", err));
   if (ref->elsize != 1 && ref->elsize != 2 && ref->elsize != 4 && ref->elsize != 8)
-    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "cmp: element size %d is not 1, 2, 4 or 8",
-                      ref->elsize));
+    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "cmp: element size %d is not 1, 2, 4 or 8", ref->elsize));
   if (!is_int) {
     if (ref->kind != 'f' && ref->kind != 'u')
       FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "cmp: %s patterns must be in a 'f' or 'u' array, not '%c'",
                         fp_name(fmt), ref->kind));
     if (ref->elsize != container_bytes(fmt))
       FAIL(ir_error_set(err, TTREF_E_INPUT, noloc,
-                        "cmp: %s patterns take %d-byte elements, the arrays have %d-byte ones",
-                        fp_name(fmt), container_bytes(fmt), ref->elsize));
+                        "cmp: %s patterns take %d-byte elements, the arrays have %d-byte ones", fp_name(fmt),
+                        container_bytes(fmt), ref->elsize));
   } else if (ref->kind == 'f') {
-    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc,
-                      "cmp: float array ('f'%d) compared without a floating-point format", ref->elsize));
+    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "cmp: float array ('f'%d) compared without a floating-point format",
+                      ref->elsize));
   }
   if (needs_pb && (!precise || !bound))
     FAIL(ir_error_set(err, TTREF_E_USAGE, noloc, "cmp: %s needs the precise and bound arrays (%s is NULL)",
@@ -437,8 +417,7 @@ static ttref_status check_args(cmp_mode mode, fp_format fmt, const npy_array *go
   if (needs_pb) {
     for (int64_t i = 0; i < ref->numel; i++)
       if (bound[i] < 0)
-        FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "cmp: bound[%" PRId64 "] = %g is negative", i,
-                          bound[i]));
+        FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "cmp: bound[%" PRId64 "] = %g is negative", i, bound[i]));
   }
 fail:
   return st;
@@ -491,8 +470,8 @@ static void set_reason(cmp_result *out, const char *fmt, ...)
 }
 
 /* one-line description of the worst failing element */
-static void describe_fail(cmp_result *out, const jctx *c, const npy_array *ref, bool is_int,
-                          uint64_t gb, const verdict *v)
+static void describe_fail(cmp_result *out, const jctx *c, const npy_array *ref, bool is_int, uint64_t gb,
+                          const verdict *v)
 {
   char where[160], gs[64], rs[64], detail[96];
   index_str(where, sizeof where, ref, out->worst.index);
@@ -507,22 +486,19 @@ static void describe_fail(cmp_result *out, const jctx *c, const npy_array *ref, 
   if (!is_int && (c->mode == CMP_EXACT || c->mode == CMP_FP_SPECIAL) && isfinite(v->ratio))
     snprintf(detail, sizeof detail, " (%.17g ulp apart)", v->ratio);
   if (v->why && strcmp(v->why, "error exceeds the bound") == 0) {
-    if (c->mode == CMP_ULP)
-      snprintf(detail, sizeof detail, " (%.4g ulp > %.4g ulp)", fabs(v->ulp), c->o->ulp);
+    if (c->mode == CMP_ULP) snprintf(detail, sizeof detail, " (%.4g ulp > %.4g ulp)", fabs(v->ulp), c->o->ulp);
     else if (c->mode == CMP_DOT_PRODUCT)
       snprintf(detail, sizeof detail, " (|err_i| %.4g > abs_bound %.4g)", fabs(v->dp), c->dp_abs);
-    else
-      snprintf(detail, sizeof detail, " (|err| %.4g > %.4g)", v->err, v->allowed);
+    else snprintf(detail, sizeof detail, " (|err| %.4g > %.4g)", v->err, v->allowed);
   }
-  set_reason(out,
-           "%s %s: %" PRId64 " of %" PRId64 " elements fail; worst at %s: got %s, ref %s: %s%s",
-           cmp_mode_name(c->mode), is_int ? "int" : fp_name(c->fmt), out->nfail, out->n, where, gs,
-           rs, v->why ? v->why : "mismatch", detail);
+  set_reason(out, "%s %s: %" PRId64 " of %" PRId64 " elements fail; worst at %s: got %s, ref %s: %s%s",
+             cmp_mode_name(c->mode), is_int ? "int" : fp_name(c->fmt), out->nfail, out->n, where, gs, rs,
+             v->why ? v->why : "mismatch", detail);
 }
 
-ttref_status cmp_check(cmp_mode mode, fp_format fmt, const npy_array *got, const npy_array *ref,
-                       const double *precise, const double *bound, const npy_array *ftz_ref,
-                       const cmp_options *o, cmp_result *out, ttref_error *err)
+ttref_status cmp_check(cmp_mode mode, fp_format fmt, const npy_array *got, const npy_array *ref, const double *precise,
+                       const double *bound, const npy_array *ftz_ref, const cmp_options *o, cmp_result *out,
+                       ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   /* gsl_rstat's structs are public and _reset initialises every field: on the
@@ -535,8 +511,7 @@ ttref_status cmp_check(cmp_mode mode, fp_format fmt, const npy_array *got, const
   verdict worst_v = {.pass = true};
   uint64_t worst_gb = 0;
 
-  if (!got || !ref || !out)
-    FAIL(ir_error_set(err, TTREF_E_USAGE, noloc, "cmp: got, ref and out must not be NULL"));
+  if (!got || !ref || !out) FAIL(ir_error_set(err, TTREF_E_USAGE, noloc, "cmp: got, ref and out must not be NULL"));
   memset(out, 0, sizeof *out);
   out->worst.index = -1;
   if (!o) {
@@ -612,15 +587,15 @@ ttref_status cmp_check(cmp_mode mode, fp_format fmt, const npy_array *got, const
     if (sumsq > c.dp_var * T) {
       out->pass = false;
       set_reason(out,
-               "dot_product %s: error variance mean(err_i^2) = %.4g exceeds var_bound %.4g over %"
-               PRId64 " elements (err_i = (got-P)/max(B*2^-p, min_normal))",
-               fp_name(fmt), out->mean_sq_err, c.dp_var, out->n);
+                 "dot_product %s: error variance mean(err_i^2) = %.4g exceeds var_bound %.4g over %" PRId64
+                 " elements (err_i = (got-P)/max(B*2^-p, min_normal))",
+                 fp_name(fmt), out->mean_sq_err, c.dp_var, out->n);
     } else if (o->bias_test && fabs(sum) > max_bias) {
       out->pass = false;
       set_reason(out,
-               "dot_product %s: error bias |sum err_i| = %.4g exceeds sqrt(10*var_bound*T) = %.4g "
-               "(mean err_i %.4g over %" PRId64 " elements)",
-               fp_name(fmt), fabs(sum), max_bias, out->mean_err, out->n);
+                 "dot_product %s: error bias |sum err_i| = %.4g exceeds sqrt(10*var_bound*T) = %.4g "
+                 "(mean err_i %.4g over %" PRId64 " elements)",
+                 fp_name(fmt), fabs(sum), max_bias, out->mean_err, out->n);
     }
   }
   if (mode == CMP_DOT_PRODUCT && !is_int && out->n > 0) {

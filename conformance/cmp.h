@@ -49,24 +49,24 @@ typedef enum cmp_nan_policy {
 
 /** Parameters of a check; cmp_options_default fills every field. */
 typedef struct cmp_options {
-  double ulp;               /**< ULP: allowed |error| in ulps of the output format (default 0.5) */
-  double abs_tol;           /**< ABS: allowed |got - r| (default 1e-4, IREE's atol) */
-  double rel_tol;           /**< REL: allowed |got - r| / |r| (default 1e-3, ONNX's rtol) */
-  int64_t k;                /**< DOT_PRODUCT/REDUCE: terms per output element, >= 1; a
+  double ulp;              /**< ULP: allowed |error| in ulps of the output format (default 0.5) */
+  double abs_tol;          /**< ABS: allowed |got - r| (default 1e-4, IREE's atol) */
+  double rel_tol;          /**< REL: allowed |got - r| / |r| (default 1e-3, ONNX's rtol) */
+  int64_t k;               /**< DOT_PRODUCT/REDUCE: terms per output element, >= 1; a
                                  nonzero accumulator input counts as a term (TOSA KS+1) */
-  bool allow_ftz;           /**< also accept got == the FTZ reference, or a zero of the
+  bool allow_ftz;          /**< also accept got == the FTZ reference, or a zero of the
                                  same sign where the reference is subnormal */
-  cmp_nan_policy nan;       /**< NaN matching (default CMP_NAN_ANY) */
-  bool allow_overflow_inf;  /**< accept +-inf (NaN in formats without inf) where the reference
+  cmp_nan_policy nan;      /**< NaN matching (default CMP_NAN_ANY) */
+  bool allow_overflow_inf; /**< accept +-inf (NaN in formats without inf) where the reference
                                  is finite but r + allowed passes max finite; DOT_PRODUCT also
                                  skips elements whose bound can overflow (TOSA). Default true
                                  for tolerance modes */
-  double quality_fraction;  /**< QUALITY_WARNING when max_ratio exceeds it (default 0.5) */
-  fp_format acc;            /**< DOT_PRODUCT: accumulator format for TOSA's ksb
+  double quality_fraction; /**< QUALITY_WARNING when max_ratio exceeds it (default 0.5) */
+  fp_format acc;           /**< DOT_PRODUCT: accumulator format for TOSA's ksb
                                  (CMP_FMT_NONE: the output format, so ksb = k) */
-  double abs_bound;         /**< DOT_PRODUCT: limit on |err_i|; 0 means TOSA's 2*ksb */
-  double var_bound;         /**< DOT_PRODUCT: limit on mean(err_i^2); 0 means TOSA's 1.6*ksb */
-  bool bias_test;           /**< DOT_PRODUCT: also |sum err_i| <= sqrt(10*var_bound*T)
+  double abs_bound;        /**< DOT_PRODUCT: limit on |err_i|; 0 means TOSA's 2*ksb */
+  double var_bound;        /**< DOT_PRODUCT: limit on mean(err_i^2); 0 means TOSA's 1.6*ksb */
+  bool bias_test;          /**< DOT_PRODUCT: also |sum err_i| <= sqrt(10*var_bound*T)
                                  (TOSA runs it for its data sets 3..5; default true) */
 } cmp_options;
 
@@ -84,17 +84,17 @@ typedef struct cmp_element {
 
 /** Outcome of cmp_check. */
 typedef struct cmp_result {
-  bool pass;             /**< every judged element and (DOT_PRODUCT) the aggregate tests pass */
-  bool quality_warning;  /**< pass, but max_ratio > quality_fraction */
-  int64_t n;             /**< elements judged (FP_SPECIAL: those with a special reference) */
-  int64_t nfail;         /**< judged elements that failed */
-  cmp_element worst;     /**< the element with the largest err/bound ratio (first on ties) */
-  double max_ratio;      /**< max of err/bound (x/0 = inf, 0/0 = 0); <= 1 for passing elements */
+  bool pass;                         /**< every judged element and (DOT_PRODUCT) the aggregate tests pass */
+  bool quality_warning;              /**< pass, but max_ratio > quality_fraction */
+  int64_t n;                         /**< elements judged (FP_SPECIAL: those with a special reference) */
+  int64_t nfail;                     /**< judged elements that failed */
+  cmp_element worst;                 /**< the element with the largest err/bound ratio (first on ties) */
+  double max_ratio;                  /**< max of err/bound (x/0 = inf, 0/0 = 0); <= 1 for passing elements */
   double mean_ulp, max_ulp, p99_ulp; /**< |cmp_ulp_error| over judged elements with a finite
                                           error (gsl_rstat; p99 is the P^2 estimate) */
-  double mean_err;       /**< DOT_PRODUCT: mean of TOSA's err_i = (got-P)/max(B 2^-p, min_normal) */
-  double mean_sq_err;    /**< DOT_PRODUCT: mean of err_i^2 (the variance test's statistic) */
-  char reason[256];      /**< one line when !pass: what failed and where; "" otherwise */
+  double mean_err;                   /**< DOT_PRODUCT: mean of TOSA's err_i = (got-P)/max(B 2^-p, min_normal) */
+  double mean_sq_err;                /**< DOT_PRODUCT: mean of err_i^2 (the variance test's statistic) */
+  char reason[256];                  /**< one line when !pass: what failed and where; "" otherwise */
 } cmp_result;
 
 /**
@@ -123,9 +123,9 @@ typedef struct cmp_result {
  *         without a format, missing data, a negative bound element.
  *         Nothing is allocated (the gsl_rstat workspaces live on the stack).
  */
-ttref_status cmp_check(cmp_mode mode, fp_format fmt, const npy_array *got, const npy_array *ref,
-                       const double *precise, const double *bound, const npy_array *ftz_ref,
-                       const cmp_options *o, cmp_result *out, ttref_error *err);
+ttref_status cmp_check(cmp_mode mode, fp_format fmt, const npy_array *got, const npy_array *ref, const double *precise,
+                       const double *bound, const npy_array *ftz_ref, const cmp_options *o, cmp_result *out,
+                       ttref_error *err);
 
 /**
  * Signed, fractional error of @p got against the reference value @p ref in ulps of @p fmt

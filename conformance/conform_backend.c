@@ -61,8 +61,10 @@ ttref_status conform_backend_open(const char *spec, conform_backend *b, ttref_er
     if (strncmp(spec + 6, "perturb:", 8) == 0) {
       ir_opcode oc;
       const char *op = spec + 14;
-      if ((!ir_op_lookup(op, strlen(op), &oc) || oc == IR_OP_VENDOR) && !ir_vendor_find(ir_vendor_process(), op, strlen(op)))
-        FAIL(IR_ERR(err, TTREF_E_USAGE, none, "fault:perturb: unknown op '%s' (an op mnemonic such as math.exp, or a vendor op of --ops)", op));
+      if ((!ir_op_lookup(op, strlen(op), &oc) || oc == IR_OP_VENDOR) &&
+          !ir_vendor_find(ir_vendor_process(), op, strlen(op)))
+        FAIL(IR_ERR(err, TTREF_E_USAGE, none,
+                    "fault:perturb: unknown op '%s' (an op mnemonic such as math.exp, or a vendor op of --ops)", op));
       b->fault = FAULT_PERTURB;
       snprintf(b->fault_op, sizeof b->fault_op, "%s", op);
     } else if (b->fault == FAULT_PERTURB) b->fault = -1;
@@ -70,7 +72,8 @@ ttref_status conform_backend_open(const char *spec, conform_backend *b, ttref_er
   } else if (strncmp(spec, "plugin:", 7) == 0) {
     b->kind = CONFORM_BK_PLUGIN;
     if (!spec[7]) FAIL(IR_ERR(err, TTREF_E_USAGE, none, "plugin: needs a path to a shared object"));
-    if (!realpath(spec + 7, b->path)) FAIL(IR_ERR(err, TTREF_E_USAGE, none, "plugin '%s': %s", spec + 7, strerror(errno)));
+    if (!realpath(spec + 7, b->path))
+      FAIL(IR_ERR(err, TTREF_E_USAGE, none, "plugin '%s': %s", spec + 7, strerror(errno)));
     TRY(conform_plugin_probe(b->path, 30, b->plugin_desc, sizeof b->plugin_desc, err));
   } else {
     const char *path = spec;
@@ -79,7 +82,9 @@ ttref_status conform_backend_open(const char *spec, conform_backend *b, ttref_er
       b->kind = CONFORM_BK_BATCH;
       path = spec + 6;
     }
-    if (!strchr(path, '/')) FAIL(IR_ERR(err, TTREF_E_USAGE, none, "unknown backend '%s': not built in; an adapter needs a path with '/' (see --list-backends)", spec));
+    if (!strchr(path, '/'))
+      FAIL(IR_ERR(err, TTREF_E_USAGE, none,
+                  "unknown backend '%s': not built in; an adapter needs a path with '/' (see --list-backends)", spec));
     if (!realpath(path, b->path)) FAIL(IR_ERR(err, TTREF_E_USAGE, none, "adapter '%s': %s", path, strerror(errno)));
     if (access(b->path, X_OK) != 0) FAIL(IR_ERR(err, TTREF_E_USAGE, none, "adapter '%s' is not executable", path));
   }
@@ -158,7 +163,8 @@ static int fault_main(void *arg)
   conform_exit ex;
   ttref_error err = {0};
   snprintf(out, sizeof out, "%s/outputs", j->dir);
-  if (conform_stage_reference_inject(j->s, j->dir, out, j->fault == FAULT_PERTURB ? j->op : NULL, j->timeout, &ex, &err) != TTREF_OK)
+  if (conform_stage_reference_inject(j->s, j->dir, out, j->fault == FAULT_PERTURB ? j->op : NULL, j->timeout, &ex,
+                                     &err) != TTREF_OK)
     return 1;
   if (ex.kind != CONFORM_EXITED || ex.code != 0) return 1;
   return j->fault == FAULT_PERTURB ? 0 : mutate(j);
@@ -267,7 +273,8 @@ static ttref_status run_pipe(conform_backend *b, const char *request, const char
     conform_sys_pipe_stop(&b->pipe, NULL);
     b->pipe_up = false;
     r->raw = CONFORM_V_ERROR;
-    snprintf(r->detail, sizeof r->detail, "%s protocol error: reply '%.150s' (expected ok, unsupported or error)", who, reply);
+    snprintf(r->detail, sizeof r->detail, "%s protocol error: reply '%.150s' (expected ok, unsupported or error)", who,
+             reply);
   }
 fail:
   return st;
@@ -304,9 +311,7 @@ ttref_status conform_backend_run(conform_backend *b, const conform_case *c, cons
     from_exit(&ex, "adapter", r);
     break;
   }
-  case CONFORM_BK_BATCH:
-    TRY(run_pipe(b, dir, dir, timeout_s, r, err));
-    break;
+  case CONFORM_BK_BATCH: TRY(run_pipe(b, dir, dir, timeout_s, r, err)); break;
   case CONFORM_BK_PLUGIN:
     TRY(conform_plugin_request(c, s, dir, &request, &request_len, err));
     TRY(run_pipe(b, request, dir, timeout_s, r, err));

@@ -28,14 +28,14 @@ typedef enum conform_backend_kind {
 
 typedef struct conform_backend {
   conform_backend_kind kind;
-  int fault;                 /* row of conform_fault_list.h */
-  char fault_op[64];         /* fault:perturb:OP: the op mnemonic */
-  char name[256];            /* as given on the command line */
-  char path[4096];           /* adapter executable or plugin (absolute) */
-  char plugin_desc[256];     /* plugin: "NAME VERSION" from its api table */
-  conform_pipe_child pipe;   /* batch adapter or plugin host, when running */
+  int fault;               /* row of conform_fault_list.h */
+  char fault_op[64];       /* fault:perturb:OP: the op mnemonic */
+  char name[256];          /* as given on the command line */
+  char path[4096];         /* adapter executable or plugin (absolute) */
+  char plugin_desc[256];   /* plugin: "NAME VERSION" from its api table */
+  conform_pipe_child pipe; /* batch adapter or plugin host, when running */
   bool pipe_up;
-  char errlog[4096];         /* batch adapter stderr and ignored stdout lines ("" = /dev/null) */
+  char errlog[4096]; /* batch adapter stderr and ignored stdout lines ("" = /dev/null) */
 } conform_backend;
 
 /** What one backend run did. raw is PASS (ran; outputs to judge), UNSUPPORTED, ERROR, CRASH or TIMEOUT. */
@@ -45,8 +45,6 @@ typedef struct conform_backend_result {
   double seconds;
   char log[4200]; /* where its output went: CASE_DIR/backend.log, or the worker's batch log */
 } conform_backend_result;
-
-
 
 /**
  * Parse @p spec ("reference", "fault:flip-lsb", "batch:PATH", "plugin:PATH"

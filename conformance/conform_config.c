@@ -63,14 +63,15 @@ static ttref_status parse_list(conform_yaml *y, yaml_node_t *n, const char *what
         const char *s;
         conform_verdict v;
         TRY(conform_yaml_str(y, pr[k].value, "verdict", &s));
-        if (!conform_verdict_lookup(s, &v) || !(v == CONFORM_V_FAIL || v == CONFORM_V_ERROR || v == CONFORM_V_CRASH ||
-                                                v == CONFORM_V_TIMEOUT))
+        if (!conform_verdict_lookup(s, &v) ||
+            !(v == CONFORM_V_FAIL || v == CONFORM_V_ERROR || v == CONFORM_V_CRASH || v == CONFORM_V_TIMEOUT))
           FAIL(conform_yaml_fail(y, pr[k].value, "verdict must be FAIL, ERROR, CRASH or TIMEOUT, not '%s'", s));
         e->verdict = (int)v;
       }
     }
     if (!e->pattern) FAIL(conform_yaml_fail(y, it[i], "an entry of %s needs a 'case'", what));
-    if (!e->reason || !*e->reason) FAIL(conform_yaml_fail(y, it[i], "an entry of %s needs a 'reason' (an issue URL)", what));
+    if (!e->reason || !*e->reason)
+      FAIL(conform_yaml_fail(y, it[i], "an entry of %s needs a 'reason' (an issue URL)", what));
     if (e->pattern[0] == '^' && regcomp(&e->pat.re, e->pattern, REG_EXTENDED | REG_NOSUB) != 0)
       FAIL(conform_yaml_fail(y, it[i], "bad regex '%s' in %s", e->pattern, what));
     e->pat.text = e->pattern;
@@ -112,7 +113,8 @@ static ttref_status parse_caps(conform_yaml *y, yaml_node_t *n, conform_config *
         int ni;
         TRY(conform_yaml_seq(y, v, "fp8", &it, &ni));
         for (int d = 0; d < CONFORM_DTYPE_COUNT; d++)
-          if (conform_dtype_bytes((conform_dtype)d) == 1 && conform_dtype_fp((conform_dtype)d) >= 0) c->dtypes &= ~(1u << d);
+          if (conform_dtype_bytes((conform_dtype)d) == 1 && conform_dtype_fp((conform_dtype)d) >= 0)
+            c->dtypes &= ~(1u << d);
         for (int k = 0; k < ni; k++) {
           const char *s;
           conform_dtype d;
@@ -148,7 +150,8 @@ ttref_status conform_config_load(const char *path, conform_config **out, ttref_e
   conform_yaml_pair *pr;
   int np;
   TRY(conform_yaml_map(&y, root, "a backend config",
-                       K(BACKEND) | K(BACKEND_VERSION) | K(DEVICE) | K(CAPABILITIES) | K(EXPECTED_FAILURES) | K(SKIP) | K(TIMEOUT),
+                       K(BACKEND) | K(BACKEND_VERSION) | K(DEVICE) | K(CAPABILITIES) | K(EXPECTED_FAILURES) | K(SKIP) |
+                           K(TIMEOUT),
                        &pr, &np));
   for (int i = 0; i < np; i++) {
     yaml_node_t *v = pr[i].value;
@@ -161,7 +164,8 @@ ttref_status conform_config_load(const char *path, conform_config **out, ttref_e
     case CONFORM_KEY_SKIP: TRY(parse_list(&y, v, "skip", &c->skip, &c->nskip)); break;
     case CONFORM_KEY_TIMEOUT:
       TRY(conform_yaml_num(&y, v, "timeout", &c->timeout));
-      if (!(c->timeout > 0 && c->timeout <= 86400)) FAIL(conform_yaml_fail(&y, v, "timeout must be in (0, 86400] seconds"));
+      if (!(c->timeout > 0 && c->timeout <= 86400))
+        FAIL(conform_yaml_fail(&y, v, "timeout must be in (0, 86400] seconds"));
       break;
     default: break;
     }

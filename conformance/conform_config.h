@@ -24,9 +24,9 @@
  * whole case name. conform_pattern_free releases what _compile acquired.
  */
 typedef struct conform_pattern {
-  const char *text;     /* borrowed */
+  const char *text; /* borrowed */
   bool is_re;
-  regex_t re;           /* compiled when is_re */
+  regex_t re; /* compiled when is_re */
 } conform_pattern;
 
 /** Compile @p text into @p p; TTREF_E_USAGE naming @p what for a bad regex. */
@@ -36,21 +36,21 @@ void conform_pattern_free(conform_pattern *p);
 bool conform_pattern_match(const conform_pattern *p, const char *id, const char *case_name);
 
 typedef struct conform_expect {
-  const char *pattern;  /* an item pattern (conform_pattern) */
+  const char *pattern; /* an item pattern (conform_pattern) */
   const char *reason;
-  int verdict;          /* expected raw verdict (conform_verdict), -1: any failure */
-  conform_pattern pat;  /* compiled at load */
-  ttref_loc loc;        /* of the entry in the config file */
-  bool used;            /* set by conform_config_check_used */
+  int verdict;         /* expected raw verdict (conform_verdict), -1: any failure */
+  conform_pattern pat; /* compiled at load */
+  ttref_loc loc;       /* of the entry in the config file */
+  bool used;           /* set by conform_config_check_used */
 } conform_expect;
 
 typedef struct conform_config {
   ir_arena *arena;
   const char *backend, *version, *device;
-  bool ftz;             /* the backend flushes subnormals: judge with FTZ allowance */
-  uint32_t features;    /* bit per conform_feature supported */
-  uint32_t dtypes;      /* bit per conform_dtype supported */
-  double timeout;       /* seconds per backend run; 0: runner default */
+  bool ftz;          /* the backend flushes subnormals: judge with FTZ allowance */
+  uint32_t features; /* bit per conform_feature supported */
+  uint32_t dtypes;   /* bit per conform_dtype supported */
+  double timeout;    /* seconds per backend run; 0: runner default */
   conform_expect *xfail;
   int nxfail;
   conform_expect *skip;

@@ -50,12 +50,20 @@ static const char *pointee_name(const ir_type *t)
 static bool is_cast(ir_opcode c)
 {
   switch (c) {
-  case IR_OP_EXTSI: case IR_OP_EXTUI: case IR_OP_TRUNCI: case IR_OP_INDEX_CAST: case IR_OP_EXTF: case IR_OP_TRUNCF:
-  case IR_OP_SITOFP: case IR_OP_UITOFP: case IR_OP_FPTOSI: case IR_OP_FPTOUI: case IR_OP_FP_TO_FP: case IR_OP_BITCAST:
-  case IR_OP_TT_BITCAST:
-    return true;
-  default:
-    return false;
+  case IR_OP_EXTSI:
+  case IR_OP_EXTUI:
+  case IR_OP_TRUNCI:
+  case IR_OP_INDEX_CAST:
+  case IR_OP_EXTF:
+  case IR_OP_TRUNCF:
+  case IR_OP_SITOFP:
+  case IR_OP_UITOFP:
+  case IR_OP_FPTOSI:
+  case IR_OP_FPTOUI:
+  case IR_OP_FP_TO_FP:
+  case IR_OP_BITCAST:
+  case IR_OP_TT_BITCAST: return true;
+  default: return false;
   }
 }
 
@@ -64,7 +72,8 @@ static void cell_dtype(const ir_op *op, char *buf, size_t n)
   const ir_type *r = op->nres ? op->res[0].type : NULL;
   const ir_type *a = op->nopnds ? op->opnds[0]->type : NULL;
   if (is_cast(op->code) && r && a) snprintf(buf, n, "%s->%s", elem_name(a), elem_name(r));
-  else if ((op->code == IR_OP_DOT || op->code == IR_OP_DOT_SCALED) && r && a) snprintf(buf, n, "%s->%s", elem_name(a), elem_name(r));
+  else if ((op->code == IR_OP_DOT || op->code == IR_OP_DOT_SCALED) && r && a)
+    snprintf(buf, n, "%s->%s", elem_name(a), elem_name(r));
   else if ((op->code == IR_OP_CMPI || op->code == IR_OP_CMPF) && a) snprintf(buf, n, "%s", elem_name(a));
   else if ((op->code == IR_OP_STORE || op->code == IR_OP_ATOMIC_RMW || op->code == IR_OP_ATOMIC_CAS) && a)
     snprintf(buf, n, "%s", pointee_name(a));
@@ -112,7 +121,10 @@ static void cell_attr(const ir_op *op, char *buf, size_t n)
   case IR_OP_LOAD: {
     const ir_attr *bc = ir_op_attr(op, "boundaryCheck");
     int64_t pad = ir_op_attr_int(op, "padding", 0);
-    snprintf(buf, n, "%s%s%s", op->nopnds >= 3 ? "mask+other" : op->nopnds == 2 ? "mask" : "unmasked",
+    snprintf(buf, n, "%s%s%s",
+             op->nopnds >= 3   ? "mask+other"
+             : op->nopnds == 2 ? "mask"
+                               : "unmasked",
              bc && bc->nints ? ",boundaryCheck" : "", pad == IR_PAD_NAN ? ",padding=nan" : "");
     break;
   }
@@ -178,25 +190,55 @@ static const char *const MATH_DT[] = {"f32", "f64", NULL};
 /* casts: "src->dst" pairs Triton emits (the dtype column of a cast cell) */
 static const char *const EXTF_DT[] = {"f16->f32", "bf16->f32", "f16->f64", "bf16->f64", "f32->f64", NULL};
 static const char *const TRUNCF_DT[] = {"f32->f16", "f32->bf16", "f64->f32", "f64->f16", "f64->bf16", NULL};
-static const char *const FP8_DT[] = {"f32->f8E4M3FN", "f32->f8E5M2", "f16->f8E4M3FN", "f16->f8E5M2", "bf16->f8E4M3FN",
-                                     "bf16->f8E5M2", "f8E4M3FN->f16", "f8E4M3FN->bf16", "f8E4M3FN->f32", "f8E5M2->f16",
-                                     "f8E5M2->bf16", "f8E5M2->f32", NULL};
-static const char *const ITOF_DT[] = {"i8->f16", "i8->bf16", "i8->f32", "i8->f64", "i16->f16", "i16->bf16",
-                                      "i16->f32", "i16->f64", "i32->f16", "i32->bf16", "i32->f32", "i32->f64",
-                                      "i64->f16", "i64->bf16", "i64->f32", "i64->f64", "i1->f32", NULL};
-static const char *const FTOI_DT[] = {"f16->i8", "bf16->i8", "f32->i8", "f64->i8", "f16->i16", "bf16->i16",
-                                      "f32->i16", "f64->i16", "f16->i32", "bf16->i32", "f32->i32", "f64->i32",
-                                      "f16->i64", "bf16->i64", "f32->i64", "f64->i64", NULL};
-static const char *const EXTI_DT[] = {"i1->i32", "i8->i16", "i8->i32", "i16->i32", "i8->i64", "i16->i64", "i32->i64", NULL};
-static const char *const TRUNCI_DT[] = {"i32->i1", "i16->i8", "i32->i8", "i32->i16", "i64->i8", "i64->i16", "i64->i32", NULL};
-static const char *const CMPI_P[] = {"predicate=eq", "predicate=ne", "predicate=slt", "predicate=sle", "predicate=sgt",
-                                     "predicate=sge", "predicate=ult", "predicate=ule", "predicate=ugt", "predicate=uge", NULL};
-static const char *const CMPF_P[] = {"predicate=oeq", "predicate=ogt", "predicate=oge", "predicate=olt", "predicate=ole",
-                                     "predicate=one", "predicate=ord", "predicate=ueq", "predicate=ugt", "predicate=uge",
-                                     "predicate=ult", "predicate=ule", "predicate=une", "predicate=uno", NULL};
-static const char *const RMW_K[] = {"atomic_rmw_op=and", "atomic_rmw_op=or", "atomic_rmw_op=xor", "atomic_rmw_op=add",
-                                    "atomic_rmw_op=fadd", "atomic_rmw_op=max", "atomic_rmw_op=min", "atomic_rmw_op=umax",
-                                    "atomic_rmw_op=umin", "atomic_rmw_op=exch", NULL};
+static const char *const FP8_DT[] = {"f32->f8E4M3FN",
+                                     "f32->f8E5M2",
+                                     "f16->f8E4M3FN",
+                                     "f16->f8E5M2",
+                                     "bf16->f8E4M3FN",
+                                     "bf16->f8E5M2",
+                                     "f8E4M3FN->f16",
+                                     "f8E4M3FN->bf16",
+                                     "f8E4M3FN->f32",
+                                     "f8E5M2->f16",
+                                     "f8E5M2->bf16",
+                                     "f8E5M2->f32",
+                                     NULL};
+static const char *const ITOF_DT[] = {"i8->f16",  "i8->bf16",  "i8->f32",  "i8->f64",   "i16->f16", "i16->bf16",
+                                      "i16->f32", "i16->f64",  "i32->f16", "i32->bf16", "i32->f32", "i32->f64",
+                                      "i64->f16", "i64->bf16", "i64->f32", "i64->f64",  "i1->f32",  NULL};
+static const char *const FTOI_DT[] = {"f16->i8",  "bf16->i8",  "f32->i8",  "f64->i8",   "f16->i16", "bf16->i16",
+                                      "f32->i16", "f64->i16",  "f16->i32", "bf16->i32", "f32->i32", "f64->i32",
+                                      "f16->i64", "bf16->i64", "f32->i64", "f64->i64",  NULL};
+static const char *const EXTI_DT[] = {"i1->i32", "i8->i16",  "i8->i32",  "i16->i32",
+                                      "i8->i64", "i16->i64", "i32->i64", NULL};
+static const char *const TRUNCI_DT[] = {"i32->i1", "i16->i8",  "i32->i8",  "i32->i16",
+                                        "i64->i8", "i64->i16", "i64->i32", NULL};
+static const char *const CMPI_P[] = {"predicate=eq",
+                                     "predicate=ne",
+                                     "predicate=slt",
+                                     "predicate=sle",
+                                     "predicate=sgt",
+                                     "predicate=sge",
+                                     "predicate=ult",
+                                     "predicate=ule",
+                                     "predicate=ugt",
+                                     "predicate=uge",
+                                     NULL};
+static const char *const CMPF_P[] = {
+    "predicate=oeq", "predicate=ogt", "predicate=oge", "predicate=olt", "predicate=ole",
+    "predicate=one", "predicate=ord", "predicate=ueq", "predicate=ugt", "predicate=uge",
+    "predicate=ult", "predicate=ule", "predicate=une", "predicate=uno", NULL};
+static const char *const RMW_K[] = {"atomic_rmw_op=and",
+                                    "atomic_rmw_op=or",
+                                    "atomic_rmw_op=xor",
+                                    "atomic_rmw_op=add",
+                                    "atomic_rmw_op=fadd",
+                                    "atomic_rmw_op=max",
+                                    "atomic_rmw_op=min",
+                                    "atomic_rmw_op=umax",
+                                    "atomic_rmw_op=umin",
+                                    "atomic_rmw_op=exch",
+                                    NULL};
 static const char *const ROUND_K[] = {"rounding=rtne", "rounding=rtz", NULL};
 static const char *const PREC_K[] = {"inputPrecision=tf32", "inputPrecision=tf32x3", "inputPrecision=ieee", NULL};
 static const char *const NAN_K[] = {"propagateNan=none", "propagateNan=all", NULL};
@@ -206,28 +248,55 @@ static void expected(ir_opcode c, const char *const **dts, const char *const **a
   *dts = NULL;
   *attrs = NULL;
   switch (c) {
-  case IR_OP_ADDI: case IR_OP_SUBI: case IR_OP_MULI: case IR_OP_DIVSI: case IR_OP_DIVUI: case IR_OP_CEILDIVSI:
-  case IR_OP_CEILDIVUI: case IR_OP_FLOORDIVSI: case IR_OP_REMSI: case IR_OP_REMUI: case IR_OP_ANDI: case IR_OP_ORI:
-  case IR_OP_XORI: case IR_OP_SHLI: case IR_OP_SHRSI: case IR_OP_SHRUI: case IR_OP_MINSI: case IR_OP_MINUI:
-  case IR_OP_MAXSI: case IR_OP_MAXUI: case IR_OP_MATH_ABSI: case IR_OP_MATH_CTPOP: case IR_OP_MATH_CTLZ:
-  case IR_OP_MATH_CTTZ:
-    *dts = INT_DT;
-    break;
+  case IR_OP_ADDI:
+  case IR_OP_SUBI:
+  case IR_OP_MULI:
+  case IR_OP_DIVSI:
+  case IR_OP_DIVUI:
+  case IR_OP_CEILDIVSI:
+  case IR_OP_CEILDIVUI:
+  case IR_OP_FLOORDIVSI:
+  case IR_OP_REMSI:
+  case IR_OP_REMUI:
+  case IR_OP_ANDI:
+  case IR_OP_ORI:
+  case IR_OP_XORI:
+  case IR_OP_SHLI:
+  case IR_OP_SHRSI:
+  case IR_OP_SHRUI:
+  case IR_OP_MINSI:
+  case IR_OP_MINUI:
+  case IR_OP_MAXSI:
+  case IR_OP_MAXUI:
+  case IR_OP_MATH_ABSI:
+  case IR_OP_MATH_CTPOP:
+  case IR_OP_MATH_CTLZ:
+  case IR_OP_MATH_CTTZ: *dts = INT_DT; break;
   case IR_OP_CMPI: *dts = INT_DT, *attrs = CMPI_P; break;
-  case IR_OP_ADDF: case IR_OP_SUBF: case IR_OP_MULF: case IR_OP_DIVF: case IR_OP_REMF: case IR_OP_NEGF:
-  case IR_OP_MAXNUMF: case IR_OP_MINNUMF: case IR_OP_MAXIMUMF: case IR_OP_MINIMUMF: case IR_OP_MATH_ABSF:
-  case IR_OP_MATH_FMA:
-    *dts = FLOAT_DT;
-    break;
+  case IR_OP_ADDF:
+  case IR_OP_SUBF:
+  case IR_OP_MULF:
+  case IR_OP_DIVF:
+  case IR_OP_REMF:
+  case IR_OP_NEGF:
+  case IR_OP_MAXNUMF:
+  case IR_OP_MINNUMF:
+  case IR_OP_MAXIMUMF:
+  case IR_OP_MINIMUMF:
+  case IR_OP_MATH_ABSF:
+  case IR_OP_MATH_FMA: *dts = FLOAT_DT; break;
   case IR_OP_CMPF: *dts = FLOAT_DT, *attrs = CMPF_P; break;
   case IR_OP_CLAMPF: *dts = FLOAT_DT, *attrs = NAN_K; break;
   case IR_OP_ATOMIC_RMW: *attrs = RMW_K; break;
   case IR_OP_FP_TO_FP: *dts = FP8_DT, *attrs = ROUND_K; break;
   case IR_OP_EXTF: *dts = EXTF_DT; break;
   case IR_OP_TRUNCF: *dts = TRUNCF_DT; break;
-  case IR_OP_SITOFP: case IR_OP_UITOFP: *dts = ITOF_DT; break;
-  case IR_OP_FPTOSI: case IR_OP_FPTOUI: *dts = FTOI_DT; break;
-  case IR_OP_EXTSI: case IR_OP_EXTUI: *dts = EXTI_DT; break;
+  case IR_OP_SITOFP:
+  case IR_OP_UITOFP: *dts = ITOF_DT; break;
+  case IR_OP_FPTOSI:
+  case IR_OP_FPTOUI: *dts = FTOI_DT; break;
+  case IR_OP_EXTSI:
+  case IR_OP_EXTUI: *dts = EXTI_DT; break;
   case IR_OP_TRUNCI: *dts = TRUNCI_DT; break;
   case IR_OP_DOT: *attrs = PREC_K; break;
   default: /* the math functions (math.* of rule SAME_FLOAT but absf and fma): Triton takes f32 and f64 */
@@ -339,7 +408,8 @@ ttref_status conform_coverage(const char *const *suites, int nsuites, const char
         while (base > suites[k] && base[-1] != '/') base--;
         snprintf(id, sizeof id, "%.*s/%s", (int)(suites[k] + dl - base), base, cid);
         TRY(add_item(&c, id, &item, err));
-        if (sp->lowered) TRY(ir_parse_string(sp->kernel, sp->lowered, strlen(sp->lowered), &m, err)); /* a traced kernel */
+        if (sp->lowered)
+          TRY(ir_parse_string(sp->kernel, sp->lowered, strlen(sp->lowered), &m, err)); /* a traced kernel */
         else TRY(ir_parse_file(sp->kernel, &m, err));
         for (int f = 0; f < m->nfuncs; f++) TRY(walk_region(&c, &m->funcs[f]->body, item));
         ir_module_free(m);
@@ -371,13 +441,15 @@ ttref_status conform_coverage(const char *const *suites, int nsuites, const char
     executable += exe;
     covered += exe && nitems_op[o] > 0;
     if (exe && !nitems_op[o] && !al.reason_of[o]) {
-      fprintf(diag, "coverage: executable op %s has no item in any suite (cover it, or list it with a reason in the allow-list)\n",
+      fprintf(diag,
+              "coverage: executable op %s has no item in any suite (cover it, or list it with a reason in the "
+              "allow-list)\n",
               ir_op_name((ir_opcode)o));
       (*out_missing)++;
     }
     if (nitems_op[o] && al.reason_of[o]) {
-      fprintf(diag, "coverage: %s is covered by %d item(s): remove it from the allow-list %s\n", ir_op_name((ir_opcode)o),
-              nitems_op[o], allow);
+      fprintf(diag, "coverage: %s is covered by %d item(s): remove it from the allow-list %s\n",
+              ir_op_name((ir_opcode)o), nitems_op[o], allow);
       (*out_missing)++;
     }
   }
@@ -389,8 +461,9 @@ ttref_status conform_coverage(const char *const *suites, int nsuites, const char
   fprintf(out, "`) from `ir/ir_op_list.h` and the suites; do not edit. A cell is an op × the dtype it runs on "
                "(`src->dst` for casts and dots) × the attribute values that change its result; an item covers a "
                "cell when its kernel contains such an op.\n\n");
-  fprintf(out, "**%d items; %d of %d executable ops covered; %d cells.** Structural ops (`tt.return`, `scf.yield`, "
-               "...) count through the kernels that use them.\n\n",
+  fprintf(out,
+          "**%d items; %d of %d executable ops covered; %d cells.** Structural ops (`tt.return`, `scf.yield`, "
+          "...) count through the kernels that use them.\n\n",
           c.nitems, covered, executable, ncells);
   fprintf(out, "## Executable ops without an item\n\n");
   bool any = false;
@@ -417,7 +490,8 @@ ttref_status conform_coverage(const char *const *suites, int nsuites, const char
     for (int k = 0; dts && dts[k]; k++) {
       bool have = false; /* a cell whose dtype is this one (casts: never in the list) */
       for (size_t i = start[o]; i < start[o + 1] && !have; i++) have = strcmp(c.v[i].dtype, dts[k]) == 0;
-      if (!have && pd < sizeof miss_d) pd += (size_t)snprintf(miss_d + pd, sizeof miss_d - pd, "%s%s", pd ? ", " : "", dts[k]);
+      if (!have && pd < sizeof miss_d)
+        pd += (size_t)snprintf(miss_d + pd, sizeof miss_d - pd, "%s%s", pd ? ", " : "", dts[k]);
     }
     for (int k = 0; attrs && attrs[k]; k++)
       if (!cell_has(&c, start[o], start[o + 1], NULL, attrs[k]) && pa < sizeof miss_a)

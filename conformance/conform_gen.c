@@ -53,7 +53,10 @@ bool conform_dtype_lookup(const char *s, conform_dtype *out)
 char conform_dtype_kind(conform_dtype d) { return (int)d >= 0 && d < CONFORM_DTYPE_COUNT ? dtypes[d].kind : 0; }
 int conform_dtype_bytes(conform_dtype d) { return (int)d >= 0 && d < CONFORM_DTYPE_COUNT ? dtypes[d].bytes : 0; }
 int conform_dtype_fp(conform_dtype d) { return (int)d >= 0 && d < CONFORM_DTYPE_COUNT ? dtypes[d].fmt : -1; }
-ir_scalar conform_dtype_scalar(conform_dtype d) { return (int)d >= 0 && d < CONFORM_DTYPE_COUNT ? dtypes[d].sc : IR_S_I8; }
+ir_scalar conform_dtype_scalar(conform_dtype d)
+{
+  return (int)d >= 0 && d < CONFORM_DTYPE_COUNT ? dtypes[d].sc : IR_S_I8;
+}
 
 bool conform_dtype_of_scalar(ir_scalar s, conform_dtype *out)
 {
@@ -70,7 +73,10 @@ bool conform_dtype_of_scalar(ir_scalar s, conform_dtype *out)
   return false;
 }
 
-const char *conform_gen_name(conform_gen g) { return (int)g >= 0 && g < CONFORM_GEN_COUNT ? gens[g].name : "<invalid>"; }
+const char *conform_gen_name(conform_gen g)
+{
+  return (int)g >= 0 && g < CONFORM_GEN_COUNT ? gens[g].name : "<invalid>";
+}
 bool conform_gen_needs_seed(conform_gen g) { return (int)g >= 0 && g < CONFORM_GEN_COUNT && gens[g].seeded; }
 
 bool conform_gen_lookup(const char *s, conform_gen *out)
@@ -102,9 +108,21 @@ static void store(void *data, int64_t i, int bytes, uint64_t bits)
 {
   uint8_t *p = (uint8_t *)data + i * bytes;
   switch (bytes) { /* host order, as npy_io keeps arrays */
-  case 1: { uint8_t v = (uint8_t)bits; memcpy(p, &v, 1); break; }
-  case 2: { uint16_t v = (uint16_t)bits; memcpy(p, &v, 2); break; }
-  case 4: { uint32_t v = (uint32_t)bits; memcpy(p, &v, 4); break; }
+  case 1: {
+    uint8_t v = (uint8_t)bits;
+    memcpy(p, &v, 1);
+    break;
+  }
+  case 2: {
+    uint16_t v = (uint16_t)bits;
+    memcpy(p, &v, 2);
+    break;
+  }
+  case 4: {
+    uint32_t v = (uint32_t)bits;
+    memcpy(p, &v, 4);
+    break;
+  }
   default: memcpy(p, &bits, 8); break;
   }
 }
@@ -124,36 +142,36 @@ int conform_gen_specials(conform_dtype dt, int set, uint64_t *out, int cap)
     const uint64_t emask = (((uint64_t)1 << (bits - 1 - mb)) - 1) << mb;
     const uint64_t mmask = ((uint64_t)1 << mb) - 1;
     const uint64_t maxf = enc(fmt, fp_max_finite(f));
-    v[n++] = 0;                                   /* +0 */
-    if (fp_has_neg_zero(f)) v[n++] = sign;        /* -0 */
+    v[n++] = 0;                            /* +0 */
+    if (fp_has_neg_zero(f)) v[n++] = sign; /* -0 */
     v[n++] = enc(fmt, 1.0);
     v[n++] = enc(fmt, -1.0);
     v[n++] = enc(fmt, 0.5);
-    v[n++] = 1;                                   /* smallest subnormal */
+    v[n++] = 1; /* smallest subnormal */
     v[n++] = sign | 1;
-    v[n++] = mmask;                               /* largest subnormal */
+    v[n++] = mmask; /* largest subnormal */
     v[n++] = sign | mmask;
-    v[n++] = (uint64_t)1 << mb;                   /* smallest normal */
+    v[n++] = (uint64_t)1 << mb; /* smallest normal */
     v[n++] = sign | (uint64_t)1 << mb;
-    v[n++] = maxf;                                /* largest finite */
+    v[n++] = maxf; /* largest finite */
     v[n++] = sign | maxf;
     v[n++] = maxf - 1;
     if (fp_has_inf(f)) {
-      v[n++] = emask;                             /* +inf */
-      v[n++] = sign | emask;                      /* -inf */
+      v[n++] = emask;        /* +inf */
+      v[n++] = sign | emask; /* -inf */
     }
     if (fp_has_nan(f)) {
       if (fp_has_neg_zero(f) && !fp_has_inf(f) && (emask | mmask) != maxf) {
-        v[n++] = emask | mmask;                   /* FN NaN S.1111.111 */
+        v[n++] = emask | mmask; /* FN NaN S.1111.111 */
         v[n++] = sign | emask | mmask;
       } else if (!fp_has_neg_zero(f)) {
-        v[n++] = sign;                            /* FNUZ NaN 0x80 */
+        v[n++] = sign; /* FNUZ NaN 0x80 */
       } else {
         const uint64_t q = (uint64_t)1 << (mb - 1);
-        v[n++] = emask | q;                       /* quiet NaN */
-        v[n++] = sign | emask | q;                /* negative quiet NaN */
-        v[n++] = emask | 1;                       /* signalling NaN, payload 1 */
-        v[n++] = emask | q | (mmask >> 1 & 0x5);  /* quiet NaN with a payload */
+        v[n++] = emask | q;                      /* quiet NaN */
+        v[n++] = sign | emask | q;               /* negative quiet NaN */
+        v[n++] = emask | 1;                      /* signalling NaN, payload 1 */
+        v[n++] = emask | q | (mmask >> 1 & 0x5); /* quiet NaN with a payload */
       }
     }
   } else {
@@ -166,10 +184,10 @@ int conform_gen_specials(conform_dtype dt, int set, uint64_t *out, int cap)
       const uint64_t min = (uint64_t)1 << (w - 1), max = min - 1;
       v[n++] = 0;
       v[n++] = 1;
-      v[n++] = mask;            /* -1 / unsigned max */
+      v[n++] = mask; /* -1 / unsigned max */
       v[n++] = 2;
-      v[n++] = min;             /* signed min */
-      v[n++] = max;             /* signed max */
+      v[n++] = min; /* signed min */
+      v[n++] = max; /* signed max */
       v[n++] = min + 1;
       v[n++] = max - 1;
       v[n++] = mask - 1;
@@ -201,7 +219,9 @@ static int64_t draw_int(gsl_rng *r, int64_t lo, int64_t hi)
 }
 
 /* TOSA's portable primitive generator (generate_dot_product_states.cc). */
-typedef struct lcg { uint32_t m, r; } lcg;
+typedef struct lcg {
+  uint32_t m, r;
+} lcg;
 
 static void lcg_init(lcg *g, uint32_t s)
 {
@@ -225,8 +245,10 @@ double conform_gen_dot_bound(conform_dtype dt, conform_dtype acc)
   case CONFORM_DT_BF16: return acc32 ? 18374686479671623680.0 : 0;
   case CONFORM_DT_F32: return acc32 ? 18446742974197923840.0 : 0;
   case CONFORM_DT_F64: return acc32 ? 18446742974197923840.0 : 0;
-  case CONFORM_DT_F8E4M3FN: case CONFORM_DT_F8E4M3FNUZ: return acc == CONFORM_DT_F16 ? 240.0 : 448.0;
-  case CONFORM_DT_F8E5M2: case CONFORM_DT_F8E5M2FNUZ: return acc == CONFORM_DT_F16 ? 224.0 : 57344.0;
+  case CONFORM_DT_F8E4M3FN:
+  case CONFORM_DT_F8E4M3FNUZ: return acc == CONFORM_DT_F16 ? 240.0 : 448.0;
+  case CONFORM_DT_F8E5M2:
+  case CONFORM_DT_F8E5M2FNUZ: return acc == CONFORM_DT_F16 ? 224.0 : 57344.0;
   default: return 0;
   }
 }
@@ -296,8 +318,8 @@ static int64_t sat_i64(double x)
   return (int64_t)x;
 }
 
-ttref_status conform_gen_fill(const conform_recipe *r, conform_dtype dt, int rank, const int64_t *shape,
-                              npy_array *out, ttref_error *err)
+ttref_status conform_gen_fill(const conform_recipe *r, conform_dtype dt, int rank, const int64_t *shape, npy_array *out,
+                              ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   ttref_loc none = {0};
@@ -317,8 +339,7 @@ ttref_status conform_gen_fill(const conform_recipe *r, conform_dtype dt, int ran
     gsl_rng_set(rng, (unsigned long)r->seed);
   }
   switch (r->gen) {
-  case CONFORM_GEN_ZEROS:
-    break;
+  case CONFORM_GEN_ZEROS: break;
   case CONFORM_GEN_FILL:
   case CONFORM_GEN_ARANGE:
     for (int64_t i = 0; i < n; i++) {
@@ -327,8 +348,9 @@ ttref_status conform_gen_fill(const conform_recipe *r, conform_dtype dt, int ran
         store(out->data, i, bytes, enc(fmt, v));
       } else {
         /* integer arange wraps in 64 bits (start/step saturated: casting a huge double is undefined) */
-        int64_t v = r->gen == CONFORM_GEN_FILL ? r->ivalue
-                                               : (int64_t)((uint64_t)sat_i64(r->start) + (uint64_t)i * (uint64_t)sat_i64(r->step));
+        int64_t v = r->gen == CONFORM_GEN_FILL
+                        ? r->ivalue
+                        : (int64_t)((uint64_t)sat_i64(r->start) + (uint64_t)i * (uint64_t)sat_i64(r->step));
         store(out->data, i, bytes, dt == CONFORM_DT_BOOL ? (uint64_t)(v != 0) : (uint64_t)v);
       }
     }
@@ -390,11 +412,14 @@ ttref_status conform_gen_fill(const conform_recipe *r, conform_dtype dt, int ran
     break;
   }
   case CONFORM_GEN_DOT_PRODUCT: {
-    if (fmt < 0) FAIL(IR_ERR(err, TTREF_E_INPUT, none, "dot_product needs a float dtype, not %s", conform_dtype_name(dt)));
+    if (fmt < 0)
+      FAIL(IR_ERR(err, TTREF_E_INPUT, none, "dot_product needs a float dtype, not %s", conform_dtype_name(dt)));
     double B = conform_gen_dot_bound(dt, r->acc);
-    if (B <= 0) FAIL(IR_ERR(err, TTREF_E_INPUT, none, "dot_product has no bound for %s with a %s accumulator",
-                            conform_dtype_name(dt), conform_dtype_name(r->acc)));
-    if (r->ks < 1 || r->k_stride < 1) FAIL(IR_ERR(err, TTREF_E_INPUT, none, "dot_product needs ks >= 1 and k_stride >= 1"));
+    if (B <= 0)
+      FAIL(IR_ERR(err, TTREF_E_INPUT, none, "dot_product has no bound for %s with a %s accumulator",
+                  conform_dtype_name(dt), conform_dtype_name(r->acc)));
+    if (r->ks < 1 || r->k_stride < 1)
+      FAIL(IR_ERR(err, TTREF_E_INPUT, none, "dot_product needs ks >= 1 and k_stride >= 1"));
     /* S0 and S4 use two streams 3S and 3S+1; the others one stream 3S+p;
        seed s shifts every stream id by 32 s (seed 0 is TOSA's data). */
     const uint32_t base = (uint32_t)(3 * r->set) + 32u * (uint32_t)r->seed;
@@ -428,8 +453,7 @@ ttref_status conform_gen_fill(const conform_recipe *r, conform_dtype dt, int ran
                   (long long)file.numel, file.elsize, (long long)n, conform_dtype_name(dt)));
     if (n) memcpy(out->data, file.data, (size_t)n * (size_t)bytes);
     break;
-  default:
-    FAIL(IR_ERR(err, TTREF_E_INTERNAL, none, "unknown generator %d", (int)r->gen));
+  default: FAIL(IR_ERR(err, TTREF_E_INTERNAL, none, "unknown generator %d", (int)r->gen));
   }
 fail:
   if (rng) gsl_rng_free(rng);

@@ -31,16 +31,16 @@ typedef enum conform_gen {
   CONFORM_GEN_COUNT
 } conform_gen;
 
-const char *conform_dtype_name(conform_dtype d);        /**< "<invalid>" when out of range */
+const char *conform_dtype_name(conform_dtype d); /**< "<invalid>" when out of range */
 bool conform_dtype_lookup(const char *s, conform_dtype *out);
-char conform_dtype_kind(conform_dtype d);               /**< npy kind: b, i, u, f */
+char conform_dtype_kind(conform_dtype d); /**< npy kind: b, i, u, f */
 int conform_dtype_bytes(conform_dtype d);
-int conform_dtype_fp(conform_dtype d);                  /**< fp_format, or -1 for integers */
+int conform_dtype_fp(conform_dtype d); /**< fp_format, or -1 for integers */
 ir_scalar conform_dtype_scalar(conform_dtype d);
 /** The default dtype of a pointer to @p s (signed ints, raw-bit bf16/fp8); false if none. */
 bool conform_dtype_of_scalar(ir_scalar s, conform_dtype *out);
 
-const char *conform_gen_name(conform_gen g);            /**< "<invalid>" when out of range */
+const char *conform_gen_name(conform_gen g); /**< "<invalid>" when out of range */
 bool conform_gen_lookup(const char *s, conform_gen *out);
 bool conform_gen_needs_seed(conform_gen g);
 
@@ -55,19 +55,19 @@ typedef struct conform_recipe {
   bool has_seed;
   uint64_t seed;
   bool has_range;
-  double lo, hi;          /* range as numbers */
-  int64_t ilo, ihi;       /* the same range as integers (exact for 64-bit ints) */
-  double value;           /* fill */
+  double lo, hi;    /* range as numbers */
+  int64_t ilo, ihi; /* the same range as integers (exact for 64-bit ints) */
+  double value;     /* fill */
   int64_t ivalue;
-  double start, step;     /* arange */
-  int set;                /* dot_product: 0..5; special: CONFORM_SPECIAL_* */
-  double fraction;        /* special: share of elements drawn from the set (default 1) */
-  bool finite;            /* uniform_bits: redraw NaN and inf */
-  bool nonzero;           /* uniform: redraw elements that are (or round to) zero */
-  int64_t ks, k_stride;   /* dot_product: k = (i / k_stride) % ks */
-  int operand;            /* dot_product: CONFORM_OPERAND_* */
-  conform_dtype acc;      /* dot_product: accumulator dtype (bound parameter B) */
-  const char *file;       /* file: resolved path */
+  double start, step;   /* arange */
+  int set;              /* dot_product: 0..5; special: CONFORM_SPECIAL_* */
+  double fraction;      /* special: share of elements drawn from the set (default 1) */
+  bool finite;          /* uniform_bits: redraw NaN and inf */
+  bool nonzero;         /* uniform: redraw elements that are (or round to) zero */
+  int64_t ks, k_stride; /* dot_product: k = (i / k_stride) % ks */
+  int operand;          /* dot_product: CONFORM_OPERAND_* */
+  conform_dtype acc;    /* dot_product: accumulator dtype (bound parameter B) */
+  const char *file;     /* file: resolved path */
 } conform_recipe;
 
 /** A recipe with defaults: zeros, fraction 1, special set auto, acc f32, k_stride 1. */
@@ -79,8 +79,8 @@ void conform_recipe_init(conform_recipe *r);
  * @return TTREF_OK; TTREF_E_INPUT (recipe does not fit the dtype, file of the
  * wrong size), TTREF_E_IO, TTREF_E_NOMEM.
  */
-ttref_status conform_gen_fill(const conform_recipe *r, conform_dtype dt, int rank, const int64_t *shape,
-                              npy_array *out, ttref_error *err);
+ttref_status conform_gen_fill(const conform_recipe *r, conform_dtype dt, int rank, const int64_t *shape, npy_array *out,
+                              ttref_error *err);
 
 /**
  * The special-value bit patterns used for @p dt (set float or int) into

@@ -38,7 +38,8 @@ fail:
 
 /* Store @p src content-addressed as OUT/blobs/SHA.EXT (once: identical content is kept once) and
    give its sha256 in @p hex; a new blob gets a "blob" MANIFEST line. */
-static ttref_status blob_add(ir_strs *l, const char *out, const char *src, const char *ext, char hex[65], ttref_error *err)
+static ttref_status blob_add(ir_strs *l, const char *out, const char *src, const char *ext, char hex[65],
+                             ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   char rel[200], dst[4400];
@@ -58,8 +59,8 @@ fail:
  * so `ttref run --launch CASE/VARIANT/case.yaml` replays it from the golden
  * directory alone. Its MANIFEST lines: launch, kernel (and traced) and input.
  */
-static ttref_status write_launch(ir_strs *man, const char *out, const conform_case *c, const conform_spec *sp, const char *dir,
-                                 ttref_error *err)
+static ttref_status write_launch(ir_strs *man, const char *out, const conform_case *c, const conform_spec *sp,
+                                 const char *dir, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   char src[9000], rel[4400], hex[65], khex[65], fhex[65] = "", line[9300], *text = NULL;
@@ -82,8 +83,9 @@ static ttref_status write_launch(ir_strs *man, const char *out, const conform_ca
   cap = len * 2 + 4096;
   buf = ir_alloc(cap);
   if (!buf) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
-  used = (size_t)snprintf(buf, cap, "# golden launch: `ttref run --launch %s/%s/case.yaml --out DIR` recomputes the outputs;\n"
-                                    "# the kernel and inputs are content-addressed under ../../blobs (MANIFEST)\n",
+  used = (size_t)snprintf(buf, cap,
+                          "# golden launch: `ttref run --launch %s/%s/case.yaml --out DIR` recomputes the outputs;\n"
+                          "# the kernel and inputs are content-addressed under ../../blobs (MANIFEST)\n",
                           c->name, sp->variant_key);
   for (char *p = text, *nl; p < text + len; p = nl + 1) {
     nl = strchr(p, '\n');
@@ -91,7 +93,8 @@ static ttref_status write_launch(ir_strs *man, const char *out, const conform_ca
     *nl = 0;
     const char *name;
     if (strcmp(p, "kernel: kernel.ttir") == 0) snprintf(line, sizeof line, "kernel: ../../blobs/%s.ttir", khex);
-    else if (strcmp(p, "traced: kernel.fx") == 0 && fhex[0]) snprintf(line, sizeof line, "traced: ../../blobs/%s.fx", fhex);
+    else if (strcmp(p, "traced: kernel.fx") == 0 && fhex[0])
+      snprintf(line, sizeof line, "traced: ../../blobs/%s.fx", fhex);
     else if (strncmp(p, "    file: inputs/", 17) == 0) {
       name = p + 17;
       snprintf(src, sizeof src, "%s/inputs/%s", dir, name);
@@ -100,7 +103,8 @@ static ttref_status write_launch(ir_strs *man, const char *out, const conform_ca
     } else if (strncmp(p, "    file: outputs/", 18) == 0) snprintf(line, sizeof line, "    file: %s", p + 18);
     else snprintf(line, sizeof line, "%s", p);
     size_t l = strlen(line);
-    if (used + l + 2 > cap) FAIL(IR_ERR(err, TTREF_E_INTERNAL, (ttref_loc){0}, "case.yaml of %s grew too long", c->name));
+    if (used + l + 2 > cap)
+      FAIL(IR_ERR(err, TTREF_E_INTERNAL, (ttref_loc){0}, "case.yaml of %s grew too long", c->name));
     memcpy(buf + used, line, l);
     used += l;
     buf[used++] = '\n';
@@ -125,13 +129,15 @@ static ttref_status fold_items(ir_strs *man, int first, const char *cname, ttref
   ttref_status st = TTREF_OK;
   ir_strs items = {0}; /* "CASE/VARIANT" of each line, in order of first appearance */
   const size_t cl = strlen(cname);
-  if (man->n - first > 1) qsort(man->v + first, (size_t)(man->n - first), sizeof *man->v, cmp_line); /* v may be NULL when empty */
+  if (man->n - first > 1)
+    qsort(man->v + first, (size_t)(man->n - first), sizeof *man->v, cmp_line); /* v may be NULL when empty */
   for (int i = first; i < man->n; i++) {
     const char *rel = strstr(man->v[i], "  ");
     if (!rel || strncmp(man->v[i], "blob ", 5) == 0) continue;
     rel += 2;
     const char *vs = strncmp(rel, cname, cl) == 0 && rel[cl] == '/' ? strchr(rel + cl + 1, '/') : NULL;
-    if (!vs) FAIL(IR_ERR(err, TTREF_E_INTERNAL, (ttref_loc){0}, "golden line '%.200s' is not below %s/", man->v[i], cname));
+    if (!vs)
+      FAIL(IR_ERR(err, TTREF_E_INTERNAL, (ttref_loc){0}, "golden line '%.200s' is not below %s/", man->v[i], cname));
     char key[600];
     snprintf(key, sizeof key, "%.*s", (int)(vs - rel), rel);
     bool seen = false;
@@ -147,7 +153,8 @@ static ttref_status fold_items(ir_strs *man, int first, const char *cname, ttref
     conform_sha256_init(&h);
     for (int i = first; i < nold; i++) {
       const char *rel = strstr(man->v[i], "  ");
-      if (!rel || strncmp(man->v[i], "blob ", 5) == 0 || strncmp(rel + 2, items.v[k], kl) != 0 || rel[2 + kl] != '/') continue;
+      if (!rel || strncmp(man->v[i], "blob ", 5) == 0 || strncmp(rel + 2, items.v[k], kl) != 0 || rel[2 + kl] != '/')
+        continue;
       conform_sha256_update(&h, man->v[i], strlen(man->v[i]));
       conform_sha256_update(&h, "\n", 1);
     }
@@ -213,11 +220,13 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
         for (int a = 0; a < sp->nargs; a++) {
           struct stat sb;
           snprintf(src, sizeof src, "%s/inputs/%s.npy", dir, sp->args[a].name);
-          if (sp->args[a].is_ptr && stat(src, &sb) == 0 && (size_t)sb.st_size + 4096 > most) most = (size_t)sb.st_size + 4096;
+          if (sp->args[a].is_ptr && stat(src, &sb) == 0 && (size_t)sb.st_size + 4096 > most)
+            most = (size_t)sb.st_size + 4096;
         }
         ttref_error pe = {0};
         if (conform_sys_space_probe(dir, most, &pe) != TTREF_OK)
-          FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "%s: the reference run failed and the disk cannot take its outputs: %s", id,
+          FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0},
+                      "%s: the reference run failed and the disk cannot take its outputs: %s", id,
                       strncmp(pe.msg, "error: ", 7) == 0 ? pe.msg + 7 : pe.msg));
         fprintf(stderr, "error: %s: the reference run failed; see %s.log\n", id, refdir);
         (*nfail)++;
@@ -260,8 +269,9 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
   TRY(conform_sys_rmtree_in(out, ".stage", err));
   if (hashes) TRY(conform_sys_rmtree_in(out, "blobs", err));
   if (filter && nmatched == 0)
-    FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "--filter '%s' matches no item of %s (patterns: docs/suite-format.md, Item patterns)",
-                filter, suite_path));
+    FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0},
+                "--filter '%s' matches no item of %s (patterns: docs/suite-format.md, Item patterns)", filter,
+                suite_path));
   if (man.n > 1) qsort(man.v, (size_t)man.n, sizeof *man.v, cmp_line);
   snprintf(dst, sizeof dst, "%s/MANIFEST", out);
   TRY(conform_sys_fopen_in(out, "MANIFEST", "w", &f, err));
@@ -271,9 +281,11 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
              "# check with `ttref golden SUITE --verify DIR`.\n");
   fprintf(f, "ttref-version %s\nsemantics-version %d\ngolden-format 2\n", ttref_version(), CONFORM_SEMANTICS_VERSION);
   if (hashes)
-    fprintf(f, "# golden-store hashes: no file is stored; one `item SHA  CASE/VARIANT` line per item, the sha256 of\n"
-               "# its sorted full lines except blob lines (docs/cli.md); `ttref golden SUITE --out DIR` remakes the files.\n"
-               "golden-store hashes\n");
+    fprintf(
+        f,
+        "# golden-store hashes: no file is stored; one `item SHA  CASE/VARIANT` line per item, the sha256 of\n"
+        "# its sorted full lines except blob lines (docs/cli.md); `ttref golden SUITE --out DIR` remakes the files.\n"
+        "golden-store hashes\n");
   snprintf(line, sizeof line, "suite %s", s->name);
   fprintf(f, "%s\n", line);
   for (int i = 0; i < man.n; i++) fprintf(f, "%s\n", man.v[i]);
@@ -290,7 +302,8 @@ fail:
   return st;
 }
 
-ttref_status conform_golden_write(const char *suite, unsigned flags, const char *out, const char *filter, ttref_error *err)
+ttref_status conform_golden_write(const char *suite, unsigned flags, const char *out, const char *filter,
+                                  ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   int nfail = 0;
@@ -300,7 +313,9 @@ ttref_status conform_golden_write(const char *suite, unsigned flags, const char 
   conform_sys_dir_tmp(out, tmp, sizeof tmp);
   conform_sys_rmtree(tmp);
   TRY(generate(suite, flags, tmp, filter, &nfail, err));
-  if (nfail) FAIL(IR_ERR(err, TTREF_E_FAULT, (ttref_loc){0}, "%d reference run(s) failed; nothing was written to '%s'", nfail, out));
+  if (nfail)
+    FAIL(IR_ERR(err, TTREF_E_FAULT, (ttref_loc){0}, "%d reference run(s) failed; nothing was written to '%s'", nfail,
+                out));
   TRY(conform_sys_replace_dir(tmp, out, err));
 fail:
   conform_sys_rmtree(tmp);
@@ -380,14 +395,16 @@ ttref_status conform_golden_check(const char *dir, ttref_error *err)
   int bad = 0, sem = -1;
   snprintf(path, sizeof path, "%s/MANIFEST", dir);
   if (!conform_sys_exists(path))
-    FAIL(IR_ERR(err, TTREF_E_INPUT, none, "golden directory '%s' has no MANIFEST (make one with `ttref golden SUITE --out %s`)", dir, dir));
+    FAIL(IR_ERR(err, TTREF_E_INPUT, none,
+                "golden directory '%s' has no MANIFEST (make one with `ttref golden SUITE --out %s`)", dir, dir));
   TRY(read_manifest(path, &l, err));
   for (int i = 0; i < l.n; i++)
     if (strcmp(l.v[i], "golden-store hashes") == 0)
-      FAIL(IR_ERR(err, TTREF_E_INPUT, none,
-                  "golden directory '%s' holds hashes only (its MANIFEST): make the files with `ttref golden SUITE --out DIR` "
-                  "(check them with `ttref golden SUITE --verify %s`) and judge against DIR",
-                  dir, dir));
+      FAIL(IR_ERR(
+          err, TTREF_E_INPUT, none,
+          "golden directory '%s' holds hashes only (its MANIFEST): make the files with `ttref golden SUITE --out DIR` "
+          "(check them with `ttref golden SUITE --verify %s`) and judge against DIR",
+          dir, dir));
   for (int i = 0; i < l.n; i++) {
     if (sscanf(l.v[i], "semantics-version %d", &sem) == 1) continue;
     const int kl = stored_kind(l.v[i]);
@@ -395,7 +412,8 @@ ttref_status conform_golden_check(const char *dir, ttref_error *err)
     const char *sep = strstr(l.v[i], "  ");
     char want[65], got[65];
     ttref_error e = {0};
-    if (!sep || sep - (l.v[i] + kl) != 64) FAIL(IR_ERR(err, TTREF_E_INPUT, none, "%s: malformed line '%.200s'", path, l.v[i]));
+    if (!sep || sep - (l.v[i] + kl) != 64)
+      FAIL(IR_ERR(err, TTREF_E_INPUT, none, "%s: malformed line '%.200s'", path, l.v[i]));
     memcpy(want, l.v[i] + kl, 64);
     want[64] = 0;
     snprintf(path, sizeof path, "%s/%s", dir, sep + 2);
@@ -405,19 +423,21 @@ ttref_status conform_golden_check(const char *dir, ttref_error *err)
   }
   if (sem != CONFORM_SEMANTICS_VERSION)
     FAIL(IR_ERR(err, TTREF_E_INPUT, none,
-                "goldens in '%s' were made for semantics version %d, this ttref implements %d: regenerate them with `ttref golden`",
+                "goldens in '%s' were made for semantics version %d, this ttref implements %d: regenerate them with "
+                "`ttref golden`",
                 dir, sem, CONFORM_SEMANTICS_VERSION));
   if (bad)
     FAIL(IR_ERR(err, TTREF_E_INPUT, none,
-                "goldens in '%s' do not match their MANIFEST: %d file(s) changed or missing, first %.300s (check with `ttref golden SUITE --verify %s`)",
+                "goldens in '%s' do not match their MANIFEST: %d file(s) changed or missing, first %.300s (check with "
+                "`ttref golden SUITE --verify %s`)",
                 dir, bad, first, dir));
 fail:
   ir_strs_free(&l);
   return st;
 }
 
-ttref_status conform_golden_verify(const char *suite, unsigned flags, const char *dir, const char *filter, int *out_drift,
-                                   ttref_error *err)
+ttref_status conform_golden_verify(const char *suite, unsigned flags, const char *dir, const char *filter,
+                                   int *out_drift, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   ir_strs old = {0}, now = {0};
@@ -441,7 +461,11 @@ ttref_status conform_golden_verify(const char *suite, unsigned flags, const char
   TRY(read_manifest(path, &now, err));
   bool v2 = false; /* a format-1 directory (outputs only) is verified on what it holds */
   for (int k = 0; k < old.n; k++) v2 |= strcmp(old.v[k], "golden-format 2") == 0;
-  if (!v2) fprintf(stderr, "note: %s holds format-1 goldens (no inputs, launch or kernel): regenerate them to make them self-contained\n", dir);
+  if (!v2)
+    fprintf(
+        stderr,
+        "note: %s holds format-1 goldens (no inputs, launch or kernel): regenerate them to make them self-contained\n",
+        dir);
   for (int i = 0; i < now.n; i++) {
     const char *sep = strstr(now.v[i], "  ");
     if (!v2 && format2_only(now.v[i])) continue;
@@ -459,7 +483,8 @@ ttref_status conform_golden_verify(const char *suite, unsigned flags, const char
       fprintf(stderr, "drift: %s is new (not in %s/MANIFEST)\n", sep + 2, dir);
       (*out_drift)++;
     } else if (strcmp(o, now.v[i]) != 0) {
-      fprintf(stderr, "drift: %s changed (%.*s -> %.*s)\n", sep + 2, 16, strchr(o, ' ') + 1, 16, strchr(now.v[i], ' ') + 1);
+      fprintf(stderr, "drift: %s changed (%.*s -> %.*s)\n", sep + 2, 16, strchr(o, ' ') + 1, 16,
+              strchr(now.v[i], ' ') + 1);
       (*out_drift)++;
     }
   }

@@ -29,7 +29,8 @@
  * @return TTREF_OK; TTREF_E_FAULT when a reference run failed (named on
  * stderr); input errors for a bad suite.
  */
-ttref_status conform_golden_write(const char *suite, unsigned flags, const char *out, const char *filter, ttref_error *err);
+ttref_status conform_golden_write(const char *suite, unsigned flags, const char *out, const char *filter,
+                                  ttref_error *err);
 
 /**
  * Recompute into a scratch directory and compare with @p dir: every file
@@ -37,8 +38,8 @@ ttref_status conform_golden_write(const char *suite, unsigned flags, const char 
  * longer matches its MANIFEST line is printed on stderr ("drift: FILE ...").
  * @p out_drift receives their count.
  */
-ttref_status conform_golden_verify(const char *suite, unsigned flags, const char *dir, const char *filter, int *out_drift,
-                                   ttref_error *err);
+ttref_status conform_golden_verify(const char *suite, unsigned flags, const char *dir, const char *filter,
+                                   int *out_drift, ttref_error *err);
 
 /**
  * Check a golden directory before `ttref conform --golden` trusts it: its

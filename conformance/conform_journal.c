@@ -51,20 +51,48 @@ typedef struct field {
   size_t off, size;
 } field;
 
-#define FS(k, m) {k, F_STR, offsetof(conform_record, m), sizeof(((conform_record *)0)->m)}
-#define FN(k, m) {k, F_NUM, offsetof(conform_record, m), 0}
-#define FI(k, m) {k, F_INT, offsetof(conform_record, m), 0}
+#define FS(k, m)                                                                                                       \
+  {                                                                                                                    \
+    k, F_STR, offsetof(conform_record, m), sizeof(((conform_record *)0)->m)                                            \
+  }
+#define FN(k, m)                                                                                                       \
+  {                                                                                                                    \
+    k, F_NUM, offsetof(conform_record, m), 0                                                                           \
+  }
+#define FI(k, m)                                                                                                       \
+  {                                                                                                                    \
+    k, F_INT, offsetof(conform_record, m), 0                                                                           \
+  }
 static const field fields[] = {
-    FS("id", id), FS("case", case_name), FS("variant", variant), FS("op", op), FS("dtype", dtype),
-    FS("kernel", kernel), FS("tags", tags), FS("constexprs", constexprs),
+    FS("id", id),
+    FS("case", case_name),
+    FS("variant", variant),
+    FS("op", op),
+    FS("dtype", dtype),
+    FS("kernel", kernel),
+    FS("tags", tags),
+    FS("constexprs", constexprs),
     {"verdict", F_VERDICT, offsetof(conform_record, verdict), 0},
     {"raw_verdict", F_VERDICT, offsetof(conform_record, raw), 0},
-    FS("mode", mode), FS("output", output), FI("worst_index", worst_index), FS("worst_at", worst_at),
-    FN("worst_got", worst_got), FN("worst_ref", worst_ref), FN("worst_bound", worst_bound), FN("worst_err", worst_err),
-    FN("max_ratio", max_ratio), FN("mean_ulp", mean_ulp), FN("max_ulp", max_ulp), FN("p99_ulp", p99_ulp),
-    FN("seconds", seconds), {"ulp_histogram", F_HIST, offsetof(conform_record, hist), 0},
-    FS("reason", reason), FS("expected_reason", expected_reason),
-    FS("localized_op", localized_op), FS("localized_at", localized_at), FS("localized", localized),
+    FS("mode", mode),
+    FS("output", output),
+    FI("worst_index", worst_index),
+    FS("worst_at", worst_at),
+    FN("worst_got", worst_got),
+    FN("worst_ref", worst_ref),
+    FN("worst_bound", worst_bound),
+    FN("worst_err", worst_err),
+    FN("max_ratio", max_ratio),
+    FN("mean_ulp", mean_ulp),
+    FN("max_ulp", max_ulp),
+    FN("p99_ulp", p99_ulp),
+    FN("seconds", seconds),
+    {"ulp_histogram", F_HIST, offsetof(conform_record, hist), 0},
+    FS("reason", reason),
+    FS("expected_reason", expected_reason),
+    FS("localized_op", localized_op),
+    FS("localized_at", localized_at),
+    FS("localized", localized),
     {"mutants", F_OPT_STR, offsetof(conform_record, mutants), sizeof(((conform_record *)0)->mutants)},
 };
 #define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
@@ -82,7 +110,9 @@ void conform_record_write_json(FILE *f, const conform_record *r)
     case F_STR: conform_json_str(f, base + fd->off); break;
     case F_NUM: conform_json_num(f, *(const double *)(const void *)(base + fd->off)); break;
     case F_INT: fprintf(f, "%lld", (long long)*(const int64_t *)(const void *)(base + fd->off)); break;
-    case F_VERDICT: conform_json_str(f, conform_verdict_name(*(const conform_verdict *)(const void *)(base + fd->off))); break;
+    case F_VERDICT:
+      conform_json_str(f, conform_verdict_name(*(const conform_verdict *)(const void *)(base + fd->off)));
+      break;
     case F_HIST:
       fputc('[', f);
       for (int k = 0; k < CONFORM_HIST_BINS; k++) fprintf(f, "%s%lld", k ? ", " : "", (long long)r->hist[k]);
@@ -175,7 +205,8 @@ ttref_status conform_record_parse_json(const char *line, size_t len, conform_rec
   if (!lit(&j, '{')) FAIL(IR_ERR(err, TTREF_E_INPUT, none, "journal record is not a JSON object"));
   if (lit(&j, '}')) goto fail;
   do {
-    if (!jstring(&j, key, sizeof key) || !lit(&j, ':')) FAIL(IR_ERR(err, TTREF_E_INPUT, none, "malformed journal record"));
+    if (!jstring(&j, key, sizeof key) || !lit(&j, ':'))
+      FAIL(IR_ERR(err, TTREF_E_INPUT, none, "malformed journal record"));
     const field *fd = NULL;
     for (int i = 0; i < NFIELDS; i++)
       if (strcmp(fields[i].key, key) == 0) fd = &fields[i];
@@ -287,7 +318,8 @@ ttref_status conform_journal_append(FILE *f, const conform_record *r, ttref_erro
   conform_record_write_json(m, r);
   long pos = ftell(m);
   fclose(m);
-  if (pos <= 0 || (size_t)pos >= cap - 1) FAIL(IR_ERR(err, TTREF_E_INTERNAL, (ttref_loc){0}, "journal record too long"));
+  if (pos <= 0 || (size_t)pos >= cap - 1)
+    FAIL(IR_ERR(err, TTREF_E_INTERNAL, (ttref_loc){0}, "journal record too long"));
   len = (size_t)pos;
   if (fflush(f) != 0 || fstat(fd, &sb) != 0)
     FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write the journal: %s", strerror(errno)));
@@ -304,7 +336,8 @@ fail:
 
 bool conform_record_is_harness_error(const conform_record *r)
 {
-  static const char *const prefixes[] = {"harness", "staging the case", "the reference run failed", "running the backend:"};
+  static const char *const prefixes[] = {"harness", "staging the case", "the reference run failed",
+                                         "running the backend:"};
   if (r->raw != CONFORM_V_ERROR) return false;
   for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
     if (strncmp(r->reason, prefixes[i], strlen(prefixes[i])) == 0) return true;

@@ -15,20 +15,20 @@
 #include "conform_verdict.h"
 
 typedef struct conform_record {
-  char id[256];            /* "case[variant]" */
+  char id[256]; /* "case[variant]" */
   char case_name[128];
   char variant[128];
   char op[64];
-  char dtype[24];          /* first required dtype ("" if none) */
+  char dtype[24]; /* first required dtype ("" if none) */
   char kernel[256];
-  char tags[256];          /* comma-separated */
+  char tags[256]; /* comma-separated */
   char constexprs[256];
   conform_verdict verdict;
-  conform_verdict raw;     /* before the expectation was applied */
-  char mode[24];           /* mode of the worst output */
-  char output[64];         /* worst output */
-  int64_t worst_index;     /* flat index, -1: none */
-  char worst_at[64];       /* N-d index "[i,j]" */
+  conform_verdict raw; /* before the expectation was applied */
+  char mode[24];       /* mode of the worst output */
+  char output[64];     /* worst output */
+  int64_t worst_index; /* flat index, -1: none */
+  char worst_at[64];   /* N-d index "[i,j]" */
   double worst_got, worst_ref, worst_bound, worst_err;
   double max_ratio, mean_ulp, max_ulp, p99_ulp;
   double seconds;
@@ -36,9 +36,9 @@ typedef struct conform_record {
   char reason[512];
   char expected_reason[256];
   /* --localize (conform_localize.h): "" when not localised */
-  char localized_op[48];   /* mnemonic of the first divergent op */
-  char localized_at[256];  /* "kernel.ttir:LINE:COL (source.py:L:C)" */
-  char localized[1024];     /* the finding in one sentence */
+  char localized_op[48];  /* mnemonic of the first divergent op */
+  char localized_at[256]; /* "kernel.ttir:LINE:COL (source.py:L:C)" */
+  char localized[1024];   /* the finding in one sentence */
   /* --mutants (conform_mutant.h): one character per mutant of the run; "" otherwise */
   char mutants[96];
 } conform_record;

@@ -83,9 +83,7 @@ static bool parse_opt(int i, const char *text, double *num, fp_format *fmt, cmp_
     *num = (double)v;
     return true;
   }
-  default:
-    *num = strtod(text, &end);
-    return end != text && !*end && *num >= 0 && !isnan(*num);
+  default: *num = strtod(text, &end); return end != text && !*end && *num >= 0 && !isnan(*num);
   }
 }
 
@@ -99,7 +97,8 @@ bool conform_judge_option_ok(cmp_mode m, const char *opt, const char *text, char
   if (i < 0) return snprintf(why, n, "unknown option '%s'", opt), false;
   if (opts[i].modes && !(opts[i].modes & (1u << m)))
     return snprintf(why, n, "mode %s has no option '%s'", cmp_mode_name(m), opt), false;
-  if (!parse_opt(i, text, &num, &fmt, &nan)) return snprintf(why, n, "bad value '%s' for option '%s'", text, opt), false;
+  if (!parse_opt(i, text, &num, &fmt, &nan))
+    return snprintf(why, n, "bad value '%s' for option '%s'", text, opt), false;
   return true;
 }
 
@@ -115,9 +114,21 @@ static uint64_t raw(const npy_array *a, int64_t i)
   const uint8_t *p = (const uint8_t *)a->data + i * a->elsize;
   switch (a->elsize) {
   case 1: return p[0];
-  case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
-  case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
-  default: { uint64_t v; memcpy(&v, p, 8); return v; }
+  case 2: {
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return v;
+  }
+  case 4: {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+  }
+  default: {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+  }
   }
 }
 
@@ -201,22 +212,23 @@ static ttref_status judge_one(const conform_output *o, conform_dtype dt, const n
                               const npy_array *precise, const npy_array *bound, bool ftz, const npy_array *ftz_ref,
                               conform_judgement *j, ttref_error *err);
 
-ttref_status conform_judge_output(const conform_output *o, conform_dtype dt, const npy_array *got,
-                                  const npy_array *ref, const npy_array *precise, const npy_array *bound,
-                                  bool ftz, conform_judgement *j, ttref_error *err)
+ttref_status conform_judge_output(const conform_output *o, conform_dtype dt, const npy_array *got, const npy_array *ref,
+                                  const npy_array *precise, const npy_array *bound, bool ftz, conform_judgement *j,
+                                  ttref_error *err)
 {
   return conform_judge_output_ftz(o, dt, got, ref, precise, bound, ftz, NULL, j, err);
 }
 
 ttref_status conform_judge_output_ftz(const conform_output *o, conform_dtype dt, const npy_array *got,
-                                      const npy_array *ref, const npy_array *precise, const npy_array *bound,
-                                      bool ftz, const npy_array *ftz_ref, conform_judgement *j, ttref_error *err)
+                                      const npy_array *ref, const npy_array *precise, const npy_array *bound, bool ftz,
+                                      const npy_array *ftz_ref, conform_judgement *j, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   skey *pg = NULL, *pr = NULL;
   npy_array g = {0}, r = {0}, p = {0}, b = {0}, fz = {0};
   if (ftz_ref && (!ftz_ref->data || ftz_ref->numel != ref->numel || ftz_ref->elsize != ref->elsize)) ftz_ref = NULL;
-  if (!o->unordered || got->numel != ref->numel) return judge_one(o, dt, got, ref, precise, bound, ftz, ftz_ref, j, err);
+  if (!o->unordered || got->numel != ref->numel)
+    return judge_one(o, dt, got, ref, precise, bound, ftz, ftz_ref, j, err);
   /* got and ref each sorted by value; precise and bound follow ref's permutation */
   TRY(sort_perm(dt, got, &pg, err));
   TRY(sort_perm(dt, ref, &pr, err));
@@ -285,9 +297,11 @@ static ttref_status judge_one(const conform_output *o, conform_dtype dt, const n
     }
   }
   const bool needs = m == CMP_DOT_PRODUCT || m == CMP_REDUCE;
-  if (needs && (co.k < 1)) FAIL(IR_ERR(err, TTREF_E_INPUT, none, "mode %s of output '%s' needs option k", cmp_mode_name(m), o->name));
+  if (needs && (co.k < 1))
+    FAIL(IR_ERR(err, TTREF_E_INPUT, none, "mode %s of output '%s' needs option k", cmp_mode_name(m), o->name));
   if ((needs || use_precise) && (!precise || !precise->data || precise->numel != ref->numel))
-    FAIL(IR_ERR(err, TTREF_E_INPUT, none, "output '%s' (mode %s) needs precise reference values", o->name, cmp_mode_name(m)));
+    FAIL(IR_ERR(err, TTREF_E_INPUT, none, "output '%s' (mode %s) needs precise reference values", o->name,
+                cmp_mode_name(m)));
   if (needs && (!bound || !bound->data || bound->numel != ref->numel))
     FAIL(IR_ERR(err, TTREF_E_INPUT, none, "output '%s' (mode %s) needs reference bounds", o->name, cmp_mode_name(m)));
   const int fmt = conform_dtype_fp(dt);

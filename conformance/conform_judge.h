@@ -21,11 +21,11 @@
 typedef struct conform_judgement {
   bool pass;
   bool quality_warning;
-  int64_t worst_index;     /* -1: none */
+  int64_t worst_index; /* -1: none */
   double worst_got, worst_ref, worst_bound, worst_err;
-  double max_ratio;        /* worst error / allowed error */
+  double max_ratio; /* worst error / allowed error */
   double mean_ulp, max_ulp;
-  double p99_ulp;          /* 99th percentile of the bit-pattern ULP distance (GSL rstat) */
+  double p99_ulp; /* 99th percentile of the bit-pattern ULP distance (GSL rstat) */
   int64_t hist[CONFORM_HIST_BINS];
   char reason[256];
 } conform_judgement;
@@ -54,9 +54,9 @@ void conform_judge_read_precise(const char *refdir, const char *name, npy_array 
  * @return TTREF_OK (see j->pass), or an error for a harness problem
  * (unknown mode or option: TTREF_E_INPUT).
  */
-ttref_status conform_judge_output(const conform_output *o, conform_dtype dt, const npy_array *got,
-                                  const npy_array *ref, const npy_array *precise, const npy_array *bound,
-                                  bool ftz, conform_judgement *j, ttref_error *err);
+ttref_status conform_judge_output(const conform_output *o, conform_dtype dt, const npy_array *got, const npy_array *ref,
+                                  const npy_array *precise, const npy_array *bound, bool ftz, conform_judgement *j,
+                                  ttref_error *err);
 
 /**
  * conform_judge_output with @p ftz_ref, the reference run with subnormals
@@ -64,7 +64,7 @@ ttref_status conform_judge_output(const conform_output *o, conform_dtype dt, con
  * element equal to it also passes ("the backend flushed its inputs").
  */
 ttref_status conform_judge_output_ftz(const conform_output *o, conform_dtype dt, const npy_array *got,
-                                      const npy_array *ref, const npy_array *precise, const npy_array *bound,
-                                      bool ftz, const npy_array *ftz_ref, conform_judgement *j, ttref_error *err);
+                                      const npy_array *ref, const npy_array *precise, const npy_array *bound, bool ftz,
+                                      const npy_array *ftz_ref, conform_judgement *j, ttref_error *err);
 
 #endif

@@ -21,15 +21,16 @@
 #include <unistd.h>
 
 /* Keys of a library manifest: X(ID, "spelling"). */
-#define LIB_KEYS(X)                                                                                      \
-  X(LIBRARY, "library") X(DESCRIPTION, "description") X(DISPATCH, "dispatch") X(KERNELS, "kernels")     \
-  X(VARIANTS, "variants") X(NAME, "name") X(TYPE, "type") X(KERNEL, "kernel") X(VARIANT_KEY, "variant_key")
+#define LIB_KEYS(X)                                                                                                    \
+  X(LIBRARY, "library")                                                                                                \
+  X(DESCRIPTION, "description") X(DISPATCH, "dispatch") X(KERNELS, "kernels") X(VARIANTS, "variants") X(NAME, "name")  \
+      X(TYPE, "type") X(KERNEL, "kernel") X(VARIANT_KEY, "variant_key")
 
 enum lib_key {
 #define X(id, str) LK_##id,
   LIB_KEYS(X)
 #undef X
-  LK_COUNT
+      LK_COUNT
 };
 static const char *const lib_key_names[] = {
 #define X(id, str) str,
@@ -43,7 +44,7 @@ enum field_type {
 #define X(id, str) FT_##id,
   FIELD_TYPES(X)
 #undef X
-  FT_COUNT
+      FT_COUNT
 };
 static const char *const field_type_names[] = {
 #define X(id, str) str,
@@ -62,10 +63,10 @@ typedef struct kentry {
 } kentry;
 
 typedef struct variant {
-  int kernel;              /* index into library.kernels */
+  int kernel; /* index into library.kernels */
   const conform_spec *sp;
-  const char *key;         /* canonical dispatch key "f1=v1,f2=v2" (schema order) */
-  const char *dispatch;    /* the same as a JSON object */
+  const char *key;      /* canonical dispatch key "f1=v1,f2=v2" (schema order) */
+  const char *dispatch; /* the same as a JSON object */
   ttref_loc loc;
 } variant;
 
@@ -104,7 +105,8 @@ static ttref_status lib_map(conform_yaml *y, yaml_node_t *n, const char *what, u
   TRY(conform_yaml_map(y, n, what, 0, pr, np));
   for (int i = 0; i < *np; i++) {
     int k = lib_key((*pr)[i].name);
-    if (k < 0 || !(allowed & (1u << k))) FAIL(conform_yaml_fail(y, (*pr)[i].knode, "unknown key '%s' in %s", (*pr)[i].name, what));
+    if (k < 0 || !(allowed & (1u << k)))
+      FAIL(conform_yaml_fail(y, (*pr)[i].knode, "unknown key '%s' in %s", (*pr)[i].name, what));
     (*pr)[i].key = k;
   }
 fail:
@@ -115,7 +117,8 @@ static bool ident_ok(const char *s)
 {
   if (!*s) return false;
   for (; *s; s++)
-    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' || *s == '.'))
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' ||
+          *s == '.'))
       return false;
   return true;
 }
@@ -141,10 +144,13 @@ static ttref_status read_dispatch(conform_yaml *y, yaml_node_t *n, library *L)
       if (pr[k].key == LK_NAME) TRY(conform_yaml_str(y, pr[k].value, "name", &f->name));
       else TRY(conform_yaml_str(y, pr[k].value, "type", &type));
     }
-    if (!f->name || !type) FAIL(conform_yaml_fail(y, items[i], "a dispatch field is {name: NAME, type: int|str|dtype|bool}"));
-    if (!ident_ok(f->name)) FAIL(conform_yaml_fail(y, items[i], "dispatch field name '%s' may only use [A-Za-z0-9_.-]", f->name));
+    if (!f->name || !type)
+      FAIL(conform_yaml_fail(y, items[i], "a dispatch field is {name: NAME, type: int|str|dtype|bool}"));
+    if (!ident_ok(f->name))
+      FAIL(conform_yaml_fail(y, items[i], "dispatch field name '%s' may only use [A-Za-z0-9_.-]", f->name));
     for (int k = 0; k < i; k++)
-      if (strcmp(L->fields[k].name, f->name) == 0) FAIL(conform_yaml_fail(y, items[i], "duplicate dispatch field '%s'", f->name));
+      if (strcmp(L->fields[k].name, f->name) == 0)
+        FAIL(conform_yaml_fail(y, items[i], "duplicate dispatch field '%s'", f->name));
     f->type = -1;
     for (int t = 0; t < FT_COUNT; t++)
       if (strcmp(type, field_type_names[t]) == 0) f->type = t;
@@ -165,7 +171,8 @@ static ttref_status read_kernels(conform_yaml *y, yaml_node_t *n, const char *md
   for (int i = 0; i < L->nkernels; i++) {
     const char *rel;
     char path[4400];
-    if (!ident_ok(pr[i].name)) FAIL(conform_yaml_fail(y, pr[i].knode, "kernel name '%s' may only use [A-Za-z0-9_.-]", pr[i].name));
+    if (!ident_ok(pr[i].name))
+      FAIL(conform_yaml_fail(y, pr[i].knode, "kernel name '%s' may only use [A-Za-z0-9_.-]", pr[i].name));
     TRY(conform_yaml_str(y, pr[i].value, "a case file", &rel));
     snprintf(path, sizeof path, "%s/%s", rel[0] == '/' ? "" : mdir, rel[0] == '/' ? rel + 1 : rel);
     L->kernels[i].name = pr[i].name;
@@ -177,7 +184,8 @@ fail:
 }
 
 /* One dispatch value of field @p f from @p v into the key and JSON buffers. */
-static ttref_status dispatch_value(conform_yaml *y, yaml_node_t *v, const field *f, char *key, size_t kn, char *js, size_t jn)
+static ttref_status dispatch_value(conform_yaml *y, yaml_node_t *v, const field *f, char *key, size_t kn, char *js,
+                                   size_t jn)
 {
   ttref_status st = TTREF_OK;
   const char *s = NULL;
@@ -201,12 +209,14 @@ static ttref_status dispatch_value(conform_yaml *y, yaml_node_t *v, const field 
       conform_dtype dt;
       if (!conform_dtype_lookup(s, &dt)) FAIL(conform_yaml_fail(y, v, "'%s' is not a dtype (field %s)", s, f->name));
     }
-    if (strlen(s) > 100 || strpbrk(s, ",=\"\\\n")) FAIL(conform_yaml_fail(y, v, "value of %s may not contain , = \" or \\", f->name));
+    if (strlen(s) > 100 || strpbrk(s, ",=\"\\\n"))
+      FAIL(conform_yaml_fail(y, v, "value of %s may not contain , = \" or \\", f->name));
     snprintf(val, sizeof val, "%s", s);
   }
   size_t kl = strlen(key), jl = strlen(js);
   snprintf(key + kl, kn - kl, "%s%s=%s", kl ? "," : "", f->name, val);
-  if (f->type == FT_INT || f->type == FT_BOOL) snprintf(js + jl, jn - jl, "%s\"%s\": %s", jl > 1 ? ", " : "", f->name, val);
+  if (f->type == FT_INT || f->type == FT_BOOL)
+    snprintf(js + jl, jn - jl, "%s\"%s\": %s", jl > 1 ? ", " : "", f->name, val);
   else snprintf(js + jl, jn - jl, "%s\"%s\": \"%s\"", jl > 1 ? ", " : "", f->name, val);
 fail:
   return st;
@@ -242,11 +252,14 @@ static ttref_status read_variants(conform_yaml *y, yaml_node_t *n, library *L)
     if (v->kernel < 0) FAIL(conform_yaml_fail(y, knode ? knode : items[i], "unknown kernel '%s'", kname));
     const conform_case *c = &L->kernels[v->kernel].c;
     if (!vk && c->nspecs == 1) vk = c->specs[0].variant_key;
-    if (!vk) FAIL(conform_yaml_fail(y, items[i], "a variant needs 'variant_key' (case '%s' has several specializations)", c->name));
+    if (!vk)
+      FAIL(conform_yaml_fail(y, items[i], "a variant needs 'variant_key' (case '%s' has several specializations)",
+                             c->name));
     v->sp = NULL;
     for (int k = 0; k < c->nspecs; k++)
       if (strcmp(c->specs[k].variant_key, vk) == 0) v->sp = &c->specs[k];
-    if (!v->sp) FAIL(conform_yaml_fail(y, vknode ? vknode : items[i], "case '%s' has no specialization '%s'", c->name, vk));
+    if (!v->sp)
+      FAIL(conform_yaml_fail(y, vknode ? vknode : items[i], "case '%s' has no specialization '%s'", c->name, vk));
     for (int k = 0; k < i; k++)
       if (L->vars[k].kernel == v->kernel && L->vars[k].sp == v->sp)
         FAIL(conform_yaml_fail(y, vknode ? vknode : items[i], "variant %s/%s is listed twice", kname, vk));
@@ -292,7 +305,8 @@ static ttref_status library_load(const char *path, library *L, ttref_error *err)
   conform_yaml_pair *pr;
   int np;
   yaml_node_t *dispatch = NULL, *kernels = NULL, *variants = NULL;
-  TRY(lib_map(&y, root, "a library manifest", B(LIBRARY) | B(DESCRIPTION) | B(DISPATCH) | B(KERNELS) | B(VARIANTS), &pr, &np));
+  TRY(lib_map(&y, root, "a library manifest", B(LIBRARY) | B(DESCRIPTION) | B(DISPATCH) | B(KERNELS) | B(VARIANTS), &pr,
+              &np));
   for (int i = 0; i < np; i++) {
     switch (pr[i].key) {
     case LK_LIBRARY: TRY(conform_yaml_str(&y, pr[i].value, "library", &L->name)); break;
@@ -347,7 +361,8 @@ fail:
 }
 
 /* Run one variant and write its files under OUT/kernel/variant_key and its index line to @p f. */
-static ttref_status gen_variant(const library *L, const variant *v, const char *out, ir_strs *files, FILE *f, ttref_error *err)
+static ttref_status gen_variant(const library *L, const variant *v, const char *out, ir_strs *files, FILE *f,
+                                ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   const kentry *ke = &L->kernels[v->kernel];
@@ -377,7 +392,8 @@ static ttref_status gen_variant(const library *L, const variant *v, const char *
   conform_json_str(f, rel);
   fprintf(f, ", \"function\": ");
   conform_json_str(f, ttref_kernel_name(k));
-  fprintf(f, ", \"grid\": [%lld, %lld, %lld], \"constexprs\": ", (long long)sp->grid[0], (long long)sp->grid[1], (long long)sp->grid[2]);
+  fprintf(f, ", \"grid\": [%lld, %lld, %lld], \"constexprs\": ", (long long)sp->grid[0], (long long)sp->grid[1],
+          (long long)sp->grid[2]);
   conform_json_str(f, sp->constexprs);
   fprintf(f, ", \"args\": {");
   for (int i = 0; i < sp->nargs; i++) {
@@ -442,7 +458,8 @@ static ttref_status gen_variant(const library *L, const variant *v, const char *
         pa.data = (void *)(q ? pb : pv);
         pa.nbytes = n * 8;
         fprintf(f, ", \"%s\": {", q ? "bound" : "precise");
-        snprintf(rel, sizeof rel, "%s/%s/outputs/%s.%s.npy", ke->name, sp->variant_key, out_o->name, q ? "bound" : "precise");
+        snprintf(rel, sizeof rel, "%s/%s/outputs/%s.%s.npy", ke->name, sp->variant_key, out_o->name,
+                 q ? "bound" : "precise");
         TRY(put(out, rel, &pa, files, f, err));
         fputc('}', f);
       }
@@ -472,7 +489,8 @@ static ttref_status generate(const char *manifest, const char *out, ir_strs *fil
   if (!(f = fopen(tmp, "w"))) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", tmp));
   fprintf(f, "{\n\"library\": ");
   conform_json_str(f, L.name);
-  fprintf(f, ",\n\"ttref_version\": \"%s\",\n\"semantics_version\": %d,\n\"dispatch\": [", ttref_version(), CONFORM_SEMANTICS_VERSION);
+  fprintf(f, ",\n\"ttref_version\": \"%s\",\n\"semantics_version\": %d,\n\"dispatch\": [", ttref_version(),
+          CONFORM_SEMANTICS_VERSION);
   for (int i = 0; i < L.nfields; i++) {
     fprintf(f, "%s{\"name\": ", i ? ", " : "");
     conform_json_str(f, L.fields[i].name);
@@ -533,8 +551,8 @@ static bool same_file(const char *a, const char *b)
 {
   char *x = NULL, *y = NULL;
   size_t nx = 0, ny = 0;
-  bool same = conform_sys_read_file(a, &x, &nx, NULL) == TTREF_OK && conform_sys_read_file(b, &y, &ny, NULL) == TTREF_OK &&
-              nx == ny && memcmp(x, y, nx) == 0;
+  bool same = conform_sys_read_file(a, &x, &nx, NULL) == TTREF_OK &&
+              conform_sys_read_file(b, &y, &ny, NULL) == TTREF_OK && nx == ny && memcmp(x, y, nx) == 0;
   if (x) ir_free(x, nx + 1);
   if (y) ir_free(y, ny + 1);
   return same;
@@ -550,7 +568,8 @@ ttref_status conform_library_verify(const char *manifest, const char *dir, int *
   *out_drift = 0;
   snprintf(a, sizeof a, "%s/index.json", dir);
   if (!conform_sys_exists(a))
-    FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "'%s' has no index.json (make it with `ttref golden --library MANIFEST --out %s`)", dir, dir));
+    FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0},
+                "'%s' has no index.json (make it with `ttref golden --library MANIFEST --out %s`)", dir, dir));
   snprintf(scratch, sizeof scratch, "%s/.verify.%d", dir, (int)getpid());
   conform_sys_rmtree(scratch);
   TRY(generate(manifest, scratch, &files, err));

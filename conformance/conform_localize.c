@@ -25,10 +25,22 @@ typedef struct opmode {
 } opmode;
 
 /* the mode column of ir_op_list.h */
-#define OPMODE_EXACT {CMP_EXACT, 0, 0, 0}
-#define OPMODE_ULP(u64, u32, u16) {CMP_ULP, u64, u32, u16}
-#define OPMODE_DOT_PRODUCT {CMP_DOT_PRODUCT, 0, 0, 0}
-#define OPMODE_REDUCE {CMP_REDUCE, 0, 0, 0}
+#define OPMODE_EXACT                                                                                                   \
+  {                                                                                                                    \
+    CMP_EXACT, 0, 0, 0                                                                                                 \
+  }
+#define OPMODE_ULP(u64, u32, u16)                                                                                      \
+  {                                                                                                                    \
+    CMP_ULP, u64, u32, u16                                                                                             \
+  }
+#define OPMODE_DOT_PRODUCT                                                                                             \
+  {                                                                                                                    \
+    CMP_DOT_PRODUCT, 0, 0, 0                                                                                           \
+  }
+#define OPMODE_REDUCE                                                                                                  \
+  {                                                                                                                    \
+    CMP_REDUCE, 0, 0, 0                                                                                                \
+  }
 static const opmode opmodes[IR_OP_COUNT] = {
 #define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound, mode) OPMODE_##mode,
 #include "ir_op_list.h"
@@ -112,8 +124,8 @@ static const mref MREF_NONE = {NULL, -1};
 
 typedef struct pctx {
   const ir_func *f;
-  int *probe_of;            /* value id -> probe index, or -1 */
-  mref *mask;               /* value id -> mask of its defined lanes */
+  int *probe_of; /* value id -> probe index, or -1 */
+  mref *mask;    /* value id -> mask of its defined lanes */
   int nmask;
   const ir_value *const *probe;
   int nprobe;
@@ -165,10 +177,7 @@ static void mref_name(mref m, char *buf, size_t n)
 
 /* whether op lies inside a combiner region (tt.reduce, tt.scan, tt.map_elementwise) or another function */
 /* ops whose regions are combiners run per element pair and cannot store */
-static bool is_combiner(ir_opcode c)
-{
-  return c == IR_OP_REDUCE || c == IR_OP_SCAN || c == IR_OP_MAP_ELEMENTWISE;
-}
+static bool is_combiner(ir_opcode c) { return c == IR_OP_REDUCE || c == IR_OP_SCAN || c == IR_OP_MAP_ELEMENTWISE; }
 
 static bool in_combiner_or_other(const pctx *p, const ir_op *op)
 {
@@ -260,8 +269,9 @@ static void emit_probe(pctx *p, const ir_value *v, int k)
     ir_type_str(b->args[0].type, it, sizeof it);
     sb_printf(&p->out, "    %%ttref_f%d_%d = arith.cmpi eq, %%%s, %%%s : %s\n", k, nfirst, b->args[0].name,
               loop->opnds[0]->name, it);
-    if (nfirst) sb_printf(&p->out, "    %%ttref_f%d_%d = arith.andi %%ttref_f%d_%d, %%ttref_f%d_%d : i1\n", k, nfirst + 1,
-                          k, nfirst - 1, k, nfirst);
+    if (nfirst)
+      sb_printf(&p->out, "    %%ttref_f%d_%d = arith.andi %%ttref_f%d_%d, %%ttref_f%d_%d : i1\n", k, nfirst + 1, k,
+                nfirst - 1, k, nfirst);
     nfirst += nfirst ? 2 : 1;
   }
   if (nfirst) {
@@ -298,7 +308,9 @@ static void emit_probe(pctx *p, const ir_value *v, int k)
     int64_t cur[IR_MAX_RANK];
     int cr = 1;
     cur[0] = t->shape[d];
-    sb_printf(&p->out, "    %%ttref_r%d_%d_0 = tt.make_range {end = %" PRId64 " : i32, start = 0 : i32} : tensor<%" PRId64 "xi32>\n",
+    sb_printf(&p->out,
+              "    %%ttref_r%d_%d_0 = tt.make_range {end = %" PRId64 " : i32, start = 0 : i32} : tensor<%" PRId64
+              "xi32>\n",
               k, d, t->shape[d], t->shape[d]);
     int e = 0;
     for (int j = 0; j < t->rank; j++) {
@@ -315,8 +327,8 @@ static void emit_probe(pctx *p, const ir_value *v, int k)
         memcpy(tmp.shape, nxt, sizeof(int64_t) * (size_t)(cr + 1));
         type_with(&tmp, "i32", tout, sizeof tout);
       }
-      sb_printf(&p->out, "    %%ttref_r%d_%d_%d = tt.expand_dims %%ttref_r%d_%d_%d {axis = %d : i32} : %s -> %s\n", k, d,
-                e + 1, k, d, e, axis, tin, tout);
+      sb_printf(&p->out, "    %%ttref_r%d_%d_%d = tt.expand_dims %%ttref_r%d_%d_%d {axis = %d : i32} : %s -> %s\n", k,
+                d, e + 1, k, d, e, axis, tin, tout);
       e++;
       memcpy(cur, nxt, sizeof(int64_t) * (size_t)(cr + 1));
       cr++;
@@ -362,16 +374,15 @@ static const char *hook_prologue(void *vctx, const ir_func *f)
   pctx *p = vctx;
   p->out.n = 0;
   if (f != p->f) return NULL;
-  sb_printf(&p->out,
-            "    %%ttref_pid0 = tt.get_program_id x : i32\n"
-            "    %%ttref_pid1 = tt.get_program_id y : i32\n"
-            "    %%ttref_pid2 = tt.get_program_id z : i32\n"
-            "    %%ttref_np0 = tt.get_num_programs x : i32\n"
-            "    %%ttref_np1 = tt.get_num_programs y : i32\n"
-            "    %%ttref_t0 = arith.muli %%ttref_pid2, %%ttref_np1 : i32\n"
-            "    %%ttref_t1 = arith.addi %%ttref_t0, %%ttref_pid1 : i32\n"
-            "    %%ttref_t2 = arith.muli %%ttref_t1, %%ttref_np0 : i32\n"
-            "    %%ttref_lin = arith.addi %%ttref_t2, %%ttref_pid0 : i32\n");
+  sb_printf(&p->out, "    %%ttref_pid0 = tt.get_program_id x : i32\n"
+                     "    %%ttref_pid1 = tt.get_program_id y : i32\n"
+                     "    %%ttref_pid2 = tt.get_program_id z : i32\n"
+                     "    %%ttref_np0 = tt.get_num_programs x : i32\n"
+                     "    %%ttref_np1 = tt.get_num_programs y : i32\n"
+                     "    %%ttref_t0 = arith.muli %%ttref_pid2, %%ttref_np1 : i32\n"
+                     "    %%ttref_t1 = arith.addi %%ttref_t0, %%ttref_pid1 : i32\n"
+                     "    %%ttref_t2 = arith.muli %%ttref_t1, %%ttref_np0 : i32\n"
+                     "    %%ttref_lin = arith.addi %%ttref_t2, %%ttref_pid0 : i32\n");
   return p->out.oom ? NULL : p->out.s;
 }
 
@@ -436,11 +447,15 @@ typedef struct cands {
 static bool skip_op(ir_opcode c)
 {
   switch (c) {
-  case IR_OP_CONSTANT: case IR_OP_POISON: case IR_OP_GET_PROGRAM_ID: case IR_OP_GET_NUM_PROGRAMS:
-  case IR_OP_MAKE_RANGE: case IR_OP_ATOMIC_RMW: case IR_OP_ATOMIC_CAS: case IR_OP_INLINE_ASM:
-    return true;
-  default:
-    return false;
+  case IR_OP_CONSTANT:
+  case IR_OP_POISON:
+  case IR_OP_GET_PROGRAM_ID:
+  case IR_OP_GET_NUM_PROGRAMS:
+  case IR_OP_MAKE_RANGE:
+  case IR_OP_ATOMIC_RMW:
+  case IR_OP_ATOMIC_CAS:
+  case IR_OP_INLINE_ASM: return true;
+  default: return false;
   }
 }
 
@@ -483,7 +498,8 @@ ttref_status conform_localize_print_all(const ir_module *m, const ir_func *f, FI
   cands cs = {0};
   const ir_value **pv = NULL;
   collect(&cs, &f->body, 1);
-  if (cs.oom || !(pv = ir_calloc((size_t)cs.n + 1, sizeof *pv))) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
+  if (cs.oom || !(pv = ir_calloc((size_t)cs.n + 1, sizeof *pv)))
+    FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
   for (int k = 0; k < cs.n; k++) pv[k] = cs.v[k].v;
   *nprobes = cs.n;
   st = conform_localize_print(m, f, pv, cs.n, out, err);
@@ -570,7 +586,8 @@ static ttref_status run_pass(conform_backend *b, const conform_case *c, const co
   snprintf(path, sizeof path, "localize/pass%d.ttir", pass);
   TRY(conform_sys_fopen_in(dir, path, "w", &fp, err));
   st = conform_localize_print(m, f, pv, n, fp, err);
-  if (fclose(fp) != 0 && st == TTREF_OK) st = IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", kpath, strerror(errno));
+  if (fclose(fp) != 0 && st == TTREF_OK)
+    st = IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", kpath, strerror(errno));
   fp = NULL;
   if (st != TTREF_OK) goto fail;
   /* the derived case: the probes are trailing pointer arguments and the only outputs */
@@ -605,11 +622,15 @@ static ttref_status run_pass(conform_backend *b, const conform_case *c, const co
   snprintf(refdir, sizeof refdir, "%s/ref", pdir);
   double limit = timeout_s * 4 < 120 ? 120 : timeout_s * 4;
   ttref_error rerr = {0};
-  if (conform_stage_reference(&ds, pdir, refdir, conform_judge_case_wants_precise(&dc), false, limit, &ex, &rerr) != TTREF_OK ||
+  if (conform_stage_reference(&ds, pdir, refdir, conform_judge_case_wants_precise(&dc), false, limit, &ex, &rerr) !=
+          TTREF_OK ||
       ex.kind != CONFORM_EXITED || ex.code != 0) {
     snprintf(r->localized, sizeof r->localized,
              "not localised: the instrumented kernel (pass %d) failed on the reference (%.200s); see %.300s.log", pass,
-             rerr.msg[0] ? rerr.msg : ex.kind == CONFORM_TIMED_OUT ? "timeout" : "nonzero exit", refdir);
+             rerr.msg[0]                    ? rerr.msg
+             : ex.kind == CONFORM_TIMED_OUT ? "timeout"
+                                            : "nonzero exit",
+             refdir);
     goto fail;
   }
   conform_backend_result br;
@@ -633,12 +654,14 @@ static ttref_status run_pass(conform_backend *b, const conform_case *c, const co
       goto next;
     }
     snprintf(path, sizeof path, "%s/outputs/%s.npy", pdir, names[k]);
-    if (npy_read_bounded(path, NULL, ref.nbytes, &got, &e) != TTREF_OK) { /* the backend's file: never more than expected */
+    if (npy_read_bounded(path, NULL, ref.nbytes, &got, &e) !=
+        TTREF_OK) { /* the backend's file: never more than expected */
       cd->state = PS_ERROR;
       snprintf(cd->reason, sizeof cd->reason, "backend probe: %.200s", e.msg);
       goto next;
     }
-    if (got.nbytes == ref.nbytes && got.kind == ref.kind && (!got.nbytes || memcmp(got.data, ref.data, got.nbytes) == 0)) {
+    if (got.nbytes == ref.nbytes && got.kind == ref.kind &&
+        (!got.nbytes || memcmp(got.data, ref.data, got.nbytes) == 0)) {
       cd->state = PS_SAME;
       goto next;
     }
@@ -651,8 +674,9 @@ static ttref_status run_pass(conform_backend *b, const conform_case *c, const co
     }
     cd->state = j.pass ? PS_WITHIN : PS_FAIL;
     if (j.pass)
-      snprintf(cd->reason, sizeof cd->reason, "%s%s%s: bits differ within the bound (max %.3g ulp)", cmp_mode_name(outs[k].mode),
-               outs[k].noptions ? " " : "", outs[k].noptions ? outs[k].options[0].text : "", j.max_ulp);
+      snprintf(cd->reason, sizeof cd->reason, "%s%s%s: bits differ within the bound (max %.3g ulp)",
+               cmp_mode_name(outs[k].mode), outs[k].noptions ? " " : "",
+               outs[k].noptions ? outs[k].options[0].text : "", j.max_ulp);
     else {
       int64_t flat = j.worst_index, prog = -1, lane = -1;
       const int64_t per = pv[k]->type->kind == IR_T_TENSOR ? pv[k]->type->numel : 1;
@@ -660,10 +684,11 @@ static ttref_status run_pass(conform_backend *b, const conform_case *c, const co
         prog = flat / per;
         lane = flat % per;
       }
-      snprintf(cd->reason, sizeof cd->reason,
-               "%s%s%s fails: program %" PRId64 " lane %" PRId64 ": got %.9g, reference %.9g, error %.4g > allowed %.4g",
-               cmp_mode_name(outs[k].mode), outs[k].noptions ? " " : "", outs[k].noptions ? outs[k].options[0].text : "", prog, lane,
-               j.worst_got, j.worst_ref, j.worst_err, j.worst_bound);
+      snprintf(
+          cd->reason, sizeof cd->reason,
+          "%s%s%s fails: program %" PRId64 " lane %" PRId64 ": got %.9g, reference %.9g, error %.4g > allowed %.4g",
+          cmp_mode_name(outs[k].mode), outs[k].noptions ? " " : "", outs[k].noptions ? outs[k].options[0].text : "",
+          prog, lane, j.worst_got, j.worst_ref, j.worst_err, j.worst_bound);
     }
   next:
     npy_free(&got);
@@ -690,8 +715,8 @@ ttref_status conform_localize(conform_backend *b, const conform_case *c, const c
   ttref_error perr = {0};
   cands cs = {0};
   r->localized_op[0] = r->localized_at[0] = r->localized[0] = 0;
-  if ((s->lowered ? ir_parse_string("kernel.ttir", s->lowered, s->lowered_len, &m, &perr) : ir_parse_file(s->kernel, &m, &perr)) !=
-      TTREF_OK) {
+  if ((s->lowered ? ir_parse_string("kernel.ttir", s->lowered, s->lowered_len, &m, &perr)
+                  : ir_parse_file(s->kernel, &m, &perr)) != TTREF_OK) {
     snprintf(r->localized, sizeof r->localized, "not localised: %.600s", perr.msg);
     goto fail;
   }
@@ -712,7 +737,8 @@ ttref_status conform_localize(conform_backend *b, const conform_case *c, const c
     goto fail;
   }
   int first_fail = -1, first_diff = -1, judged = 0, passes = 0;
-  for (int pass = 0; pass * CONFORM_LOCALIZE_PASS < cs.n && pass < CONFORM_LOCALIZE_MAX_PASSES && first_fail < 0; pass++) {
+  for (int pass = 0; pass * CONFORM_LOCALIZE_PASS < cs.n && pass < CONFORM_LOCALIZE_MAX_PASSES && first_fail < 0;
+       pass++) {
     int first = pass * CONFORM_LOCALIZE_PASS;
     int n = cs.n - first < CONFORM_LOCALIZE_PASS ? cs.n - first : CONFORM_LOCALIZE_PASS;
     bool ran;
@@ -727,14 +753,15 @@ ttref_status conform_localize(conform_backend *b, const conform_case *c, const c
   }
   char at[300], tstr[200];
   if (first_fail < 0) {
-    int len = snprintf(r->localized, sizeof r->localized,
-                       "no probed value diverges (%d values in %d pass%s%s): the difference is in what the kernel stores "
-                       "or in a value that is not probed (pointers, atomics, combiner regions)",
-                       judged, passes, passes == 1 ? "" : "es", judged < cs.n ? ", search limit reached" : "");
+    int len =
+        snprintf(r->localized, sizeof r->localized,
+                 "no probed value diverges (%d values in %d pass%s%s): the difference is in what the kernel stores "
+                 "or in a value that is not probed (pointers, atomics, combiner regions)",
+                 judged, passes, passes == 1 ? "" : "es", judged < cs.n ? ", search limit reached" : "");
     if (first_diff >= 0 && len > 0 && (size_t)len < sizeof r->localized) {
       op_at(s, cs.v[first_diff].v->def, at, sizeof at);
-      snprintf(r->localized + len, sizeof r->localized - (size_t)len, "; first bit difference within its bound: %s at %.250s",
-               ir_op_label(cs.v[first_diff].v->def), at);
+      snprintf(r->localized + len, sizeof r->localized - (size_t)len,
+               "; first bit difference within its bound: %s at %.250s", ir_op_label(cs.v[first_diff].v->def), at);
     }
     goto fail;
   }
@@ -756,16 +783,21 @@ ttref_status conform_localize(conform_backend *b, const conform_case *c, const c
   if (differ >= 0) {
     char dat[300];
     op_at(s, cs.v[differ].v->def, dat, sizeof dat);
-    snprintf(ops, sizeof ops, "its operand %%%.40s (%s at %.200s) already differed within its bound, so the divergence may be inherited",
+    snprintf(ops, sizeof ops,
+             "its operand %%%.40s (%s at %.200s) already differed within its bound, so the divergence may be inherited",
              cs.v[differ].v->name, ir_op_label(cs.v[differ].v->def), dat);
-  } else if (same && !unprobed) snprintf(ops, sizeof ops, "its operands agree bit for bit, so this op itself computes differently");
-  else if (same) snprintf(ops, sizeof ops, "its probed operands agree bit for bit (%d not probed: constants, arguments or pointers)", unprobed);
+  } else if (same && !unprobed)
+    snprintf(ops, sizeof ops, "its operands agree bit for bit, so this op itself computes differently");
+  else if (same)
+    snprintf(ops, sizeof ops, "its probed operands agree bit for bit (%d not probed: constants, arguments or pointers)",
+             unprobed);
   else snprintf(ops, sizeof ops, "its operands are not probed (constants, arguments or pointers)");
   const char *hint = "";
   if (op->code == IR_OP_ADDF || op->code == IR_OP_SUBF)
     for (int i = 0; i < op->nopnds; i++)
       if (op->opnds[i]->def && op->opnds[i]->def->code == IR_OP_MULF)
-        hint = "; an arith.mulf feeds it: the backend probably contracted them into an FMA (`ttref run --contract` models that)";
+        hint = "; an arith.mulf feeds it: the backend probably contracted them into an FMA (`ttref run --contract` "
+               "models that)";
   snprintf(r->localized, sizeof r->localized, "first divergent op: %s at %.250s, %%%.40s : %.60s: %.150s; %.160s%.120s",
            ir_op_label(op), at, fc->v->name, tstr, fc->reason, ops, hint);
 fail:

@@ -22,7 +22,7 @@
 #include "conform_suite.h"
 #include "ir.h"
 
-#define CONFORM_LOCALIZE_PASS 48   /* probes per instrumented kernel */
+#define CONFORM_LOCALIZE_PASS       48 /* probes per instrumented kernel */
 #define CONFORM_LOCALIZE_MAX_PASSES 16
 
 /** The default compliance mode of @p op's float result of format bits @p bits (16, 32, 64);
@@ -43,7 +43,8 @@ ttref_status conform_localize_print(const ir_module *m, const ir_func *f, const 
  * conform_localize_print with every value --localize would probe (all passes
  * at once); *nprobes receives their count. For `ttref fmt --probes`.
  */
-ttref_status conform_localize_print_all(const ir_module *m, const ir_func *f, FILE *out, int *nprobes, ttref_error *err);
+ttref_status conform_localize_print_all(const ir_module *m, const ir_func *f, FILE *out, int *nprobes,
+                                        ttref_error *err);
 
 /** Whether @p v can be probed (an int or float scalar or tensor, not a pointer). */
 bool conform_localize_probeable(const ir_value *v);

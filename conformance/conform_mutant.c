@@ -56,7 +56,8 @@ ttref_status conform_mutant_parse_list(const char *list, int *ids, int *out_n, t
     int k;
     snprintf(name, sizeof name, "%.*s", (int)(l < 63 ? l : 63), p);
     if (!conform_mutant_lookup(name, &k))
-      FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "unknown mutant '%s' (see `ttref conform --list-mutants`)", name));
+      FAIL(
+          IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "unknown mutant '%s' (see `ttref conform --list-mutants`)", name));
     bool dup = false;
     for (int i = 0; i < n; i++) dup |= ids[i] == k;
     if (!dup) ids[n++] = k;
@@ -114,7 +115,7 @@ static void set_enum(ir_attr *a, int64_t v, const char *spelling)
 
 static const char *const CMPI_NAMES[] = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
 static const char *const CMPF_NAMES[] = {"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
-                                         "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"};
+                                         "ueq",   "ugt", "uge", "ult", "ule", "une", "uno", "true"};
 
 /* Predicate rewrite through @p map (pairs from, to; -1 ends). */
 static bool predicate(mctx *x, ir_op *op, const int *map, const char *const *names, int nnames)
@@ -333,7 +334,8 @@ static bool drop_accumulator(mctx *x, ir_op *op)
   if (op->nopnds < 3) return false;
   const ir_op *d = op->opnds[2]->def;
   const ir_attr *v = d && d->code == IR_OP_CONSTANT ? ir_op_attr(d, "value") : NULL;
-  if (v && v->kind == IR_A_DENSE && (v->splat || v->nvals == 1) && v->vals && v->vals[0].i == 0) return false; /* C is 0 already */
+  if (v && v->kind == IR_A_DENSE && (v->splat || v->nvals == 1) && v->vals && v->vals[0].i == 0)
+    return false; /* C is 0 already */
   if (!x->apply) return true;
   ir_op *z = insert_before(x, op, IR_OP_CONSTANT, 0, op->opnds[2]->type);
   ir_attr *a = z ? ir_arena_alloc(x->m->arena, sizeof *a) : NULL;
@@ -492,14 +494,16 @@ static bool unsaturated_fp8(mctx *x, ir_op *op)
   switch (s) {
   case IR_S_F8E4M3FN: thr = 464, pred = IR_CMPF_OGT; break; /* 448 has an even significand: the tie rounds down */
   case IR_S_F8E4M3FNUZ: thr = 248; break;
-  case IR_S_F8E5M2: case IR_S_F8E5M2FNUZ: thr = 61440; break;
+  case IR_S_F8E5M2:
+  case IR_S_F8E5M2FNUZ: thr = 61440; break;
   default: return false;
   }
   if (!x->apply) return true;
   ir_value *r = &op->res[0], *v = op->opnds[0];
   const ir_type *t = r->type, *st = v->type;
   ir_value *th = splat_const(x, op, st, 0, thr), *zero = th ? splat_const(x, op, st, 0, 0.0) : NULL;
-  ir_value *pinf = zero ? splat_const(x, op, t, 0, HUGE_VAL) : NULL, *ninf = pinf ? splat_const(x, op, t, 0, -HUGE_VAL) : NULL;
+  ir_value *pinf = zero ? splat_const(x, op, t, 0, HUGE_VAL) : NULL,
+           *ninf = pinf ? splat_const(x, op, t, 0, -HUGE_VAL) : NULL;
   ir_value *a = ninf ? binop(x, op, true, IR_OP_MATH_ABSF, v, NULL, st) : NULL;
   ir_value *big = a ? compare(x, op, true, IR_OP_CMPF, pred, a, th) : NULL;
   ir_value *neg = big ? compare(x, op, true, IR_OP_CMPF, IR_CMPF_OLT, v, zero) : NULL;
@@ -567,17 +571,19 @@ static bool signed_mulhi(mctx *x, ir_op *op)
 
 static bool mutate_op(mctx *x, ir_op *op)
 {
-  static const int signed_cmpi[] = {IR_CMPI_SLT, IR_CMPI_ULT, IR_CMPI_SLE, IR_CMPI_ULE, IR_CMPI_SGT, IR_CMPI_UGT,
-                                    IR_CMPI_SGE, IR_CMPI_UGE, -1};
+  static const int signed_cmpi[] = {IR_CMPI_SLT, IR_CMPI_ULT, IR_CMPI_SLE, IR_CMPI_ULE, IR_CMPI_SGT,
+                                    IR_CMPI_UGT, IR_CMPI_SGE, IR_CMPI_UGE, -1};
   static const int lt_le[] = {IR_CMPI_SLT, IR_CMPI_SLE, IR_CMPI_ULT, IR_CMPI_ULE, -1};
-  static const int ordered[] = {IR_CMPF_OEQ, IR_CMPF_UEQ, IR_CMPF_OGT, IR_CMPF_UGT, IR_CMPF_OGE, IR_CMPF_UGE,
-                                IR_CMPF_OLT, IR_CMPF_ULT, IR_CMPF_OLE, IR_CMPF_ULE, IR_CMPF_ONE, IR_CMPF_UNE, -1};
+  static const int ordered[] = {IR_CMPF_OEQ, IR_CMPF_UEQ, IR_CMPF_OGT, IR_CMPF_UGT, IR_CMPF_OGE,
+                                IR_CMPF_UGE, IR_CMPF_OLT, IR_CMPF_ULT, IR_CMPF_OLE, IR_CMPF_ULE,
+                                IR_CMPF_ONE, IR_CMPF_UNE, -1};
   static const int une[] = {IR_CMPF_UNE, IR_CMPF_ONE, -1};
-  static const int unsigned_cmpi[] = {IR_CMPI_ULT, IR_CMPI_SLT, IR_CMPI_ULE, IR_CMPI_SLE, IR_CMPI_UGT, IR_CMPI_SGT,
-                                      IR_CMPI_UGE, IR_CMPI_SGE, -1};
+  static const int unsigned_cmpi[] = {IR_CMPI_ULT, IR_CMPI_SLT, IR_CMPI_ULE, IR_CMPI_SLE, IR_CMPI_UGT,
+                                      IR_CMPI_SGT, IR_CMPI_UGE, IR_CMPI_SGE, -1};
   static const int unordered[] = {IR_CMPF_UEQ, IR_CMPF_OEQ, IR_CMPF_UGT, IR_CMPF_OGT, IR_CMPF_UGE, IR_CMPF_OGE,
                                   IR_CMPF_ULT, IR_CMPF_OLT, IR_CMPF_ULE, IR_CMPF_OLE, -1};
-  const int ncmpi = (int)(sizeof CMPI_NAMES / sizeof *CMPI_NAMES), ncmpf = (int)(sizeof CMPF_NAMES / sizeof *CMPF_NAMES);
+  const int ncmpi = (int)(sizeof CMPI_NAMES / sizeof *CMPI_NAMES),
+            ncmpf = (int)(sizeof CMPF_NAMES / sizeof *CMPF_NAMES);
   switch ((conform_mutant_id)x->k) {
   case CONFORM_MUT_CMPI_SIGNED: return op->code == IR_OP_CMPI && predicate(x, op, signed_cmpi, CMPI_NAMES, ncmpi);
   case CONFORM_MUT_CMPI_SLT_SLE: return op->code == IR_OP_CMPI && predicate(x, op, lt_le, CMPI_NAMES, ncmpi);
@@ -589,7 +595,8 @@ static bool mutate_op(mctx *x, ir_op *op)
   case CONFORM_MUT_EXTSI_ZERO: return recode(x, op, IR_OP_EXTSI, IR_OP_EXTUI);
   case CONFORM_MUT_SITOFP_UNSIGNED: return recode(x, op, IR_OP_SITOFP, IR_OP_UITOFP);
   case CONFORM_MUT_FPTOSI_UNSIGNED: return recode(x, op, IR_OP_FPTOSI, IR_OP_FPTOUI);
-  case CONFORM_MUT_MINMAXSI_UNSIGNED: return recode(x, op, IR_OP_MINSI, IR_OP_MINUI) || recode(x, op, IR_OP_MAXSI, IR_OP_MAXUI);
+  case CONFORM_MUT_MINMAXSI_UNSIGNED:
+    return recode(x, op, IR_OP_MINSI, IR_OP_MINUI) || recode(x, op, IR_OP_MAXSI, IR_OP_MAXUI);
   case CONFORM_MUT_FLOORDIV_TRUNC: return recode(x, op, IR_OP_FLOORDIVSI, IR_OP_DIVSI);
   case CONFORM_MUT_MAXIMUM_AS_NUM:
     return recode(x, op, IR_OP_MAXIMUMF, IR_OP_MAXNUMF) || recode(x, op, IR_OP_MINIMUMF, IR_OP_MINNUMF);
@@ -715,7 +722,8 @@ static bool mutate_op(mctx *x, ir_op *op)
   case CONFORM_MUT_EXTUI_SIGN: return recode(x, op, IR_OP_EXTUI, IR_OP_EXTSI);
   case CONFORM_MUT_UITOFP_SIGNED: return recode(x, op, IR_OP_UITOFP, IR_OP_SITOFP);
   case CONFORM_MUT_FPTOUI_SIGNED: return recode(x, op, IR_OP_FPTOUI, IR_OP_FPTOSI);
-  case CONFORM_MUT_MINMAXUI_SIGNED: return recode(x, op, IR_OP_MINUI, IR_OP_MINSI) || recode(x, op, IR_OP_MAXUI, IR_OP_MAXSI);
+  case CONFORM_MUT_MINMAXUI_SIGNED:
+    return recode(x, op, IR_OP_MINUI, IR_OP_MINSI) || recode(x, op, IR_OP_MAXUI, IR_OP_MAXSI);
   case CONFORM_MUT_TRUNCI_SAT: return op->code == IR_OP_TRUNCI && saturate_trunci(x, op);
   case CONFORM_MUT_ROUNDEVEN_AS_ROUND: return recode(x, op, IR_OP_MATH_ROUNDEVEN, IR_OP_MATH_ROUND);
   case CONFORM_MUT_FMA_SPLIT: return op->code == IR_OP_MATH_FMA && split_fma(x, op);
@@ -874,8 +882,9 @@ ttref_status conform_mutant_report(const char *dir, const char *suite, const int
   TRY(conform_sys_fopen_in(dir, "mutants.json", "w", &jf, err)); /* never through a symbolic link */
   fprintf(jf, "{\"suite\": ");
   conform_json_str(jf, suite);
-  fprintf(jf, ", \"items\": %d, \"mutants\": %d, \"killed\": %d, \"killed_by_target\": %d, \"survived\": %d, "
-              "\"unexercised\": %d, \"score\": ",
+  fprintf(jf,
+          ", \"items\": %d, \"mutants\": %d, \"killed\": %d, \"killed_by_target\": %d, \"survived\": %d, "
+          "\"unexercised\": %d, \"score\": ",
           recs->n, nids, killed, by_target, survived, unexercised);
   conform_json_num(jf, score);
   fprintf(jf, ",\n \"results\": [\n");
@@ -905,11 +914,13 @@ ttref_status conform_mutant_report(const char *dir, const char *suite, const int
   snprintf(path, sizeof path, "%s/mutants.md", dir);
   TRY(conform_sys_fopen_in(dir, "mutants.md", "w", &mf, err));
   fprintf(mf, "# Mutation score of %s\n\n", suite);
-  fprintf(mf, "**%d of %d mutants killed (%.1f%%)**: %d survived, %d unexercised, over %d items. A mutant is a "
-              "realistic backend bug (docs/compliance.md, Mutation score); *changed* items are those whose outputs "
-              "differ from the reference, *caught* those whose verdict is not PASS.\n\n",
+  fprintf(mf,
+          "**%d of %d mutants killed (%.1f%%)**: %d survived, %d unexercised, over %d items. A mutant is a "
+          "realistic backend bug (docs/compliance.md, Mutation score); *changed* items are those whose outputs "
+          "differ from the reference, *caught* those whose verdict is not PASS.\n\n",
           killed, nids, 100.0 * score, survived, unexercised, recs->n);
-  fprintf(mf, "| mutant | targets | status | applied | changed | caught | caught by a targeting item |\n|---|---|---|---|---|---|---|\n");
+  fprintf(mf, "| mutant | targets | status | applied | changed | caught | caught by a targeting item "
+              "|\n|---|---|---|---|---|---|---|\n");
   for (int p = 0; p < nids; p++)
     fprintf(mf, "| `%s` | %s | %s | %d | %d | %d | %s |\n", conform_mutant_name(ids[p]), conform_mutant_targets(ids[p]),
             ms[p].status, ms[p].applied, ms[p].changed, ms[p].caught,
@@ -930,7 +941,9 @@ ttref_status conform_mutant_report(const char *dir, const char *suite, const int
     FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", path));
   }
   mf = NULL;
-  fprintf(out, "mutation score: %d of %d mutants killed (%.1f%%; %d by an item that targets them), %d survived, %d unexercised\n",
+  fprintf(out,
+          "mutation score: %d of %d mutants killed (%.1f%%; %d by an item that targets them), %d survived, %d "
+          "unexercised\n",
           killed, nids, 100.0 * score, by_target, survived, unexercised);
   for (int p = 0; p < nids; p++)
     if (!ms[p].caught)

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define PROBE_OK "ttref-plugin-ok: "
+#define PROBE_OK  "ttref-plugin-ok: "
 #define PROBE_ERR "ttref-plugin-error: "
 
 /* dlopen @p path and fetch and check its api table; the error says what is wrong. */
@@ -40,7 +40,8 @@ static ttref_status load(const char *path, const ttref_backend_api **out_api, tt
   if (!api) FAIL(IR_ERR(err, TTREF_E_INPUT, none, "%s() returned NULL", TTREF_BACKEND_ENTRY));
   if (api->abi_version != TTREF_BACKEND_ABI_VERSION)
     FAIL(IR_ERR(err, TTREF_E_INPUT, none,
-                "it was built for backend ABI version %d, but this ttref supports version %d (rebuild it against this ttref_backend.h)",
+                "it was built for backend ABI version %d, but this ttref supports version %d (rebuild it against this "
+                "ttref_backend.h)",
                 api->abi_version, TTREF_BACKEND_ABI_VERSION));
   if (!api->run_case) FAIL(IR_ERR(err, TTREF_E_INPUT, none, "its api table has no run_case"));
   *out_api = api;
@@ -94,7 +95,8 @@ ttref_status conform_plugin_probe(const char *path, double timeout_s, char *desc
   if (ex.kind == CONFORM_TIMED_OUT)
     FAIL(IR_ERR(err, TTREF_E_USAGE, none, "plugin '%s': loading it took longer than %.0f s", path, timeout_s));
   if (ex.kind == CONFORM_SIGNALED)
-    FAIL(IR_ERR(err, TTREF_E_USAGE, none, "plugin '%s': loading it crashed (signal %d, %s)", path, ex.code, strsignal(ex.code)));
+    FAIL(IR_ERR(err, TTREF_E_USAGE, none, "plugin '%s': loading it crashed (signal %d, %s)", path, ex.code,
+                strsignal(ex.code)));
   if (ex.code == 0 && ok) {
     ok += strlen("\n" PROBE_OK);
     snprintf(desc, n, "%.*s", (int)strcspn(ok, "\n"), ok);

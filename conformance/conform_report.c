@@ -18,7 +18,7 @@
 
 typedef struct env {
   char backend[256], version[256], device[256], ttref[64], suite[1024], shard[64], started[64];
-  char mixed[600];       /* `report merge --allow-mixed`: what differs between the shards ("" when nothing) */
+  char mixed[600]; /* `report merge --allow-mixed`: what differs between the shards ("" when nothing) */
 } env;
 
 /* The string value of "key" in a flat JSON text ("" when absent). */
@@ -93,7 +93,8 @@ static ttref_status close_out(FILE *f, const char *path, ttref_error *err)
   return conform_sys_atomic_close(f, path, err); /* fsync + rename; strerror on failure */
 }
 
-static ttref_status write_json(const char *dir, const conform_record_list *l, const env *e, const tally *t, ttref_error *err)
+static ttref_status write_json(const char *dir, const conform_record_list *l, const env *e, const tally *t,
+                               ttref_error *err)
 {
   char path[4200];
   FILE *f = open_out(dir, "results.json", path, sizeof path, err);
@@ -110,9 +111,11 @@ static ttref_status write_json(const char *dir, const conform_record_list *l, co
   conform_json_str(f, e->suite);
   fprintf(f, ", \"shard\": ");
   conform_json_str(f, e->shard);
-  fprintf(f, "},\n  \"summary\": {\"total\": %d, \"unexpected\": %d, \"pass_rate\": %.4f, \"pass_rate_with_xfail\": %.4f",
+  fprintf(f,
+          "},\n  \"summary\": {\"total\": %d, \"unexpected\": %d, \"pass_rate\": %.4f, \"pass_rate_with_xfail\": %.4f",
           t->total, t->unexpected, pct(t->passed, t->run), pct(t->passed + t->xfail, t->run));
-  for (int v = 0; v < CONFORM_VERDICT_COUNT; v++) fprintf(f, ", \"%s\": %d", conform_verdict_name((conform_verdict)v), t->n[v]);
+  for (int v = 0; v < CONFORM_VERDICT_COUNT; v++)
+    fprintf(f, ", \"%s\": %d", conform_verdict_name((conform_verdict)v), t->n[v]);
   fprintf(f, "},\n  \"results\": [\n");
   for (int i = 0; i < l->n; i++) {
     fputs("    ", f);
@@ -123,7 +126,8 @@ static ttref_status write_json(const char *dir, const conform_record_list *l, co
   return close_out(f, path, err);
 }
 
-static ttref_status write_junit(const char *dir, const conform_record_list *l, const env *e, const tally *t, ttref_error *err)
+static ttref_status write_junit(const char *dir, const conform_record_list *l, const env *e, const tally *t,
+                                ttref_error *err)
 {
   char path[4200];
   double secs = 0;
@@ -134,12 +138,14 @@ static ttref_status write_junit(const char *dir, const conform_record_list *l, c
   int errors = t->n[CONFORM_V_ERROR] + t->n[CONFORM_V_CRASH] + t->n[CONFORM_V_TIMEOUT];
   int skipped = t->n[CONFORM_V_SKIP] + t->n[CONFORM_V_UNSUPPORTED] + t->n[CONFORM_V_XFAIL];
   fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-  fprintf(f, "<testsuites name=\"ttref conform\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">\n",
-          t->total, failures, errors, skipped, secs);
+  fprintf(
+      f,
+      "<testsuites name=\"ttref conform\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">\n",
+      t->total, failures, errors, skipped, secs);
   fprintf(f, "  <testsuite name=\"");
   xml_esc(f, e->backend[0] ? e->backend : "backend");
-  fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">\n", t->total, failures, errors,
-          skipped, secs);
+  fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">\n", t->total, failures,
+          errors, skipped, secs);
   fprintf(f, "    <properties>\n");
   const char *keys[] = {"backend_version", "device", "ttref_version", "suite", "shard"};
   const char *vals[] = {e->version, e->device, e->ttref, e->suite, e->shard};
@@ -158,9 +164,14 @@ static ttref_status write_junit(const char *dir, const conform_record_list *l, c
     fprintf(f, "\" time=\"%.3f\"", r->seconds);
     const char *tag = NULL;
     switch (r->verdict) {
-    case CONFORM_V_FAIL: case CONFORM_V_XPASS: tag = "failure"; break;
-    case CONFORM_V_ERROR: case CONFORM_V_CRASH: case CONFORM_V_TIMEOUT: tag = "error"; break;
-    case CONFORM_V_SKIP: case CONFORM_V_UNSUPPORTED: case CONFORM_V_XFAIL: tag = "skipped"; break;
+    case CONFORM_V_FAIL:
+    case CONFORM_V_XPASS: tag = "failure"; break;
+    case CONFORM_V_ERROR:
+    case CONFORM_V_CRASH:
+    case CONFORM_V_TIMEOUT: tag = "error"; break;
+    case CONFORM_V_SKIP:
+    case CONFORM_V_UNSUPPORTED:
+    case CONFORM_V_XFAIL: tag = "skipped"; break;
     default: break;
     }
     if (!tag && r->verdict != CONFORM_V_QUALITY_WARNING) {
@@ -209,12 +220,15 @@ static ttref_status write_tap(const char *dir, const conform_record_list *l, ttr
     for (char *p = clean; *p; p++)
       if (*p == '\n' || *p == '#') *p = ' ';
     switch (r->verdict) {
-    case CONFORM_V_PASS: case CONFORM_V_QUALITY_WARNING:
-      fprintf(f, "ok %d - %s # %s\n", i + 1, r->id, conform_verdict_name(r->verdict)); break;
-    case CONFORM_V_SKIP: case CONFORM_V_UNSUPPORTED:
-      fprintf(f, "ok %d - %s # SKIP %s: %s\n", i + 1, r->id, conform_verdict_name(r->verdict), clean); break;
-    case CONFORM_V_XFAIL:
-      fprintf(f, "not ok %d - %s # TODO expected failure: %s\n", i + 1, r->id, clean); break;
+    case CONFORM_V_PASS:
+    case CONFORM_V_QUALITY_WARNING:
+      fprintf(f, "ok %d - %s # %s\n", i + 1, r->id, conform_verdict_name(r->verdict));
+      break;
+    case CONFORM_V_SKIP:
+    case CONFORM_V_UNSUPPORTED:
+      fprintf(f, "ok %d - %s # SKIP %s: %s\n", i + 1, r->id, conform_verdict_name(r->verdict), clean);
+      break;
+    case CONFORM_V_XFAIL: fprintf(f, "not ok %d - %s # TODO expected failure: %s\n", i + 1, r->id, clean); break;
     default:
       fprintf(f, "not ok %d - %s # %s\n", i + 1, r->id, conform_verdict_name(r->verdict));
       fprintf(f, "# %s\n", clean);
@@ -223,7 +237,8 @@ static ttref_status write_tap(const char *dir, const conform_record_list *l, ttr
   return close_out(f, path, err);
 }
 
-static ttref_status write_md(const char *dir, const conform_record_list *l, const env *e, const tally *t, ttref_error *err)
+static ttref_status write_md(const char *dir, const conform_record_list *l, const env *e, const tally *t,
+                             ttref_error *err)
 {
   char path[4200];
   FILE *f = open_out(dir, "report.md", path, sizeof path, err);
@@ -232,7 +247,8 @@ static ttref_status write_md(const char *dir, const conform_record_list *l, cons
   fprintf(f, "backend %s (%s), device %s, ttref %s, semantics 1, suite `%s`, shard %s\n\n", e->backend, e->version,
           e->device[0] ? e->device : "-", e->ttref, e->suite, e->shard);
   if (e->mixed[0]) fprintf(f, "**Mixed run** (`report merge --allow-mixed`): %s\n\n", e->mixed);
-  fprintf(f, "**%d items, %d unexpected.** Pass rate %.1f%% (%.1f%% counting expected failures), over %d run items.\n\n",
+  fprintf(f,
+          "**%d items, %d unexpected.** Pass rate %.1f%% (%.1f%% counting expected failures), over %d run items.\n\n",
           t->total, t->unexpected, pct(t->passed, t->run), pct(t->passed + t->xfail, t->run), t->run);
   if (t->unexpected) { /* the findings first: what is wrong, before the tables */
     fprintf(f, "## Findings\n\n");
@@ -248,21 +264,24 @@ static ttref_status write_md(const char *dir, const conform_record_list *l, cons
   fprintf(f, "| verdict | count |\n|---|---|\n");
   for (int v = 0; v < CONFORM_VERDICT_COUNT; v++)
     if (t->n[v]) fprintf(f, "| %s | %d |\n", conform_verdict_name((conform_verdict)v), t->n[v]);
-  fprintf(f, "\n| case | verdict | mode | worst at | got | reference | allowed | err/allowed | reason |\n|---|---|---|---|---|---|---|---|---|\n");
+  fprintf(f, "\n| case | verdict | mode | worst at | got | reference | allowed | err/allowed | reason "
+             "|\n|---|---|---|---|---|---|---|---|---|\n");
   for (int i = 0; i < l->n; i++) {
     const conform_record *r = &l->v[i];
     char reason[600];
     snprintf(reason, sizeof reason, "%s", r->verdict == CONFORM_V_XFAIL ? r->expected_reason : r->reason);
     for (char *p = reason; *p; p++)
       if (*p == '|' || *p == '\n') *p = ' ';
-    fprintf(f, "| %s | %s | %s | %s %s | %.9g | %.9g | %.3g | %.3g | %s |\n", r->id, conform_verdict_name(r->verdict), r->mode,
-            r->output, r->worst_at, r->worst_got, r->worst_ref, r->worst_bound, r->max_ratio, reason);
+    fprintf(f, "| %s | %s | %s | %s %s | %.9g | %.9g | %.3g | %.3g | %s |\n", r->id, conform_verdict_name(r->verdict),
+            r->mode, r->output, r->worst_at, r->worst_got, r->worst_ref, r->worst_bound, r->max_ratio, reason);
   }
   int nloc = 0;
   for (int i = 0; i < l->n; i++) {
     const conform_record *r = &l->v[i];
     if (!r->localized[0]) continue;
-    if (!nloc++) fprintf(f, "\n## Localisation (`--localize`)\n\n| case | first divergent op | at | finding |\n|---|---|---|---|\n");
+    if (!nloc++)
+      fprintf(f,
+              "\n## Localisation (`--localize`)\n\n| case | first divergent op | at | finding |\n|---|---|---|---|\n");
     char text[1100];
     snprintf(text, sizeof text, "%s", r->localized);
     for (char *p = text; *p; p++)
@@ -281,14 +300,22 @@ static void svg_hist(FILE *f, const int64_t h[CONFORM_HIST_BINS], int w, int hgt
   for (int b = 0; b < CONFORM_HIST_BINS; b++)
     if (h[b] > mx) mx = h[b];
   int bw = w / CONFORM_HIST_BINS;
-  fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\"><title>ULP distance histogram</title>", w, hgt + 14);
+  fprintf(f,
+          "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\"><title>ULP distance "
+          "histogram</title>",
+          w, hgt + 14);
   for (int b = 0; b < CONFORM_HIST_BINS; b++) {
     /* log scale so a few bad elements stay visible next to millions of exact ones */
     double frac = h[b] ? log1p((double)h[b]) / log1p((double)mx) : 0;
     int bh = (int)(frac * hgt);
-    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"><title>%s ulp: %lld</title></rect>", b * bw + 1,
-            hgt - bh, bw - 2, bh, b == 0 ? "#3a3" : b < 4 ? "#ca3" : "#c33", labels[b], (long long)h[b]);
-    fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"9\" text-anchor=\"middle\">%s</text>", b * bw + bw / 2, hgt + 11, labels[b]);
+    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"><title>%s ulp: %lld</title></rect>",
+            b * bw + 1, hgt - bh, bw - 2, bh,
+            b == 0  ? "#3a3"
+            : b < 4 ? "#ca3"
+                    : "#c33",
+            labels[b], (long long)h[b]);
+    fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"9\" text-anchor=\"middle\">%s</text>", b * bw + bw / 2, hgt + 11,
+            labels[b]);
   }
   fputs("</svg>", f);
 }
@@ -309,12 +336,13 @@ static void write_findings(FILE *f, const conform_record_list *l, const tally *t
 {
   fprintf(f, "<h2 id=\"findings\">Findings</h2>\n");
   if (!t->unexpected) {
-    fprintf(f, "<p class=\"ok\">No unexpected verdict: %d items, %d passed, %d expected failures.</p>\n", t->total, t->passed,
-            t->xfail);
+    fprintf(f, "<p class=\"ok\">No unexpected verdict: %d items, %d passed, %d expected failures.</p>\n", t->total,
+            t->passed, t->xfail);
     return;
   }
-  fprintf(f, "<p><b>%d unexpected</b> of %d items.</p>\n<table id=\"findings-table\"><tr><th>case</th><th>verdict</th>"
-             "<th>worst element</th><th>first divergent op</th><th>reason</th></tr>\n",
+  fprintf(f,
+          "<p><b>%d unexpected</b> of %d items.</p>\n<table id=\"findings-table\"><tr><th>case</th><th>verdict</th>"
+          "<th>worst element</th><th>first divergent op</th><th>reason</th></tr>\n",
           t->unexpected, t->total);
   for (int i = 0; i < l->n; i++) {
     const conform_record *r = &l->v[i];
@@ -343,7 +371,8 @@ static void write_findings(FILE *f, const conform_record_list *l, const tally *t
   fprintf(f, "</table>\n");
 }
 
-static ttref_status write_html(const char *dir, const conform_record_list *l, const env *e, const tally *t, ttref_error *err)
+static ttref_status write_html(const char *dir, const conform_record_list *l, const env *e, const tally *t,
+                               ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   char path[4200];
@@ -364,17 +393,20 @@ static ttref_status write_html(const char *dir, const conform_record_list *l, co
   fprintf(f, "<h1>ttref conformance report</h1>\n");
   write_findings(f, l, t);
   fprintf(f, "<h2>Environment</h2>\n<table id=\"environment\">");
-  const char *keys[] = {"backend", "backend version", "device", "ttref version", "semantics version", "suite", "shard", "started", "mixed run"};
+  const char *keys[] = {"backend", "backend version", "device",  "ttref version", "semantics version",
+                        "suite",   "shard",           "started", "mixed run"};
   const char *vals[] = {e->backend, e->version, e->device, e->ttref, "1", e->suite, e->shard, e->started, e->mixed};
   for (int k = 0; k < (e->mixed[0] ? 9 : 8); k++) {
     fprintf(f, "<tr><th>%s</th><td>", keys[k]);
     xml_esc(f, vals[k]);
     fprintf(f, "</td></tr>");
   }
-  fprintf(f, "</table>\n<h2>Summary</h2>\n<p><b>%d</b> items, <b>%d</b> unexpected. Pass rate <b>%.1f%%</b> without expected "
-             "failures, <b>%.1f%%</b> counting expected failures as passes (over %d items run; skipped and unsupported "
-             "items excluded).</p>\n<table id=\"summary\"><tr>",
-          t->total, t->unexpected, pct(t->passed, t->run), pct(t->passed + t->xfail, t->run), t->run);
+  fprintf(
+      f,
+      "</table>\n<h2>Summary</h2>\n<p><b>%d</b> items, <b>%d</b> unexpected. Pass rate <b>%.1f%%</b> without expected "
+      "failures, <b>%.1f%%</b> counting expected failures as passes (over %d items run; skipped and unsupported "
+      "items excluded).</p>\n<table id=\"summary\"><tr>",
+      t->total, t->unexpected, pct(t->passed, t->run), pct(t->passed + t->xfail, t->run), t->run);
   for (int v = 0; v < CONFORM_VERDICT_COUNT; v++) fprintf(f, "<th>%s</th>", conform_verdict_name((conform_verdict)v));
   fprintf(f, "</tr><tr>");
   for (int v = 0; v < CONFORM_VERDICT_COUNT; v++) fprintf(f, "<td class=\"num\">%d</td>", t->n[v]);
@@ -417,7 +449,8 @@ static ttref_status write_html(const char *dir, const conform_record_list *l, co
     }
     fprintf(f, "</tr>\n");
   }
-  fprintf(f, "</table>\n<h2>Kernels</h2>\n<div class=\"wide\"><table id=\"results\"><tr><th>case</th><th>verdict</th><th>op</th><th>dtype</th>"
+  fprintf(f, "</table>\n<h2>Kernels</h2>\n<div class=\"wide\"><table "
+             "id=\"results\"><tr><th>case</th><th>verdict</th><th>op</th><th>dtype</th>"
              "<th>mode</th><th>worst element</th><th>got</th><th>reference</th><th>allowed</th><th>err/allowed</th>"
              "<th>max ulp</th><th>ULP histogram</th><th>time (s)</th><th>reason</th></tr>\n");
   for (int i = 0; i < l->n; i++) {
@@ -432,8 +465,9 @@ static ttref_status write_html(const char *dir, const conform_record_list *l, co
     xml_esc(f, r->mode);
     fprintf(f, "</td><td>");
     xml_esc(f, r->output);
-    fprintf(f, " %s</td><td class=\"num\">%.9g</td><td class=\"num\">%.9g</td><td class=\"num\">%.3g</td>"
-               "<td class=\"num\">%.3g</td><td class=\"num\">%.3g</td><td>",
+    fprintf(f,
+            " %s</td><td class=\"num\">%.9g</td><td class=\"num\">%.9g</td><td class=\"num\">%.3g</td>"
+            "<td class=\"num\">%.3g</td><td class=\"num\">%.3g</td><td>",
             r->worst_at, r->worst_got, r->worst_ref, r->worst_bound, r->max_ratio, r->max_ulp);
     svg_hist(f, r->hist, 120, 24);
     fprintf(f, "</td><td class=\"num\">%.2f</td><td class=\"reason\">", r->seconds);
@@ -485,7 +519,8 @@ static ttref_status merge_mutants(const char *const *dirs, int ndirs, const char
   TRY(conform_sys_read_file(path, &first, &flen, err));
   for (int i = 1; i < ndirs; i++) {
     snprintf(path, sizeof path, "%s/mutants.list", dirs[i]);
-    if (!conform_sys_exists(path)) FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "'%s' is not a --mutants run like '%s'", dirs[i], dirs[0]));
+    if (!conform_sys_exists(path))
+      FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "'%s' is not a --mutants run like '%s'", dirs[i], dirs[0]));
     TRY(conform_sys_read_file(path, &text, &len, err));
     if (len != flen || memcmp(text, first, len) != 0)
       FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "'%s' ran other mutants than '%s'", dirs[i], dirs[0]));
@@ -522,7 +557,8 @@ static ttref_status mixed(char *label, size_t n, bool allow, const char *what, t
 {
   ttref_status st = TTREF_OK;
   if (!allow)
-    FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "report merge: %s; refusing to merge (--allow-mixed merges and labels it)", what));
+    FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0},
+                "report merge: %s; refusing to merge (--allow-mixed merges and labels it)", what));
   size_t l = strlen(label);
   if (l < n) snprintf(label + l, n - l, "%s%s", l ? "; " : "", what);
 fail:
@@ -547,7 +583,8 @@ ttref_status conform_report_merge(const char *const *dirs, int ndirs, const char
   for (int i = 0; i < ndirs; i++) {
     shard_id *d = &ids[i];
     snprintf(path, sizeof path, "%s/journal.jsonl", dirs[i]);
-    if (!conform_sys_exists(path)) FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "'%s' has no journal.jsonl", dirs[i]));
+    if (!conform_sys_exists(path))
+      FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "'%s' has no journal.jsonl", dirs[i]));
     TRY(conform_journal_read(path, false, &all, err));
     snprintf(path, sizeof path, "%s/run.json", dirs[i]);
     if (!conform_sys_exists(path)) {
@@ -576,7 +613,8 @@ ttref_status conform_report_merge(const char *const *dirs, int ndirs, const char
     const char *names[] = {"backend", "config", "suite", "ttref version"};
     for (int k = 0; k < 4; k++)
       if (a->i >= 0 && b->i >= 0 && strcmp(fa[k], fb[k]) != 0) {
-        snprintf(what, sizeof what, "%s differs: '%.200s' in %.200s, '%.200s' in %.200s", names[k], fa[k], dirs[0], fb[k], dirs[i]);
+        snprintf(what, sizeof what, "%s differs: '%.200s' in %.200s, '%.200s' in %.200s", names[k], fa[k], dirs[0],
+                 fb[k], dirs[i]);
         TRY(mixed(label, sizeof label, allow_mixed, what, err));
       }
   }
@@ -584,7 +622,8 @@ ttref_status conform_report_merge(const char *const *dirs, int ndirs, const char
   n = ids[0].i >= 0 ? ids[0].n : 0;
   for (int i = 0; i < ndirs; i++)
     if (ids[i].i >= 0 && ids[0].i >= 0 && ids[i].n != ids[0].n) {
-      snprintf(what, sizeof what, "shards of different splits: %s is shard %s, %s is shard %s", dirs[0], ids[0].shard, dirs[i], ids[i].shard);
+      snprintf(what, sizeof what, "shards of different splits: %s is shard %s, %s is shard %s", dirs[0], ids[0].shard,
+               dirs[i], ids[i].shard);
       TRY(mixed(label, sizeof label, allow_mixed, what, err));
       n = 0;
     }
@@ -594,7 +633,8 @@ ttref_status conform_report_merge(const char *const *dirs, int ndirs, const char
     for (int i = 0; i < ndirs; i++) {
       if (ids[i].i < 0) continue;
       if (seen[ids[i].i]) /* the same shard twice: its items would count twice, never allowed */
-        FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "report merge: shard %s is given twice (%s and another directory)", ids[i].shard, dirs[i]));
+        FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0},
+                    "report merge: shard %s is given twice (%s and another directory)", ids[i].shard, dirs[i]));
       seen[ids[i].i] = 1;
       nseen++;
     }

@@ -48,7 +48,7 @@ typedef struct ctx {
   int nitems;
   int mut_ids[CONFORM_MUTANT_COUNT + 1]; /* --mutants, in report order */
   int nmut;
-  char cfg_sha[65];      /* sha256 of the --config file, "" without one */
+  char cfg_sha[65]; /* sha256 of the --config file, "" without one */
 } ctx;
 
 void conform_run_describe(const conform_case *c, const conform_spec *s, conform_record *r)
@@ -121,7 +121,8 @@ static void nd_index(const npy_array *a, int64_t i, char *buf, size_t n)
     idx[d] = a->shape[d] ? i % a->shape[d] : 0;
     i = a->shape[d] ? i / a->shape[d] : 0;
   }
-  for (int d = 0; d < a->rank && pos < n; d++) pos += (size_t)snprintf(buf + pos, n - pos, "%s%lld", d ? "," : "", (long long)idx[d]);
+  for (int d = 0; d < a->rank && pos < n; d++)
+    pos += (size_t)snprintf(buf + pos, n - pos, "%s%lld", d ? "," : "", (long long)idx[d]);
   if (pos < n) snprintf(buf + pos, n - pos, "]");
 }
 
@@ -137,7 +138,8 @@ static void layout_str(const npy_array *a, char *buf, size_t n)
 {
   char d[8];
   size_t pos = (size_t)snprintf(buf, n, "%s (", npy_descr(a, d));
-  for (int k = 0; k < a->rank && pos < n; k++) pos += (size_t)snprintf(buf + pos, n - pos, "%s%lld", k ? "," : "", (long long)a->shape[k]);
+  for (int k = 0; k < a->rank && pos < n; k++)
+    pos += (size_t)snprintf(buf + pos, n - pos, "%s%lld", k ? "," : "", (long long)a->shape[k]);
   if (pos < n) snprintf(buf + pos, n - pos, ")");
 }
 
@@ -198,8 +200,8 @@ static conform_verdict judge_all(const ctx *x, const item *it, const char *dir, 
         goto next;
       }
     }
-    if (conform_judge_output_ftz(o, a ? a->dtype : CONFORM_DT_U8, &got, &ref, pre.data ? &pre : NULL, bnd.data ? &bnd : NULL,
-                                 x->cfg->ftz, fz.data ? &fz : NULL, &j, &err) != TTREF_OK) {
+    if (conform_judge_output_ftz(o, a ? a->dtype : CONFORM_DT_U8, &got, &ref, pre.data ? &pre : NULL,
+                                 bnd.data ? &bnd : NULL, x->cfg->ftz, fz.data ? &fz : NULL, &j, &err) != TTREF_OK) {
       snprintf(r->reason, sizeof r->reason, "judging %s: %.300s", o->name, err.msg);
       v = CONFORM_V_ERROR;
       goto next;
@@ -263,7 +265,8 @@ static char run_mutant(const ctx *x, const item *it, const char *dir, const char
   ttref_error err = {0};
   bool changed = false;
   snprintf(out, sizeof out, "%s/outputs", dir);
-  if (conform_sys_rmtree_in(dir, "outputs", &err) != TTREF_OK || conform_sys_mkdirs_in(dir, "outputs", &err) != TTREF_OK ||
+  if (conform_sys_rmtree_in(dir, "outputs", &err) != TTREF_OK ||
+      conform_sys_mkdirs_in(dir, "outputs", &err) != TTREF_OK ||
       conform_stage_reference_mutant(it->s, dir, out, conform_mutant_name(mutant), limit, &ex, &err) != TTREF_OK)
     return CONFORM_MUT_CAUGHT; /* the harness could not run it: an ERROR verdict */
   if (ex.kind != CONFORM_EXITED || ex.code != 0) return CONFORM_MUT_CAUGHT; /* ERROR, CRASH or TIMEOUT */
@@ -373,11 +376,13 @@ static bool process(ctx *x, const item *it, conform_record *r)
   /* names are single safe components (conform_suite); the walk below never follows a link */
   snprintf(rel, sizeof rel, "work/%s/%s", it->c->name, it->s->variant_key);
   snprintf(dir, sizeof dir, "%s/%s", x->o->report_dir, rel);
-  if (conform_sys_rmtree_in(x->o->report_dir, rel, &err) != TTREF_OK || conform_sys_mkdirs_in(x->o->report_dir, rel, &err) != TTREF_OK ||
+  if (conform_sys_rmtree_in(x->o->report_dir, rel, &err) != TTREF_OK ||
+      conform_sys_mkdirs_in(x->o->report_dir, rel, &err) != TTREF_OK ||
       conform_stage_case(it->c, it->s, dir, &err) != TTREF_OK) {
     /* the disk's or the machine's fault (probed in the report directory itself, never through the
        case directory, which may be a link an adapter left) is the harness's, not the case's */
-    if (err.code == TTREF_E_NOMEM || (err.code == TTREF_E_IO && disk_failed(it, x->o->report_dir, "staging the case", r->reason, sizeof r->reason))) {
+    if (err.code == TTREF_E_NOMEM || (err.code == TTREF_E_IO && disk_failed(it, x->o->report_dir, "staging the case",
+                                                                            r->reason, sizeof r->reason))) {
       if (err.code == TTREF_E_NOMEM) snprintf(r->reason, sizeof r->reason, "staging the case: %.400s", bare(err.msg));
       return false;
     }
@@ -391,7 +396,8 @@ static bool process(ctx *x, const item *it, conform_record *r)
     conform_exit ex;
     snprintf(refdir, sizeof refdir, "%s/ref", dir);
     double limit = item_timeout(x, it) * 4 < 120 ? 120 : item_timeout(x, it) * 4;
-    if (conform_stage_reference(it->s, dir, refdir, conform_judge_case_wants_precise(it->c), false, limit, &ex, &err) != TTREF_OK ||
+    if (conform_stage_reference(it->s, dir, refdir, conform_judge_case_wants_precise(it->c), false, limit, &ex, &err) !=
+            TTREF_OK ||
         ex.kind != CONFORM_EXITED || ex.code != 0) {
       if (err.msg[0] || disk_failed(it, dir, "the reference run failed", r->reason, sizeof r->reason)) {
         if (err.msg[0]) snprintf(r->reason, sizeof r->reason, "running the reference: %.400s", bare(err.msg));
@@ -399,7 +405,10 @@ static bool process(ctx *x, const item *it, conform_record *r)
       }
       raw = CONFORM_V_ERROR;
       snprintf(r->reason, sizeof r->reason, "the reference run failed (%.200s); see %.200s.log",
-               err.msg[0] ? err.msg : ex.kind == CONFORM_TIMED_OUT ? "timeout" : "nonzero exit", refdir);
+               err.msg[0]                     ? err.msg
+               : ex.kind == CONFORM_TIMED_OUT ? "timeout"
+                                              : "nonzero exit",
+               refdir);
       goto decide;
     }
     ref_seconds = ex.seconds;
@@ -408,15 +417,15 @@ static bool process(ctx *x, const item *it, conform_record *r)
     conform_exit ex;
     double limit = item_timeout(x, it) * 4 < 120 ? 120 : item_timeout(x, it) * 4;
     snprintf(ftzdir, sizeof ftzdir, "%s/ref_ftz", dir);
-    if (conform_stage_reference(it->s, dir, ftzdir, false, true, limit, &ex, &err) != TTREF_OK || ex.kind != CONFORM_EXITED ||
-        ex.code != 0) {
+    if (conform_stage_reference(it->s, dir, ftzdir, false, true, limit, &ex, &err) != TTREF_OK ||
+        ex.kind != CONFORM_EXITED || ex.code != 0) {
       if (err.msg[0]) {
         snprintf(r->reason, sizeof r->reason, "running the flushed reference: %.400s", bare(err.msg));
         return false;
       }
       raw = CONFORM_V_ERROR;
-      snprintf(r->reason, sizeof r->reason, "the flushed (--ftz) reference run failed; see work/%s/%s/ref_ftz.log", it->c->name,
-               it->s->variant_key);
+      snprintf(r->reason, sizeof r->reason, "the flushed (--ftz) reference run failed; see work/%s/%s/ref_ftz.log",
+               it->c->name, it->s->variant_key);
       goto decide;
     }
   }
@@ -444,14 +453,16 @@ static bool process(ctx *x, const item *it, conform_record *r)
     snprintf(r->reason, sizeof r->reason, "%s", why);
     return false;
   }
-  if (x->nmut && (raw == CONFORM_V_PASS || raw == CONFORM_V_QUALITY_WARNING)) run_mutants(x, it, dir, refdir, ref_seconds, r);
+  if (x->nmut && (raw == CONFORM_V_PASS || raw == CONFORM_V_QUALITY_WARNING))
+    run_mutants(x, it, dir, refdir, ref_seconds, r);
   if (raw == CONFORM_V_FAIL && x->o->localize) {
     err = (ttref_error){0};
     if (conform_localize(&x->backend, it->c, it->s, dir, item_timeout(x, it), x->cfg->ftz, r, &err) != TTREF_OK)
       snprintf(r->localized, sizeof r->localized, "not localised: %.600s", err.msg);
   }
 decide:;
-  strip_dir(r->reason, sizeof r->reason, x->o->report_dir); /* "see work/CASE/VARIANT/ref.log", not this machine's path */
+  strip_dir(r->reason, sizeof r->reason,
+            x->o->report_dir); /* "see work/CASE/VARIANT/ref.log", not this machine's path */
   strip_dir(r->localized, sizeof r->localized, x->o->report_dir);
   if (x->suite->dir[0] == '/') { /* kernel paths relative to the suite: "kernels/softmax_f32.ttir:32:5" */
     strip_dir(r->reason, sizeof r->reason, x->suite->dir);
@@ -466,7 +477,8 @@ decide:;
   r->verdict = conform_verdict_decide(raw, xf != NULL, xf ? xf->verdict : -1);
   if (xf) snprintf(r->expected_reason, sizeof r->expected_reason, "%s", xf->reason);
   if (r->verdict == CONFORM_V_XPASS)
-    snprintf(r->reason, sizeof r->reason, "expected to fail (%s) but passed: remove it from expected_failures", xf->reason);
+    snprintf(r->reason, sizeof r->reason, "expected to fail (%s) but passed: remove it from expected_failures",
+             xf->reason);
   r->seconds = conform_sys_now() - t0;
   if (!x->o->keep_work && (r->verdict == CONFORM_V_PASS || r->verdict == CONFORM_V_SKIP) && raw != CONFORM_V_SKIP)
     conform_sys_rmtree_in(x->o->report_dir, rel, &err);
@@ -478,7 +490,7 @@ decide:;
 typedef struct worker {
   pid_t pid;
   int cmd_fd, res_fd;
-  int current;          /* item index in flight, -1 idle */
+  int current; /* item index in flight, -1 idle */
   char buf[8192];
   size_t nbuf;
 } worker;
@@ -489,7 +501,7 @@ static void worker_main(ctx *x, int index, int cmd_fd, int res_fd)
   size_t n = 0;
   conform_record rec;
   prctl(PR_SET_PDEATHSIG, SIGKILL);
-  conform_sys_become_subreaper(); /* daemons of adapters reparent to this worker, which kills them */
+  conform_sys_become_subreaper();          /* daemons of adapters reparent to this worker, which kills them */
   if (x->backend.kind == CONFORM_BK_BATCH) /* the adapter's stderr and every stdout line it should not have sent */
     snprintf(x->backend.errlog, sizeof x->backend.errlog, "%s/work/batch-worker-%d.log", x->o->report_dir, index);
   FILE *out = fdopen(res_fd, "w");
@@ -572,7 +584,7 @@ typedef struct progress {
   int bar, done, total;
   int count[CONFORM_VERDICT_COUNT];
   double t0;
-  const char *shown;     /* the report directory as the user gave it */
+  const char *shown; /* the report directory as the user gave it */
 } progress;
 
 static void progress_show(progress *p, const conform_record *rec)
@@ -600,8 +612,8 @@ static void progress_show(progress *p, const conform_record *rec)
   int bad = 0;
   for (int v = 0; v < CONFORM_VERDICT_COUNT; v++)
     if (conform_verdict_unexpected((conform_verdict)v)) bad += p->count[v];
-  fprintf(stderr, "\r\033[K[%s] %d/%d  ok %d  unexpected %d  %.0fs  %.40s", barbuf, p->done, p->total,
-          p->done - bad, bad, conform_sys_now() - p->t0, r->id);
+  fprintf(stderr, "\r\033[K[%s] %d/%d  ok %d  unexpected %d  %.0fs  %.40s", barbuf, p->done, p->total, p->done - bad,
+          bad, conform_sys_now() - p->t0, r->id);
   if (conform_verdict_unexpected(r->verdict))
     fprintf(stderr, "\r\033[K%s %s: %s\n", conform_verdict_name(r->verdict), r->id, r->reason);
   if (r->localized[0]) fprintf(stderr, "\r\033[K    %s\n", r->localized);
@@ -661,7 +673,8 @@ static ttref_status write_env(const ctx *x, const char *report_dir, ttref_error 
   conform_json_str(f, x->o->config ? rel : "");
   fprintf(f, ", \"config_sha256\": ");
   conform_json_str(f, x->cfg_sha);
-  fprintf(f, ", \"shard\": \"%d/%d\", \"jobs\": %d, \"started\": \"%s\"}\n", x->o->shard_i, x->o->shard_n, x->o->jobs, when);
+  fprintf(f, ", \"shard\": \"%d/%d\", \"jobs\": %d, \"started\": \"%s\"}\n", x->o->shard_i, x->o->shard_n, x->o->jobs,
+          when);
   TRY(conform_sys_atomic_commit(&at, err));
 fail:
   return st;
@@ -705,7 +718,8 @@ static ttref_status check_identity(const ctx *x, const char *shown, ttref_error 
     conform_json_get(text, keys[k], have, sizeof have);
     if (strcmp(have, want[k]) != 0)
       FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0},
-                  "--resume: the journal in %s is of %s '%.300s', not '%.300s'; resume with the same %s or use another --report-dir",
+                  "--resume: the journal in %s is of %s '%.300s', not '%.300s'; resume with the same %s or use another "
+                  "--report-dir",
                   shown, what[k], have, want[k], what[k]));
   }
 fail:
@@ -720,7 +734,7 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   conform_run_opts oa = *o; /* with absolute directories: backends run in the case directory */
   char absreport[4096], absgolden[4096];
   conform_pattern re = {0};
-  char (*ids)[300] = NULL;
+  char(*ids)[300] = NULL;
   const char **idp = NULL, **casep = NULL;
   int nmatched = 0;
   worker *ws = NULL;
@@ -735,10 +749,12 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   conform_sys_become_subreaper(); /* orphans of workers come back here; SIGXFSZ becomes EFBIG */
   TRY(conform_sys_mkdirs(o->report_dir, err));
   TRY(conform_sys_mkdirs_in(shown, "work", err)); /* refuses a symbolic link there */
-  if (!realpath(o->report_dir, absreport)) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "bad report directory '%s'", o->report_dir));
+  if (!realpath(o->report_dir, absreport))
+    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "bad report directory '%s'", o->report_dir));
   oa.report_dir = absreport;
   if (o->golden_dir) {
-    if (!realpath(o->golden_dir, absgolden)) FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "no golden directory '%s'", o->golden_dir));
+    if (!realpath(o->golden_dir, absgolden))
+      FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "no golden directory '%s'", o->golden_dir));
     TRY(conform_golden_check(absgolden, err));
     oa.golden_dir = absgolden;
   }
@@ -752,7 +768,8 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   TRY(conform_backend_open(o->backend, &x.backend, err));
   if (o->mutants) {
     if (x.backend.kind != CONFORM_BK_REFERENCE)
-      FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "--mutants runs mutants of the reference backend, not of '%s'", o->backend));
+      FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "--mutants runs mutants of the reference backend, not of '%s'",
+                  o->backend));
     TRY(conform_mutant_parse_list(o->mutants, x.mut_ids, &x.nmut, err));
   }
   if (o->filter) TRY(conform_pattern_compile(o->filter, "--filter", &re, err));
@@ -779,7 +796,8 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   /* a config entry or a filter that selects nothing is a typo, never a silent empty run */
   TRY(conform_config_check_used(x.cfg, idp, casep, total, err));
   if (o->filter && nmatched == 0)
-    FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "--filter '%s' matches none of the %d items of %s (patterns: docs/suite-format.md, Item patterns)",
+    FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0},
+                "--filter '%s' matches none of the %d items of %s (patterns: docs/suite-format.md, Item patterns)",
                 o->filter, total, o->suite));
   snprintf(path, sizeof path, "%s/journal.jsonl", o->report_dir);
   TRY(check_identity(&x, shown, err)); /* before the journal is opened: a refused run changes nothing */
@@ -871,9 +889,10 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
         char what[300];
         const char *colon = strrchr(err->msg, ':'); /* "cannot write the journal: STRERROR" */
         snprintf(what, sizeof what, "%.200s", colon ? colon + 2 : err->msg);
-        FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0},
-                    "cannot append to %s/journal.jsonl: %s; no verdict was recorded for %s: free space and rerun with --resume",
-                    shown, what, rec.id));
+        FAIL(IR_ERR(
+            err, TTREF_E_IO, (ttref_loc){0},
+            "cannot append to %s/journal.jsonl: %s; no verdict was recorded for %s: free space and rerun with --resume",
+            shown, what, rec.id));
       }
       progress_show(&pg, &rec);
     }
@@ -883,8 +902,8 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   if (harness[0]) {
     char msg[800];
     replace_all(harness, o->report_dir, shown, msg, sizeof msg);
-    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "%s: %s; no verdict was recorded for it: fix this and rerun with --resume",
-                hid, msg));
+    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0},
+                "%s: %s; no verdict was recorded for it: fix this and rerun with --resume", hid, msg));
   }
   fclose(jf);
   jf = NULL;

@@ -14,23 +14,23 @@
 #include "conform_suite.h"
 
 typedef struct conform_run_opts {
-  const char *suite;        /* suite directory or case file */
-  const char *backend;      /* conform_backend_open spec */
-  const char *config;       /* backend config YAML, or NULL */
-  const char *report_dir;   /* where journal and reports go */
-  const char *golden_dir;   /* stored goldens (`ttref golden --out`), or NULL: run the reference */
-  const char *filter;       /* POSIX extended regex over "case[variant]", or NULL */
-  int jobs;                 /* parallel workers (>= 1) */
-  int shard_i, shard_n;     /* run items with index % shard_n == shard_i */
-  bool resume;              /* keep the journal and run only what it lacks */
-  bool force;               /* without resume: replace a journal already in the report directory */
-  bool keep_work;           /* keep case directories of passing items too */
-  int progress;             /* 1 bar, 0 plain lines, -1 auto (bar on a terminal) */
-  double timeout;           /* seconds per backend run (default 60) */
-  bool localize;            /* find the first divergent op of each FAIL (conform_localize.h) */
-  const char *mutants;      /* --mutants: NULL off; "" or "all" every mutant; else a comma list (conform_mutant.h) */
+  const char *suite;          /* suite directory or case file */
+  const char *backend;        /* conform_backend_open spec */
+  const char *config;         /* backend config YAML, or NULL */
+  const char *report_dir;     /* where journal and reports go */
+  const char *golden_dir;     /* stored goldens (`ttref golden --out`), or NULL: run the reference */
+  const char *filter;         /* POSIX extended regex over "case[variant]", or NULL */
+  int jobs;                   /* parallel workers (>= 1) */
+  int shard_i, shard_n;       /* run items with index % shard_n == shard_i */
+  bool resume;                /* keep the journal and run only what it lacks */
+  bool force;                 /* without resume: replace a journal already in the report directory */
+  bool keep_work;             /* keep case directories of passing items too */
+  int progress;               /* 1 bar, 0 plain lines, -1 auto (bar on a terminal) */
+  double timeout;             /* seconds per backend run (default 60) */
+  bool localize;              /* find the first divergent op of each FAIL (conform_localize.h) */
+  const char *mutants;        /* --mutants: NULL off; "" or "all" every mutant; else a comma list (conform_mutant.h) */
   double *out_mutation_score; /* with mutants: receives killed / mutants (may be NULL) */
-  bool allow_outside_suite; /* let the suite read files outside its directory (CONFORM_SUITE_ALLOW_OUTSIDE) */
+  bool allow_outside_suite;   /* let the suite read files outside its directory (CONFORM_SUITE_ALLOW_OUTSIDE) */
 } conform_run_opts;
 
 /**

@@ -12,7 +12,7 @@
 
 typedef struct conform_sha256 {
   uint32_t h[8];
-  uint64_t nbytes;    /* total bytes hashed so far */
+  uint64_t nbytes; /* total bytes hashed so far */
   uint8_t buf[64];
   size_t nbuf;
 } conform_sha256;

@@ -59,7 +59,8 @@ static ttref_status write_case_yaml(const conform_case *c, const conform_spec *s
     yaml_str(f, s->function);
     fputc('\n', f);
   }
-  fprintf(f, "grid: [%lld, %lld, %lld]\nconstexprs: ", (long long)s->grid[0], (long long)s->grid[1], (long long)s->grid[2]);
+  fprintf(f, "grid: [%lld, %lld, %lld]\nconstexprs: ", (long long)s->grid[0], (long long)s->grid[1],
+          (long long)s->grid[2]);
   yaml_str(f, s->constexprs);
   fprintf(f, "\nargs:\n");
   for (int i = 0; i < s->nargs; i++) {
@@ -69,7 +70,8 @@ static ttref_status write_case_yaml(const conform_case *c, const conform_spec *s
     if (a->is_ptr) {
       fprintf(f, "\n    kind: ptr\n    dtype: %s\n    shape: ", conform_dtype_name(a->dtype));
       shape_list(f, a);
-      fprintf(f, "\n    file: inputs/%s.npy\n    output: %s\n", a->name, conform_case_output(c, a->name) ? "true" : "false");
+      fprintf(f, "\n    file: inputs/%s.npy\n    output: %s\n", a->name,
+              conform_case_output(c, a->name) ? "true" : "false");
     } else {
       fprintf(f, "\n    kind: scalar\n    type: %s\n    value: ", a->ttir_type);
       yaml_str(f, a->value);
@@ -92,7 +94,8 @@ static ttref_status write_case_yaml(const conform_case *c, const conform_spec *s
   }
   if (ferror(f)) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", path, strerror(errno)));
 fail:
-  if (f && fclose(f) != 0 && st == TTREF_OK) st = IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", path, strerror(errno));
+  if (f && fclose(f) != 0 && st == TTREF_OK)
+    st = IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", path, strerror(errno));
   return st;
 }
 
@@ -125,7 +128,8 @@ fail:
 }
 
 static ttref_status stage_ref(const conform_spec *s, const char *dir, const char *outdir, bool precise, bool ftz,
-                              const char *inject_op, const char *mutant, double timeout_s, conform_exit *ex, ttref_error *err)
+                              const char *inject_op, const char *mutant, double timeout_s, conform_exit *ex,
+                              ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   ttref_loc none = {0};
@@ -175,26 +179,28 @@ static ttref_status stage_ref(const conform_spec *s, const char *dir, const char
 fail:
   if (specs)
     for (int i = 0; i < s->nargs; i++)
-      if (specs[i]) ir_free(specs[i], strlen(s->args[i].name) + strlen(dir) + (s->args[i].value ? strlen(s->args[i].value) : 0) + 32);
+      if (specs[i])
+        ir_free(specs[i],
+                strlen(s->args[i].name) + strlen(dir) + (s->args[i].value ? strlen(s->args[i].value) : 0) + 32);
   ir_free(specs, sizeof *specs * ((size_t)s->nargs + 1));
   ir_free(argv, sizeof *argv * ((size_t)s->nargs * 2 + 16));
   return st;
 }
 
-ttref_status conform_stage_reference(const conform_spec *s, const char *dir, const char *outdir, bool precise,
-                                     bool ftz, double timeout_s, conform_exit *ex, ttref_error *err)
+ttref_status conform_stage_reference(const conform_spec *s, const char *dir, const char *outdir, bool precise, bool ftz,
+                                     double timeout_s, conform_exit *ex, ttref_error *err)
 {
   return stage_ref(s, dir, outdir, precise, ftz, NULL, NULL, timeout_s, ex, err);
 }
 
-ttref_status conform_stage_reference_inject(const conform_spec *s, const char *dir, const char *outdir, const char *inject_op,
-                                            double timeout_s, conform_exit *ex, ttref_error *err)
+ttref_status conform_stage_reference_inject(const conform_spec *s, const char *dir, const char *outdir,
+                                            const char *inject_op, double timeout_s, conform_exit *ex, ttref_error *err)
 {
   return stage_ref(s, dir, outdir, false, false, inject_op, NULL, timeout_s, ex, err);
 }
 
-ttref_status conform_stage_reference_mutant(const conform_spec *s, const char *dir, const char *outdir, const char *mutant,
-                                            double timeout_s, conform_exit *ex, ttref_error *err)
+ttref_status conform_stage_reference_mutant(const conform_spec *s, const char *dir, const char *outdir,
+                                            const char *mutant, double timeout_s, conform_exit *ex, ttref_error *err)
 {
   return stage_ref(s, dir, outdir, false, false, NULL, mutant, timeout_s, ex, err);
 }

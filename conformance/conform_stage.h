@@ -29,15 +29,16 @@ ttref_status conform_stage_case(const conform_case *c, const conform_spec *s, co
  * @return TTREF_OK with *ex filled (exit 0 = ran); TTREF_E_IO if it cannot
  * be started.
  */
-ttref_status conform_stage_reference(const conform_spec *s, const char *dir, const char *outdir, bool precise,
-                                     bool ftz, double timeout_s, conform_exit *ex, ttref_error *err);
+ttref_status conform_stage_reference(const conform_spec *s, const char *dir, const char *outdir, bool precise, bool ftz,
+                                     double timeout_s, conform_exit *ex, ttref_error *err);
 /** conform_stage_reference with `--inject-fault @p inject_op` (a fault backend; NULL: none). */
-ttref_status conform_stage_reference_inject(const conform_spec *s, const char *dir, const char *outdir, const char *inject_op,
-                                            double timeout_s, conform_exit *ex, ttref_error *err);
+ttref_status conform_stage_reference_inject(const conform_spec *s, const char *dir, const char *outdir,
+                                            const char *inject_op, double timeout_s, conform_exit *ex,
+                                            ttref_error *err);
 
 /** conform_stage_reference with `--mutant @p mutant` (a mutant backend, conform_mutant.h). */
-ttref_status conform_stage_reference_mutant(const conform_spec *s, const char *dir, const char *outdir, const char *mutant,
-                                            double timeout_s, conform_exit *ex, ttref_error *err);
+ttref_status conform_stage_reference_mutant(const conform_spec *s, const char *dir, const char *outdir,
+                                            const char *mutant, double timeout_s, conform_exit *ex, ttref_error *err);
 
 /** The reference executable (see conform_stage_reference) into @p buf; false if unknown. */
 bool conform_stage_exe(char *buf, size_t n);

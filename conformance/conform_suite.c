@@ -62,7 +62,8 @@ const char *conform_case_id(const conform_case *c, const conform_spec *s, char *
 #define K(x) CONFORM_KEYBIT(x)
 static const uint64_t case_keys = K(NAME) | K(DESCRIPTION) | K(KERNEL) | K(FUNCTION) | K(OP) | K(TAGS) | K(REQUIRES) |
                                   K(GRID) | K(ARGS) | K(OUTPUTS) | K(SPECIALIZATIONS) | K(TIMEOUT) | K(SYMS);
-static const uint64_t spec_keys = K(VARIANT_KEY) | K(KERNEL) | K(FUNCTION) | K(GRID) | K(ARGS) | K(CONSTEXPRS) | K(DTYPES) | K(SYMS);
+static const uint64_t spec_keys =
+    K(VARIANT_KEY) | K(KERNEL) | K(FUNCTION) | K(GRID) | K(ARGS) | K(CONSTEXPRS) | K(DTYPES) | K(SYMS);
 static const uint64_t ptr_keys = K(SHAPE) | K(DTYPE) | K(INPUT);
 static const uint64_t out_keys = K(MODE) | K(OPTIONS) | K(UNORDERED);
 static const uint64_t req_keys = K(DTYPES) | K(FEATURES);
@@ -87,8 +88,8 @@ static bool name_ok(const char *s, const char *extra)
 {
   if (!*s) return false;
   for (; *s; s++)
-    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_' ||
-          *s == '-' || *s == '.' || strchr(extra, *s)))
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' ||
+          *s == '.' || strchr(extra, *s)))
       return false;
   return true;
 }
@@ -125,8 +126,9 @@ static ttref_status check_inside(conform_yaml *y, yaml_node_t *v, const conform_
   int e = 0;
   if (!c->root || conform_sys_inside(c->root, path, &e)) goto fail;
   if (e) FAIL(conform_yaml_fail(y, v, "no such %s '%s'", what, written));
-  FAIL(conform_yaml_fail(y, v, "%s '%s' is outside the suite directory (symbolic links resolved); pass --allow-outside-suite to read it",
-                         what, written));
+  FAIL(conform_yaml_fail(
+      y, v, "%s '%s' is outside the suite directory (symbolic links resolved); pass --allow-outside-suite to read it",
+      what, written));
 fail:
   return st;
 }
@@ -176,7 +178,8 @@ static ttref_status parse_recipe(conform_yaml *y, yaml_node_t *n, const conform_
   for (int i = 0; i < np; i++) {
     yaml_node_t *v = pr[i].value;
     if (!(ok & ((uint64_t)1 << pr[i].key)))
-      FAIL(conform_yaml_fail(y, pr[i].knode, "key '%s' is not used by generator '%s'", pr[i].name, conform_gen_name(r->gen)));
+      FAIL(conform_yaml_fail(y, pr[i].knode, "key '%s' is not used by generator '%s'", pr[i].name,
+                             conform_gen_name(r->gen)));
     has[pr[i].key] = true;
     switch (pr[i].key) {
     case CONFORM_KEY_SEED: {
@@ -260,8 +263,10 @@ static ttref_status parse_recipe(conform_yaml *y, yaml_node_t *n, const conform_
   }
   if (conform_gen_needs_seed(r->gen) && !has[CONFORM_KEY_SEED])
     FAIL(conform_yaml_fail(y, n, "generator '%s' needs a 'seed'", conform_gen_name(r->gen)));
-  if (r->gen == CONFORM_GEN_FILL && !has[CONFORM_KEY_VALUE]) FAIL(conform_yaml_fail(y, n, "generator 'fill' needs a 'value'"));
-  if (r->gen == CONFORM_GEN_FILE && !has[CONFORM_KEY_FILE]) FAIL(conform_yaml_fail(y, n, "generator 'file' needs a 'file'"));
+  if (r->gen == CONFORM_GEN_FILL && !has[CONFORM_KEY_VALUE])
+    FAIL(conform_yaml_fail(y, n, "generator 'fill' needs a 'value'"));
+  if (r->gen == CONFORM_GEN_FILE && !has[CONFORM_KEY_FILE])
+    FAIL(conform_yaml_fail(y, n, "generator 'file' needs a 'file'"));
   if (r->gen == CONFORM_GEN_DOT_PRODUCT && (!has[CONFORM_KEY_SET] || !has[CONFORM_KEY_KS] || !has[CONFORM_KEY_OPERAND]))
     FAIL(conform_yaml_fail(y, n, "generator 'dot_product' needs 'set', 'ks' and 'operand'"));
 fail:
@@ -276,14 +281,15 @@ static ttref_status check_recipe(conform_yaml *y, yaml_node_t *n, const conform_
   if (r->gen == CONFORM_GEN_DOT_PRODUCT) {
     if (!isf) FAIL(conform_yaml_fail(y, n, "dot_product inputs must be floats, not %s", conform_dtype_name(dt)));
     if (conform_gen_dot_bound(dt, r->acc) <= 0)
-      FAIL(conform_yaml_fail(y, n, "dot_product has no bound for %s inputs with a %s accumulator", conform_dtype_name(dt),
-                             conform_dtype_name(r->acc)));
+      FAIL(conform_yaml_fail(y, n, "dot_product has no bound for %s inputs with a %s accumulator",
+                             conform_dtype_name(dt), conform_dtype_name(r->acc)));
   }
   if (r->gen == CONFORM_GEN_SPECIAL && r->set == CONFORM_SPECIAL_FLOAT && !isf)
     FAIL(conform_yaml_fail(y, n, "special set 'float' needs a float dtype, not %s", conform_dtype_name(dt)));
   if (!isf && r->gen == CONFORM_GEN_FILL && (double)r->ivalue != r->value)
     FAIL(conform_yaml_fail(y, n, "fill value for %s must be an integer", conform_dtype_name(dt)));
-  if (!isf && r->has_range && (r->gen == CONFORM_GEN_UNIFORM || r->gen == CONFORM_GEN_SPECIAL) && dt != CONFORM_DT_BOOL) {
+  if (!isf && r->has_range && (r->gen == CONFORM_GEN_UNIFORM || r->gen == CONFORM_GEN_SPECIAL) &&
+      dt != CONFORM_DT_BOOL) {
     int w = conform_dtype_bytes(dt) * 8;
     if (w < 64) {
       int64_t lo = conform_dtype_kind(dt) == 'u' ? 0 : -((int64_t)1 << (w - 1));
@@ -395,8 +401,8 @@ fail:
 }
 
 /* A traced kernel (.fx): lower it with the case's syms and pointer dtypes (docs/traced.md). */
-static ttref_status lower_traced(conform_yaml *y, yaml_node_t *knode, raw_arg *raw, int nraw, conform_yaml_pair *dtp, int ndtp,
-                                 const char **syms, int nsyms, conform_spec *sp, ir_module **m)
+static ttref_status lower_traced(conform_yaml *y, yaml_node_t *knode, raw_arg *raw, int nraw, conform_yaml_pair *dtp,
+                                 int ndtp, const char **syms, int nsyms, conform_spec *sp, ir_module **m)
 {
   ttref_status st = TTREF_OK;
   ttref_error kerr = {0};
@@ -425,11 +431,13 @@ static ttref_status lower_traced(conform_yaml *y, yaml_node_t *knode, raw_arg *r
     dts[ndts++] = s;
   }
   ir_fx_bind b = {syms, nsyms, dts, ndts, IR_FX_OOB_ERROR};
-  if (ir_fx_parse_file(sp->kernel, &g, &kerr) != TTREF_OK || ir_fx_lower(g, &b, "kernel", &text, &len, &kerr) != TTREF_OK ||
+  if (ir_fx_parse_file(sp->kernel, &g, &kerr) != TTREF_OK ||
+      ir_fx_lower(g, &b, "kernel", &text, &len, &kerr) != TTREF_OK ||
       ir_parse_string("lowered.ttir", text, len, m, &kerr) != TTREF_OK)
     FAIL(conform_yaml_fail(y, knode, "kernel '%s' is invalid: %s", sp->kernel_rel, kerr.msg));
   ir_fx_relocate(*m, sp->kernel);
-  if (!(sp->lowered = ir_arena_strndup(y->arena, text, len))) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, knode), "out of memory"));
+  if (!(sp->lowered = ir_arena_strndup(y->arena, text, len)))
+    FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, knode), "out of memory"));
   sp->lowered_len = len;
 fail:
   if (text) ir_free(text, len + 1);
@@ -458,8 +466,9 @@ static ttref_status check_collisions(conform_yaml *y, yaml_node_t *where, const 
       size_t lb = strlen(b->name);
       for (int q = 0; q < 2; q++)
         if (la == lb + strlen(sfx[q]) && strncmp(a->name, b->name, lb) == 0 && strcmp(a->name + lb, sfx[q]) == 0)
-          FAIL(conform_yaml_fail(y, where, "arguments '%s' and '%s' collide: both would write %s.npy (with --precise); rename one",
-                                 b->name, a->name, a->name));
+          FAIL(conform_yaml_fail(
+              y, where, "arguments '%s' and '%s' collide: both would write %s.npy (with --precise); rename one",
+              b->name, a->name, a->name));
     }
   }
 fail:
@@ -468,7 +477,8 @@ fail:
 
 /* Resolve one launch: parse the kernel and bind every signature argument. */
 static ttref_status resolve_spec(conform_yaml *y, yaml_node_t *where, const conform_case *c, raw_arg *raw, int nraw,
-                                 yaml_node_t *knode, conform_spec *sp, yaml_node_t *dtypes_node, const char **syms, int nsyms)
+                                 yaml_node_t *knode, conform_spec *sp, yaml_node_t *dtypes_node, const char **syms,
+                                 int nsyms)
 {
   ttref_status st = TTREF_OK;
   ir_module *m = NULL;
@@ -484,37 +494,45 @@ static ttref_status resolve_spec(conform_yaml *y, yaml_node_t *where, const conf
   kerr = (ttref_error){0};
   if (dtypes_node) TRY(conform_yaml_map(y, dtypes_node, "dtypes", 0, &dtp, &ndtp));
   if (ir_fx_sniff_file(sp->kernel)) TRY(lower_traced(y, knode, raw, nraw, dtp, ndtp, syms, nsyms, sp, &m));
-  else if (nsyms) FAIL(conform_yaml_fail(y, knode, "syms are for traced kernels (.fx), but '%s' is TTIR", sp->kernel_rel));
+  else if (nsyms)
+    FAIL(conform_yaml_fail(y, knode, "syms are for traced kernels (.fx), but '%s' is TTIR", sp->kernel_rel));
   else if (ir_parse_file(sp->kernel, &m, &kerr) != TTREF_OK)
     FAIL(conform_yaml_fail(y, knode, "kernel '%s' is invalid: %s", sp->kernel_rel, kerr.msg));
-  if (ir_verify_module(m, &kerr) != TTREF_OK) FAIL(conform_yaml_fail(y, knode, "kernel '%s' is invalid: %s", sp->kernel_rel, kerr.msg));
+  if (ir_verify_module(m, &kerr) != TTREF_OK)
+    FAIL(conform_yaml_fail(y, knode, "kernel '%s' is invalid: %s", sp->kernel_rel, kerr.msg));
   const ir_func *fn = sp->function ? ir_module_find_func(m, sp->function) : ir_module_entry(m);
-  if (!fn) FAIL(conform_yaml_fail(y, knode, "kernel '%s' has no function %s", sp->kernel_rel, sp->function ? sp->function : ""));
+  if (!fn)
+    FAIL(conform_yaml_fail(y, knode, "kernel '%s' has no function %s", sp->kernel_rel,
+                           sp->function ? sp->function : ""));
   sp->nargs = fn->nargs;
   sp->args = ir_arena_alloc(y->arena, sizeof *sp->args * (size_t)(fn->nargs + 1));
   if (!sp->args) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, where), "out of memory"));
   for (int k = 0; k < nraw; k++) {
     bool found = false;
     for (int i = 0; i < fn->nargs; i++) found |= fn->args[i].name && strcmp(fn->args[i].name, raw[k].name) == 0;
-    if (!found) FAIL(conform_yaml_fail(y, raw[k].knode, "kernel '%s' has no argument '%s'", sp->kernel_rel, raw[k].name));
+    if (!found)
+      FAIL(conform_yaml_fail(y, raw[k].knode, "kernel '%s' has no argument '%s'", sp->kernel_rel, raw[k].name));
   }
   for (int k = 0; k < ndtp; k++) {
     bool found = false;
     for (int i = 0; i < nraw; i++) found |= strcmp(raw[i].name, dtp[k].name) == 0;
-    if (!found) FAIL(conform_yaml_fail(y, dtp[k].knode, "dtypes names '%s', which is not a pointer argument", dtp[k].name));
+    if (!found)
+      FAIL(conform_yaml_fail(y, dtp[k].knode, "dtypes names '%s', which is not a pointer argument", dtp[k].name));
   }
   for (int i = 0; i < fn->nargs; i++) {
     conform_arg *a = &sp->args[i];
     const ir_type *t = fn->args[i].type;
     char ty[128];
     ir_type_str(t, ty, sizeof ty);
-    a->name = ir_arena_strndup(y->arena, fn->args[i].name ? fn->args[i].name : "", strlen(fn->args[i].name ? fn->args[i].name : ""));
+    a->name = ir_arena_strndup(y->arena, fn->args[i].name ? fn->args[i].name : "",
+                               strlen(fn->args[i].name ? fn->args[i].name : ""));
     a->ttir_type = ir_arena_strndup(y->arena, ty, strlen(ty));
     conform_recipe_init(&a->input);
     const raw_arg *r = NULL;
     for (int k = 0; k < nraw; k++)
       if (strcmp(raw[k].name, a->name) == 0) r = &raw[k];
-    if (!r) FAIL(conform_yaml_fail(y, where, "argument '%s' (%s) of kernel '%s' is not bound", a->name, ty, sp->kernel_rel));
+    if (!r)
+      FAIL(conform_yaml_fail(y, where, "argument '%s' (%s) of kernel '%s' is not bound", a->name, ty, sp->kernel_rel));
     if (t->kind == IR_T_SCALAR) {
       if (!conform_yaml_is_scalar(r->value))
         FAIL(conform_yaml_fail(y, r->value, "argument '%s' is a scalar (%s): give a value", a->name, ty));
@@ -537,7 +555,8 @@ static ttref_status resolve_spec(conform_yaml *y, yaml_node_t *where, const conf
         yaml_node_t **it;
         int ni;
         TRY(conform_yaml_seq(y, pr[k].value, "shape", &it, &ni));
-        if (ni > NPY_MAX_RANK) FAIL(conform_yaml_fail(y, pr[k].value, "shape has more than %d dimensions", NPY_MAX_RANK));
+        if (ni > NPY_MAX_RANK)
+          FAIL(conform_yaml_fail(y, pr[k].value, "shape has more than %d dimensions", NPY_MAX_RANK));
         a->rank = ni;
         for (int d = 0; d < ni; d++) TRY(conform_yaml_int(y, it[d], "shape dimension", 0, INT32_MAX, &a->shape[d]));
         has_shape = true;
@@ -569,8 +588,8 @@ static ttref_status resolve_spec(conform_yaml *y, yaml_node_t *where, const conf
     for (int i = 0; i < sp->nargs; i++) ok |= sp->args[i].is_ptr && strcmp(sp->args[i].name, c->outputs[k].name) == 0;
     if (!ok) {
       ttref_loc l = c->outputs[k].loc;
-      FAIL(ir_error_set(y->err, TTREF_E_INPUT, l, "output '%s' is not a pointer argument of kernel '%s'", c->outputs[k].name,
-                        sp->kernel_rel));
+      FAIL(ir_error_set(y->err, TTREF_E_INPUT, l, "output '%s' is not a pointer argument of kernel '%s'",
+                        c->outputs[k].name, sp->kernel_rel));
     }
   }
   TRY(check_collisions(y, where, c, sp));
@@ -667,7 +686,8 @@ ttref_status conform_case_load(const char *file, ir_arena *arena, conform_case *
   return conform_case_load_flags(file, 0, arena, c, err);
 }
 
-ttref_status conform_case_load_flags(const char *file, unsigned flags, ir_arena *arena, conform_case *c, ttref_error *err)
+ttref_status conform_case_load_flags(const char *file, unsigned flags, ir_arena *arena, conform_case *c,
+                                     ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   conform_yaml y;
@@ -690,11 +710,15 @@ ttref_status conform_case_load_flags(const char *file, unsigned flags, ir_arena 
   if (!(flags & CONFORM_SUITE_ALLOW_OUTSIDE)) { /* the case file itself must resolve inside its directory */
     char real[PATH_MAX];
     int e = 0;
-    if (!realpath(c->dir, real)) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot open suite directory '%s': %s", c->dir, strerror(errno)));
-    if (!(c->root = ir_arena_strndup(arena, real, strlen(real)))) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
+    if (!realpath(c->dir, real))
+      FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot open suite directory '%s': %s", c->dir, strerror(errno)));
+    if (!(c->root = ir_arena_strndup(arena, real, strlen(real))))
+      FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
     if (!conform_sys_inside(c->root, file, &e) && e == 0)
-      FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0},
-                  "case file '%s' is outside the suite directory (a symbolic link); pass --allow-outside-suite to read it", file));
+      FAIL(IR_ERR(
+          err, TTREF_E_INPUT, (ttref_loc){0},
+          "case file '%s' is outside the suite directory (a symbolic link); pass --allow-outside-suite to read it",
+          file));
   }
   TRY(conform_yaml_load(&y, file, arena, err));
   yaml_node_t *root = conform_yaml_root(&y);
@@ -709,7 +733,8 @@ ttref_status conform_case_load_flags(const char *file, unsigned flags, ir_arena 
     switch (pr[i].key) {
     case CONFORM_KEY_NAME:
       TRY(conform_yaml_str(&y, v, "name", &c->name));
-      if ((why = name_problem(c->name, ""))) FAIL(conform_yaml_fail(&y, v, "case name '%s' %s", shown(c->name, shownbuf, sizeof shownbuf), why));
+      if ((why = name_problem(c->name, "")))
+        FAIL(conform_yaml_fail(&y, v, "case name '%s' %s", shown(c->name, shownbuf, sizeof shownbuf), why));
       has_name = true;
       break;
     case CONFORM_KEY_DESCRIPTION: TRY(conform_yaml_str(&y, v, "description", &c->description)); break;
@@ -724,7 +749,8 @@ ttref_status conform_case_load_flags(const char *file, unsigned flags, ir_arena 
     case CONFORM_KEY_REQUIRES: TRY(parse_requires(&y, v, c)); break;
     case CONFORM_KEY_TIMEOUT:
       TRY(conform_yaml_num(&y, v, "timeout", &c->timeout));
-      if (!(c->timeout > 0 && c->timeout <= 86400)) FAIL(conform_yaml_fail(&y, v, "timeout must be in (0, 86400] seconds"));
+      if (!(c->timeout > 0 && c->timeout <= 86400))
+        FAIL(conform_yaml_fail(&y, v, "timeout must be in (0, 86400] seconds"));
       break;
     case CONFORM_KEY_TAGS: {
       yaml_node_t **it;
@@ -740,7 +766,8 @@ ttref_status conform_case_load_flags(const char *file, unsigned flags, ir_arena 
     }
   }
   if (!has_name && (why = name_problem(c->name, "")))
-    FAIL(conform_yaml_fail(&y, root, "case name '%s' (the file name) %s: add a `name:` key", shown(c->name, shownbuf, sizeof shownbuf), why));
+    FAIL(conform_yaml_fail(&y, root, "case name '%s' (the file name) %s: add a `name:` key",
+                           shown(c->name, shownbuf, sizeof shownbuf), why));
   if (!kernel && !specs) FAIL(conform_yaml_fail(&y, root, "a case needs a 'kernel'"));
   if (!outputs) FAIL(conform_yaml_fail(&y, root, "a case needs 'outputs'"));
   TRY(parse_outputs(&y, outputs, c));
@@ -782,13 +809,17 @@ ttref_status conform_case_load_flags(const char *file, unsigned flags, ir_arena 
         case CONFORM_KEY_VARIANT_KEY:
           TRY(conform_yaml_str(&y, v, "variant_key", &sp->variant_key));
           if ((why = name_problem(sp->variant_key, "=,")))
-            FAIL(conform_yaml_fail(&y, v, "variant_key '%s' %s", shown(sp->variant_key, shownbuf, sizeof shownbuf), why));
+            FAIL(conform_yaml_fail(&y, v, "variant_key '%s' %s", shown(sp->variant_key, shownbuf, sizeof shownbuf),
+                                   why));
           for (int o = 0; o < s; o++)
             if (strcmp(c->specs[o].variant_key, sp->variant_key) == 0)
               FAIL(conform_yaml_fail(&y, v, "duplicate variant_key '%s'", sp->variant_key));
           has_key = true;
           break;
-        case CONFORM_KEY_KERNEL: TRY(conform_yaml_str(&y, v, "kernel", &sp->kernel_rel)); knode = v; break;
+        case CONFORM_KEY_KERNEL:
+          TRY(conform_yaml_str(&y, v, "kernel", &sp->kernel_rel));
+          knode = v;
+          break;
         case CONFORM_KEY_FUNCTION: TRY(conform_yaml_str(&y, v, "function", &sp->function)); break;
         case CONFORM_KEY_GRID: TRY(parse_grid(&y, v, sp->grid)); break;
         case CONFORM_KEY_ARGS: TRY(merge_args(&y, v, merged, &nm, 64)); break;
@@ -803,7 +834,8 @@ ttref_status conform_case_load_flags(const char *file, unsigned flags, ir_arena 
           for (int q = 0; q < nc; q++) {
             const char *val;
             TRY(conform_yaml_str(&y, cp[q].value, "constexpr value", &val));
-            if (pos < sizeof buf) pos += (size_t)snprintf(buf + pos, sizeof buf - pos, "%s%s=%s", q ? "," : "", cp[q].name, val);
+            if (pos < sizeof buf)
+              pos += (size_t)snprintf(buf + pos, sizeof buf - pos, "%s%s=%s", q ? "," : "", cp[q].name, val);
           }
           sp->constexprs = ir_arena_strndup(arena, buf, strlen(buf));
           break;
@@ -812,14 +844,16 @@ ttref_status conform_case_load_flags(const char *file, unsigned flags, ir_arena 
         }
       }
       if (!has_key) FAIL(conform_yaml_fail(&y, sitems[s], "a specialization needs a 'variant_key'"));
-      if (!sp->kernel_rel) FAIL(conform_yaml_fail(&y, sitems[s], "specialization '%s' has no 'kernel'", sp->variant_key));
+      if (!sp->kernel_rel)
+        FAIL(conform_yaml_fail(&y, sitems[s], "specialization '%s' has no 'kernel'", sp->variant_key));
     }
     sp->kernel = join_path(arena, c->dir, sp->kernel_rel);
     if (!sp->kernel) FAIL(IR_ERR(err, TTREF_E_NOMEM, conform_yaml_loc(&y, root), "out of memory"));
     if (!sp->constexprs[0] && nsyms) { /* traced kernels: the syms are the specialization's constants */
       char buf[512] = "";
       size_t pos = 0;
-      for (int q = 0; q < nsyms && pos < sizeof buf; q++) pos += (size_t)snprintf(buf + pos, sizeof buf - pos, "%s%s", q ? "," : "", msyms[q]);
+      for (int q = 0; q < nsyms && pos < sizeof buf; q++)
+        pos += (size_t)snprintf(buf + pos, sizeof buf - pos, "%s%s", q ? "," : "", msyms[q]);
       sp->constexprs = ir_arena_strndup(arena, buf, strlen(buf));
     }
     TRY(resolve_spec(&y, where, c, merged, nm, knode ? knode : where, sp, dtypes_node, msyms, nsyms));

@@ -36,17 +36,17 @@ typedef struct conform_option {
 
 /** One judged output buffer. */
 typedef struct conform_output {
-  const char *name;        /* pointer argument name */
-  cmp_mode mode;           /* compliance mode, parsed once from its spelling (cmp_mode_lookup) */
+  const char *name; /* pointer argument name */
+  cmp_mode mode;    /* compliance mode, parsed once from its spelling (cmp_mode_lookup) */
   conform_option *options;
   int noptions;
-  bool unordered;          /* `unordered: true`: judged as a multiset (element order is open) */
+  bool unordered; /* `unordered: true`: judged as a multiset (element order is open) */
   ttref_loc loc;
 } conform_output;
 
 /** One kernel argument as bound for a launch (signature order). */
 typedef struct conform_arg {
-  const char *name;        /* TTIR argument name */
+  const char *name; /* TTIR argument name */
   bool is_ptr;
   /* pointer arguments */
   int rank;
@@ -55,48 +55,48 @@ typedef struct conform_arg {
   conform_recipe input;
   /* scalar arguments: the literal as `ttref run --arg` takes it */
   const char *value;
-  const char *ttir_type;   /* e.g. "i32", "!tt.ptr<f16>" */
+  const char *ttir_type; /* e.g. "i32", "!tt.ptr<f16>" */
 } conform_arg;
 
 /** One specialization (variant) of a case: everything needed for one launch. */
 typedef struct conform_spec {
   const char *variant_key;
-  const char *kernel;      /* path of the .ttir or traced .fx (case dir + relative path) */
-  const char *kernel_rel;  /* as written in the case file */
-  const char *function;    /* NULL: the entry function */
+  const char *kernel;     /* path of the .ttir or traced .fx (case dir + relative path) */
+  const char *kernel_rel; /* as written in the case file */
+  const char *function;   /* NULL: the entry function */
   int64_t grid[3];
   conform_arg *args;
   int nargs;
-  const char *constexprs;  /* "K=V,K=V" for reports ("" if none) */
-  const char *lowered;     /* traced kernels (.fx): the lowered TTIR text (arena), else NULL */
+  const char *constexprs; /* "K=V,K=V" for reports ("" if none) */
+  const char *lowered;    /* traced kernels (.fx): the lowered TTIR text (arena), else NULL */
   size_t lowered_len;
 } conform_spec;
 
 typedef struct conform_case {
   const char *name;
-  const char *path;        /* the case file */
-  const char *dir;         /* its directory */
-  const char *root;        /* realpath of that directory: kernels and input files must resolve inside it;
+  const char *path; /* the case file */
+  const char *dir;  /* its directory */
+  const char *root; /* realpath of that directory: kernels and input files must resolve inside it;
                               NULL with CONFORM_SUITE_ALLOW_OUTSIDE */
   const char *description;
-  const char *op;          /* op family ("misc" when absent) */
+  const char *op; /* op family ("misc" when absent) */
   const char **tags;
   int ntags;
-  uint32_t features;       /* bit per conform_feature */
+  uint32_t features; /* bit per conform_feature */
   conform_dtype *dtypes;
   int ndtypes;
   conform_output *outputs;
   int noutputs;
   conform_spec *specs;
   int nspecs;
-  double timeout;          /* seconds; 0 = runner default */
+  double timeout; /* seconds; 0 = runner default */
 } conform_case;
 
 typedef struct conform_suite {
   ir_arena *arena;
   const char *dir;
-  const char *name;        /* last path component of dir */
-  conform_case *cases;     /* sorted by name */
+  const char *name;    /* last path component of dir */
+  conform_case *cases; /* sorted by name */
   int ncases;
 } conform_suite;
 
@@ -123,7 +123,8 @@ void conform_suite_free(conform_suite *s);
 /** Parse one case file into @p c (arena-allocated), confined to the file's directory; used by conform_suite_load. */
 ttref_status conform_case_load(const char *file, ir_arena *arena, conform_case *c, ttref_error *err);
 /** conform_case_load with conform_suite_load_flags's @p flags. */
-ttref_status conform_case_load_flags(const char *file, unsigned flags, ir_arena *arena, conform_case *c, ttref_error *err);
+ttref_status conform_case_load_flags(const char *file, unsigned flags, ir_arena *arena, conform_case *c,
+                                     ttref_error *err);
 
 /** The output named @p name of @p c, or NULL. */
 const conform_output *conform_case_output(const conform_case *c, const char *name);

@@ -129,7 +129,10 @@ static ttref_status pipe_spawn(const char *const *argv, int (*fn)(void *), void 
     dup2(outp[1], 1);
     int e = open(err_path ? err_path : "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (e >= 0) dup2(e, 2);
-    close(in[0]); close(in[1]); close(outp[0]); close(outp[1]);
+    close(in[0]);
+    close(in[1]);
+    close(outp[0]);
+    close(outp[1]);
     if (!argv) _exit(fn(arg));
     execv(argv[0], (char *const *)argv);
     fprintf(stderr, "error: cannot execute '%s': %s\n", argv[0], strerror(errno));
@@ -335,9 +338,11 @@ ttref_status conform_sys_write_file(const char *path, const void *data, size_t l
   ttref_loc none = {0};
   FILE *f = fopen(path, "wb");
   if (!f) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", path, strerror(errno)));
-  if (len && fwrite(data, 1, len, f) != len) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", path, strerror(errno)));
+  if (len && fwrite(data, 1, len, f) != len)
+    FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", path, strerror(errno)));
 fail:
-  if (f && fclose(f) != 0 && st == TTREF_OK) st = IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", path, strerror(errno));
+  if (f && fclose(f) != 0 && st == TTREF_OK)
+    st = IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", path, strerror(errno));
   return st;
 }
 
@@ -389,7 +394,8 @@ static ttref_status path_err(ttref_error *err, const char *root, const char *rel
   if (n > 0 && rel[n - 1] == '/') n--; /* mkdirs_in's walk adds one */
   if (e == ELOOP)
     return IR_ERR(err, TTREF_E_IO, none,
-                  "refusing to %s '%s/%.*s': it is or passes through a symbolic link (ttref never follows links in the directories it writes)",
+                  "refusing to %s '%s/%.*s': it is or passes through a symbolic link (ttref never follows links in the "
+                  "directories it writes)",
                   what, root, n, rel);
   if (e == ENOTDIR)
     return IR_ERR(err, TTREF_E_IO, none, "cannot %s '%s/%.*s': a component is not a directory", what, root, n, rel);
@@ -409,8 +415,9 @@ static ttref_status walk_in(const char *root, const char *rel, bool create, cons
   char comp[256];
   int dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   *out_dir = -1;
-  if (dfd < 0) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot %s '%s/%s': cannot open '%s': %s", what, root, rel, root,
-                           strerror(errno)));
+  if (dfd < 0)
+    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot %s '%s/%s': cannot open '%s': %s", what, root, rel, root,
+                strerror(errno)));
   const char *p = rel;
   while (*p == '/') p++;
   for (;;) {
@@ -549,12 +556,14 @@ fail:
   return st;
 }
 
-ttref_status conform_sys_write_file_in(const char *root, const char *rel, const void *data, size_t len, ttref_error *err)
+ttref_status conform_sys_write_file_in(const char *root, const char *rel, const void *data, size_t len,
+                                       ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   FILE *f = NULL;
   TRY(conform_sys_fopen_in(root, rel, "w", &f, err));
-  if (len && fwrite(data, 1, len, f) != len) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s/%s': %s", root, rel, strerror(errno)));
+  if (len && fwrite(data, 1, len, f) != len)
+    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s/%s': %s", root, rel, strerror(errno)));
 fail:
   if (f && fclose(f) != 0 && st == TTREF_OK)
     st = IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s/%s': %s", root, rel, strerror(errno));
@@ -677,8 +686,10 @@ ttref_status conform_sys_atomic_open(const char *path, conform_atomic *a, ttref_
   snprintf(a->path, sizeof a->path, "%s", path);
   struct stat sb; /* a link or FIFO where the file goes is someone else's: refused, never replaced */
   if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode))
-    FAIL(IR_ERR(err, TTREF_E_IO, none,
-                "refusing to write '%s': it is a symbolic link (ttref never follows links in the directories it writes)", path));
+    FAIL(
+        IR_ERR(err, TTREF_E_IO, none,
+               "refusing to write '%s': it is a symbolic link (ttref never follows links in the directories it writes)",
+               path));
   if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
     FAIL(IR_ERR(err, TTREF_E_IO, none, "refusing to write '%s': it is not a regular file", path));
   unlink(a->tmp); /* a leftover of a killed run with the same pid */
@@ -758,7 +769,8 @@ static ttref_status sync_tree(const char *dir, ttref_error *err)
     }
   }
   int dfd = dirfd(d);
-  if (dfd >= 0 && fsync(dfd) != 0) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s': %s", dir, strerror(errno)));
+  if (dfd >= 0 && fsync(dfd) != 0)
+    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s': %s", dir, strerror(errno)));
 fail:
   if (d) closedir(d);
   return st;
@@ -809,7 +821,8 @@ ttref_status conform_sys_space_probe(const char *dir, size_t bytes, ttref_error 
   if (fd < 0) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write in '%s': %s", dir, strerror(errno)));
   /* reserve the blocks (ENOSPC, EDQUOT; EFBIG past ulimit -f) without writing them; glibc emulates it where unsupported */
   int e = posix_fallocate(fd, 0, (off_t)bytes);
-  if (e != 0) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write %zu bytes in '%s': %s", bytes, dir, strerror(e)));
+  if (e != 0)
+    FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write %zu bytes in '%s': %s", bytes, dir, strerror(e)));
 fail:
   if (fd >= 0) {
     close(fd);
@@ -915,7 +928,7 @@ void conform_sys_relpath(const char *report, const char *path, char *out, size_t
     if (abs[i] == '/') common = i;
   size_t la = strlen(abs), lr = strlen(report);
   if (strncmp(abs, report, lr) == 0 && (abs[lr] == '/' || !abs[lr])) common = lr; /* inside the report directory */
-  else if (strncmp(abs, report, la) == 0 && report[la] == '/') common = la;        /* above it */
+  else if (strncmp(abs, report, la) == 0 && report[la] == '/') common = la;       /* above it */
   size_t pos = 0;
   out[0] = 0;
   for (const char *p = report + common; *p; p++) /* one ".." per component of the report directory below common */

@@ -30,9 +30,9 @@ typedef struct conform_spawn {
   const char *const *argv; /**< NULL-terminated; argv[0] is the executable path */
   int (*fn)(void *arg);    /**< used when argv is NULL; its return value is the exit status */
   void *arg;
-  const char *cwd;         /**< NULL: inherit */
-  const char *out_path;    /**< stdout+stderr go here (created/truncated); NULL: /dev/null */
-  double timeout_s;        /**< <= 0: no limit */
+  const char *cwd;      /**< NULL: inherit */
+  const char *out_path; /**< stdout+stderr go here (created/truncated); NULL: /dev/null */
+  double timeout_s;     /**< <= 0: no limit */
 } conform_spawn;
 
 /**
@@ -44,8 +44,8 @@ ttref_status conform_sys_run(const conform_spawn *s, conform_exit *out, ttref_er
 /** A long-lived child with line pipes (batch adapters). */
 typedef struct conform_pipe_child {
   pid_t pid;
-  int to_fd;    /**< write end of its stdin */
-  int from_fd;  /**< read end of its stdout */
+  int to_fd;   /**< write end of its stdin */
+  int from_fd; /**< read end of its stdout */
   char buf[4096];
   size_t nbuf;
   bool skipping;  /**< inside an over-long line that conform_sys_pipe_readline discards */
@@ -122,7 +122,8 @@ ttref_status conform_sys_rmtree_in(const char *root, const char *rel, ttref_erro
  */
 ttref_status conform_sys_fopen_in(const char *root, const char *rel, const char *mode, FILE **out_f, ttref_error *err);
 /** Like conform_sys_write_file for ROOT/REL, through conform_sys_fopen_in. */
-ttref_status conform_sys_write_file_in(const char *root, const char *rel, const void *data, size_t len, ttref_error *err);
+ttref_status conform_sys_write_file_in(const char *root, const char *rel, const void *data, size_t len,
+                                       ttref_error *err);
 /** Copy @p src to ROOT/REL, through conform_sys_fopen_in. */
 ttref_status conform_sys_copy_file_in(const char *src, const char *root, const char *rel, ttref_error *err);
 /**

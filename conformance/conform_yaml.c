@@ -86,7 +86,8 @@ ttref_status conform_yaml_load(conform_yaml *y, const char *file, ir_arena *aren
     ttref_loc l2 = {file, (int)doc2.start_mark.line + 1, (int)doc2.start_mark.column + 1};
     bool more = yaml_document_get_root_node(&doc2) != NULL;
     yaml_document_delete(&doc2);
-    if (more) FAIL(ir_error_set(err, TTREF_E_INPUT, l2, "a YAML file here holds one document; a second one starts here"));
+    if (more)
+      FAIL(ir_error_set(err, TTREF_E_INPUT, l2, "a YAML file here holds one document; a second one starts here"));
   }
 fail:
   if (pinit) yaml_parser_delete(&p);
@@ -166,8 +167,7 @@ fail:
   return st;
 }
 
-ttref_status conform_yaml_seq(conform_yaml *y, yaml_node_t *n, const char *what, yaml_node_t ***out_items,
-                              int *out_n)
+ttref_status conform_yaml_seq(conform_yaml *y, yaml_node_t *n, const char *what, yaml_node_t ***out_items, int *out_n)
 {
   ttref_status st = TTREF_OK;
   *out_items = NULL;
@@ -194,8 +194,7 @@ fail:
   return st;
 }
 
-ttref_status conform_yaml_int(conform_yaml *y, yaml_node_t *n, const char *what, int64_t lo, int64_t hi,
-                              int64_t *out)
+ttref_status conform_yaml_int(conform_yaml *y, yaml_node_t *n, const char *what, int64_t lo, int64_t hi, int64_t *out)
 {
   ttref_status st = TTREF_OK;
   const char *s;
@@ -204,7 +203,8 @@ ttref_status conform_yaml_int(conform_yaml *y, yaml_node_t *n, const char *what,
   errno = 0;
   long long v = strtoll(s, &end, 0);
   if (end == s || *end || errno) FAIL(conform_yaml_fail(y, n, "%s must be an integer, not '%s'", what, s));
-  if (v < lo || v > hi) FAIL(conform_yaml_fail(y, n, "%s must be in [%lld, %lld], not %lld", what, (long long)lo, (long long)hi, v));
+  if (v < lo || v > hi)
+    FAIL(conform_yaml_fail(y, n, "%s must be in [%lld, %lld], not %lld", what, (long long)lo, (long long)hi, v));
   *out = v;
 fail:
   return st;

@@ -29,16 +29,16 @@ const char *conform_key_name(conform_key k);
 typedef struct conform_yaml {
   yaml_document_t doc;
   bool loaded;
-  const char *file;  /* borrowed: used in every message */
-  ir_arena *arena;   /* borrowed: where returned strings and arrays live */
-  ttref_error *err;  /* borrowed: where errors go */
+  const char *file; /* borrowed: used in every message */
+  ir_arena *arena;  /* borrowed: where returned strings and arrays live */
+  ttref_error *err; /* borrowed: where errors go */
 } conform_yaml;
 
 /** One mapping entry: a known key (key >= 0) or a free-form name. */
 typedef struct conform_yaml_pair {
-  int key;             /* conform_key, or -1 for free-form maps */
-  const char *name;    /* the key's text (arena) */
-  yaml_node_t *knode;  /* for locations */
+  int key;            /* conform_key, or -1 for free-form maps */
+  const char *name;   /* the key's text (arena) */
+  yaml_node_t *knode; /* for locations */
   yaml_node_t *value;
 } conform_yaml_pair;
 
@@ -62,13 +62,11 @@ ttref_status conform_yaml_fail(conform_yaml *y, const yaml_node_t *n, const char
 ttref_status conform_yaml_map(conform_yaml *y, yaml_node_t *n, const char *what, uint64_t allowed,
                               conform_yaml_pair **out_pairs, int *out_n);
 /** The items of sequence @p n. */
-ttref_status conform_yaml_seq(conform_yaml *y, yaml_node_t *n, const char *what, yaml_node_t ***out_items,
-                              int *out_n);
+ttref_status conform_yaml_seq(conform_yaml *y, yaml_node_t *n, const char *what, yaml_node_t ***out_items, int *out_n);
 /** A scalar as a string (copied to the arena). */
 ttref_status conform_yaml_str(conform_yaml *y, yaml_node_t *n, const char *what, const char **out);
 /** A scalar integer in [lo, hi] (decimal or 0x hex). */
-ttref_status conform_yaml_int(conform_yaml *y, yaml_node_t *n, const char *what, int64_t lo, int64_t hi,
-                              int64_t *out);
+ttref_status conform_yaml_int(conform_yaml *y, yaml_node_t *n, const char *what, int64_t lo, int64_t hi, int64_t *out);
 /** A scalar number: decimal, hex float, inf, -inf, nan (also .inf, .nan). */
 ttref_status conform_yaml_num(conform_yaml *y, yaml_node_t *n, const char *what, double *out);
 /** A scalar true/false. */

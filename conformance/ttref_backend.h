@@ -32,19 +32,20 @@ extern "C" {
 
 /** One buffer: a pointer argument of the kernel, dense, C order, little-endian. */
 typedef struct ttref_backend_tensor {
-  const char *name;      /**< the TTIR argument name, as in case.yaml */
-  const char *dtype;     /**< case.yaml spelling: bool i8..i64 u8..u64 f16 bf16 f32 f64 f8E4M3FN f8E5M2 f8E4M3FNUZ f8E5M2FNUZ */
-  int rank;              /**< 0..8 */
-  const int64_t *shape;  /**< rank dims */
-  void *data;            /**< nbytes bytes; bf16 and fp8 as raw bit patterns */
-  size_t nbytes;         /**< product of shape times the element size */
+  const char *name; /**< the TTIR argument name, as in case.yaml */
+  const char
+      *dtype; /**< case.yaml spelling: bool i8..i64 u8..u64 f16 bf16 f32 f64 f8E4M3FN f8E5M2 f8E4M3FNUZ f8E5M2FNUZ */
+  int rank;   /**< 0..8 */
+  const int64_t *shape; /**< rank dims */
+  void *data;           /**< nbytes bytes; bf16 and fp8 as raw bit patterns */
+  size_t nbytes;        /**< product of shape times the element size */
 } ttref_backend_tensor;
 
 /** What a plugin exports. */
 typedef struct ttref_backend_api {
-  int abi_version;       /**< TTREF_BACKEND_ABI_VERSION the plugin was built against */
-  const char *name;      /**< backend name, for reports */
-  const char *version;   /**< one line: backend, compiler, driver versions, device */
+  int abi_version;     /**< TTREF_BACKEND_ABI_VERSION the plugin was built against */
+  const char *name;    /**< backend name, for reports */
+  const char *version; /**< one line: backend, compiler, driver versions, device */
 
   /**
    * Called once per loaded instance (per harness worker, and again after a

@@ -34,8 +34,10 @@ static ttref_status parse_options(cmp_mode mode, const char *text, char *buf, si
     if (comma) *comma = 0;
     while (*p == ' ') p++;
     eq = strchr(p, '=');
-    if (!eq || eq == p) FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_compare: option '%.100s' must be NAME=VALUE", p));
-    if (*nopts == MAX_OPTIONS) FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_compare: more than %d options", MAX_OPTIONS));
+    if (!eq || eq == p)
+      FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_compare: option '%.100s' must be NAME=VALUE", p));
+    if (*nopts == MAX_OPTIONS)
+      FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_compare: more than %d options", MAX_OPTIONS));
     *eq = 0;
     char why[160];
     if (!conform_judge_option_ok(mode, p, eq + 1, why, sizeof why))
@@ -74,13 +76,20 @@ ttref_status ttref_compare(const char *mode, const char *dtype, const void *got,
   conform_judgement j;
   if (!mode || !dtype || !out || ((!got || !ref) && numel))
     FAIL(ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_compare: %s is NULL",
-                      !mode ? "mode" : !dtype ? "dtype" : !out ? "out" : !got ? "got" : "ref"));
+                      !mode    ? "mode"
+                      : !dtype ? "dtype"
+                      : !out   ? "out"
+                      : !got   ? "got"
+                               : "ref"));
   memset(out, 0, sizeof *out);
   out->worst_index = -1;
   cmp_mode m;
-  if (!cmp_mode_lookup(mode, &m)) FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_compare: unknown compliance mode '%.60s'", mode));
-  if (!conform_dtype_lookup(dtype, &dt)) FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_compare: unknown dtype '%.60s'", dtype));
-  if (numel > ((size_t)1 << 40)) FAIL(ir_error_set(err, TTREF_E_LIMIT, noloc, "ttref_compare: %zu elements is too many", numel));
+  if (!cmp_mode_lookup(mode, &m))
+    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_compare: unknown compliance mode '%.60s'", mode));
+  if (!conform_dtype_lookup(dtype, &dt))
+    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_compare: unknown dtype '%.60s'", dtype));
+  if (numel > ((size_t)1 << 40))
+    FAIL(ir_error_set(err, TTREF_E_LIMIT, noloc, "ttref_compare: %zu elements is too many", numel));
   int nopts = 0;
   TRY(parse_options(m, options, buf, sizeof buf, opts, &nopts, err));
   conform_output o = {.name = "output", .mode = m, .options = opts, .noptions = nopts, .loc = noloc};
@@ -112,7 +121,8 @@ ttref_status ttref_kernel_mutate(ttref_kernel *k, const char *mutant, ttref_erro
   if (!k) FAIL(ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_kernel_mutate: kernel is NULL"));
   if (!mutant) FAIL(ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_kernel_mutate: mutant is NULL"));
   if (!conform_mutant_lookup(mutant, &id))
-    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "--mutant: unknown mutant '%.100s' (see ttref conform --list-mutants)", mutant));
+    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "--mutant: unknown mutant '%.100s' (see ttref conform --list-mutants)",
+                      mutant));
   TRY(conform_mutant_apply(k->mod, id, true, &mo, &sites, err));
   k->mut_ftz |= mo.ftz;
   k->mut_contract |= mo.contract;
@@ -130,11 +140,13 @@ ttref_status ttref_print(const char *path, const ttref_registry *reg, const ttre
   int nprobes = 0;
   if (!path) FAIL(ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_print: path is NULL"));
   if (!interp_api_fx_opts("ttref_print", fx, &o, err)) FAIL(TTREF_E_USAGE);
-  TRY(interp_fx_is(path) ? interp_fx_load(path, &o, NULL, 0, &m, NULL, NULL, err) : ir_parse_file_ex(path, reg, &m, err));
+  TRY(interp_fx_is(path) ? interp_fx_load(path, &o, NULL, 0, &m, NULL, NULL, err)
+                         : ir_parse_file_ex(path, reg, &m, err));
   f = out_path ? fopen(out_path, "w") : stdout;
   if (!f) FAIL(ir_error_set(err, TTREF_E_IO, noloc, "cannot write '%s'", out_path));
   const ir_func *fn = (flags & TTREF_PRINT_PROBES) ? ir_module_entry(m) : NULL;
-  if ((flags & TTREF_PRINT_PROBES) && !fn) FAIL(ir_error_set(err, TTREF_E_INPUT, (ttref_loc){path, 0, 0}, "%s: no function to probe", path));
+  if ((flags & TTREF_PRINT_PROBES) && !fn)
+    FAIL(ir_error_set(err, TTREF_E_INPUT, (ttref_loc){path, 0, 0}, "%s: no function to probe", path));
   if (fn) TRY(conform_localize_print_all(m, fn, f, &nprobes, err));
   else TRY(ir_print_module(m, f, err));
 fail:

@@ -27,22 +27,26 @@ static const mfn fns[FP_MATH_COUNT] = {
 #undef X
 };
 
-const char *fp_math_name(fp_math_fn fn) {
+const char *fp_math_name(fp_math_fn fn)
+{
   if ((unsigned)fn >= FP_MATH_COUNT) return "<invalid>";
   return fns[fn].name;
 }
 
-int fp_math_arity(fp_math_fn fn) {
+int fp_math_arity(fp_math_fn fn)
+{
   if ((unsigned)fn >= FP_MATH_COUNT) return 0;
   return fns[fn].arity;
 }
 
-fp_math_class fp_math_class_of(fp_math_fn fn) {
+fp_math_class fp_math_class_of(fp_math_fn fn)
+{
   if ((unsigned)fn >= FP_MATH_COUNT) return FP_MC_EXACT;
   return fns[fn].cls;
 }
 
-bool fp_math_lookup(const char *name, fp_math_fn *out) {
+bool fp_math_lookup(const char *name, fp_math_fn *out)
+{
   for (int i = 0; i < FP_MATH_COUNT; i++) {
     if (strcmp(fns[i].name, name) == 0) {
       *out = (fp_math_fn)i;
@@ -52,20 +56,20 @@ bool fp_math_lookup(const char *name, fp_math_fn *out) {
   return false;
 }
 
-static uint64_t dbits(double v) {
+static uint64_t dbits(double v)
+{
   uint64_t u;
   memcpy(&u, &v, sizeof u);
   return u;
 }
 
-static double rne(fp_format f, double v) {
-  return fp_round_to(f, v, FP_RNE, FP_OVF_INF);
-}
+static double rne(fp_format f, double v) { return fp_round_to(f, v, FP_RNE, FP_OVF_INF); }
 
 /* ---- rounding a wider value once ---------------------------------------- */
 
 /* spacing of f's grid just above the nonnegative value t of f */
-static double quantum(fp_format f, double t) {
+static double quantum(fp_format f, double t)
+{
   if (t < fp_min_normal(f)) return fp_min_subnormal(f);
   int e;
   (void)frexp(t, &e); /* t in [2^(e-1), 2^e) */
@@ -78,7 +82,8 @@ static double quantum(fp_format f, double t) {
  * not a double itself, is compared with the one boundary above the largest
  * value of f below it.
  */
-static double round_ld(fp_format f, long double v) {
+static double round_ld(fp_format f, long double v)
+{
   double d = (double)v; /* RN; exact answer for F64 */
   if (f == FP_F64 || isnan(d) || isinf(d) || (long double)d == v) return rne(f, d);
   long double av = fabsl(v);
@@ -90,7 +95,8 @@ static double round_ld(fp_format f, long double v) {
   return rne(f, copysign(r, d)); /* t + q past max overflows here */
 }
 
-static double round_q(fp_format f, __float128 v) {
+static double round_q(fp_format f, __float128 v)
+{
   double d = (double)v;
   if (f == FP_F64 || isnan(d) || isinf(d) || (__float128)d == v) return rne(f, d);
   __float128 av = fabsq(v);
@@ -102,20 +108,23 @@ static double round_q(fp_format f, __float128 v) {
   return rne(f, copysign(r, d));
 }
 
-static double dfrom(uint64_t u) {
+static double dfrom(uint64_t u)
+{
   double v;
   memcpy(&v, &u, sizeof v);
   return v;
 }
 
 /* the neighbour of a finite double toward -inf / +inf */
-static double next_down(double d) {
+static double next_down(double d)
+{
   uint64_t u = dbits(d);
   if (d == 0) return -0x1p-1074;
   return dfrom(d > 0 ? u - 1 : u + 1);
 }
 
-static double next_up(double d) {
+static double next_up(double d)
+{
   uint64_t u = dbits(d);
   if (d == 0) return 0x1p-1074;
   return dfrom(d > 0 ? u + 1 : u - 1);
@@ -127,7 +136,8 @@ static double next_up(double d) {
  * monotone, so equal results still prove the answer, and the common case
  * costs two conversions and two fp_round_to.
  */
-static bool ziv_ld(fp_format f, long double y, int k, double *out) {
+static bool ziv_ld(fp_format f, long double y, int k, double *out)
+{
   if (!isfinite(y) || y == 0) {
     *out = round_ld(f, y);
     return true;
@@ -149,7 +159,8 @@ static bool ziv_ld(fp_format f, long double y, int k, double *out) {
   return dbits(a) == dbits(b);
 }
 
-static bool ziv_q(fp_format f, __float128 y, int k, double *out) {
+static bool ziv_q(fp_format f, __float128 y, int k, double *out)
+{
   if (isnanq(y) || isinfq(y) || y == 0) {
     *out = round_q(f, y);
     return true;
@@ -162,14 +173,15 @@ static bool ziv_q(fp_format f, __float128 y, int k, double *out) {
 
 /* ---- function bodies ------------------------------------------------------ */
 
-static double round_half_even(double x) {
+static double round_half_even(double x)
+{
   double t = trunc(x), d = x - t; /* exact */
-  if (fabs(d) > 0.5 || (fabs(d) == 0.5 && fmod(t, 2.0) != 0))
-    return t + copysign(1.0, x);
+  if (fabs(d) > 0.5 || (fabs(d) == 0.5 && fmod(t, 2.0) != 0)) return t + copysign(1.0, x);
   return t;
 }
 
-static double eval_exact(fp_math_fn fn, fp_format f, double x, double y) {
+static double eval_exact(fp_math_fn fn, fp_format f, double x, double y)
+{
   switch (fn) {
   case FP_MATH_FLOOR: return floor(x);
   case FP_MATH_CEIL: return ceil(x);
@@ -205,14 +217,16 @@ static double eval_exact(fp_math_fn fn, fp_format f, double x, double y) {
 #define LN10_HI 0x1.26bb1bbb55515820000000000000p+1Q
 #define LN10_LO 0x1.ba95b58ae0b4c28a38a3fb3e7697p-60Q
 
-static __float128 exp10_q(__float128 x) {
+static __float128 exp10_q(__float128 x)
+{
   if (isnanq(x) || fabsq(x) > 6000) return expq(x * M_LN10q); /* inf, 0, NaN */
-  __float128 hi = x * LN10_HI, lo = x * LN10_LO; /* |lo| < 2^-46 */
+  __float128 hi = x * LN10_HI, lo = x * LN10_LO;              /* |lo| < 2^-46 */
   __float128 e = expq(hi);
   return e + e * (lo + lo * lo * 0.5Q);
 }
 
-static long double eval_ld(fp_math_fn fn, long double x, long double y) {
+static long double eval_ld(fp_math_fn fn, long double x, long double y)
+{
   int sg;
   switch (fn) {
   case FP_MATH_EXP: return expl(x);
@@ -249,7 +263,8 @@ static long double eval_ld(fp_math_fn fn, long double x, long double y) {
   }
 }
 
-static __float128 eval_q(fp_math_fn fn, __float128 x, __float128 y) {
+static __float128 eval_q(fp_math_fn fn, __float128 x, __float128 y)
+{
   switch (fn) {
   case FP_MATH_EXP: return expq(x);
   case FP_MATH_EXP2: return exp2q(x);
@@ -287,7 +302,8 @@ static __float128 eval_q(fp_math_fn fn, __float128 x, __float128 y) {
 
 /* Results that are exact and may sit on a rounding boundary of some format
  * (e.g. log2(512) = 9 is a tie in f8E5M2, 7! = 5040 a tie in bf16). */
-static bool exact_case(fp_math_fn fn, fp_format f, double x, double *out) {
+static bool exact_case(fp_math_fn fn, fp_format f, double x, double *out)
+{
   if (!isfinite(x)) return false;
   switch (fn) {
   case FP_MATH_EXP2:
@@ -296,11 +312,9 @@ static bool exact_case(fp_math_fn fn, fp_format f, double x, double *out) {
     return true;
   case FP_MATH_EXP10:
   case FP_MATH_TGAMMA: {
-    if (x != floor(x) || x < (fn == FP_MATH_TGAMMA ? 1 : 0) || x > (fn == FP_MATH_TGAMMA ? 24 : 27))
-      return false;
+    if (x != floor(x) || x < (fn == FP_MATH_TGAMMA ? 1 : 0) || x > (fn == FP_MATH_TGAMMA ? 24 : 27)) return false;
     unsigned __int128 p = 1; /* 10^27 and 23! are below 2^91; both exact in quad */
-    for (int i = 1; i <= (int)x - (fn == FP_MATH_TGAMMA); i++)
-      p *= fn == FP_MATH_TGAMMA ? (unsigned)i : 10u;
+    for (int i = 1; i <= (int)x - (fn == FP_MATH_TGAMMA); i++) p *= fn == FP_MATH_TGAMMA ? (unsigned)i : 10u;
     *out = round_q(f, (__float128)p);
     return true;
   }
@@ -333,7 +347,8 @@ typedef struct big {
   uint64_t w[BIG_LIMBS];
 } big;
 
-static void big_set(big *a, unsigned __int128 v) {
+static void big_set(big *a, unsigned __int128 v)
+{
   a->n = 0;
   while (v) {
     a->w[a->n++] = (uint64_t)v;
@@ -341,7 +356,8 @@ static void big_set(big *a, unsigned __int128 v) {
   }
 }
 
-static bool big_mul_u64(big *a, uint64_t m) {
+static bool big_mul_u64(big *a, uint64_t m)
+{
   unsigned __int128 carry = 0;
   for (int i = 0; i < a->n; i++) {
     carry += (unsigned __int128)a->w[i] * m;
@@ -355,19 +371,22 @@ static bool big_mul_u64(big *a, uint64_t m) {
   return true;
 }
 
-static bool big_pow_u64(big *a, uint64_t m, long k) { /* a *= m^k */
+static bool big_pow_u64(big *a, uint64_t m, long k)
+{ /* a *= m^k */
   if (m == 1) return true;
   for (long i = 0; i < k; i++)
     if (!big_mul_u64(a, m)) return false;
   return true;
 }
 
-static int big_bitlen(const big *a) {
+static int big_bitlen(const big *a)
+{
   if (a->n == 0) return 0;
   return 64 * (a->n - 1) + 64 - __builtin_clzll(a->w[a->n - 1]);
 }
 
-static bool big_shl(big *a, long s) {
+static bool big_shl(big *a, long s)
+{
   if (a->n == 0 || s == 0) return true;
   if ((big_bitlen(a) + s + 63) / 64 > BIG_LIMBS) return false;
   int limbs = (int)(s / 64), bits = (int)(s % 64);
@@ -383,7 +402,8 @@ static bool big_shl(big *a, long s) {
   return true;
 }
 
-static void big_add(big *a, const big *b) {
+static void big_add(big *a, const big *b)
+{
   unsigned __int128 c = 0;
   int n = a->n > b->n ? a->n : b->n;
   for (int i = 0; i < n; i++) {
@@ -396,7 +416,8 @@ static void big_add(big *a, const big *b) {
 }
 
 /* sign of a*2^ea - b*2^eb, or 2 when it does not fit */
-static int big_cmp(big *a, long ea, big *b, long eb) {
+static int big_cmp(big *a, long ea, big *b, long eb)
+{
   if (a->n == 0 || b->n == 0) return (a->n != 0) - (b->n != 0);
   long la = big_bitlen(a) + ea, lb = big_bitlen(b) + eb;
   if (la != lb) return la > lb ? 1 : -1;
@@ -412,7 +433,8 @@ static int big_cmp(big *a, long ea, big *b, long eb) {
 }
 
 /* |x| = m * 2^e with m odd (x finite, nonzero) */
-static void split_d(double x, uint64_t *m, int *e) {
+static void split_d(double x, uint64_t *m, int *e)
+{
   int ex;
   double fr = frexp(fabs(x), &ex);
   uint64_t mm = (uint64_t)ldexp(fr, 53);
@@ -422,7 +444,8 @@ static void split_d(double x, uint64_t *m, int *e) {
   *e = ex + tz;
 }
 
-static void split_q(__float128 x, unsigned __int128 *m, int *e) {
+static void split_q(__float128 x, unsigned __int128 *m, int *e)
+{
   int ex;
   __float128 fr = frexpq(x, &ex);
   unsigned __int128 mm = (unsigned __int128)ldexpq(fr, 113);
@@ -436,7 +459,8 @@ static void split_q(__float128 x, unsigned __int128 *m, int *e) {
 }
 
 /* sign of |fn(x, y)| - m for the boundary m > 0, or 2 if undecidable here */
-static int decide(fp_math_fn fn, double x, double y, __float128 m) {
+static int decide(fp_math_fn fn, double x, double y, __float128 m)
+{
   static _Thread_local big A, B; /* 2.7 KiB each: off the stack */
   unsigned __int128 M;
   int E;
@@ -514,7 +538,7 @@ static int decide(fp_math_fn fn, double x, double y, __float128 m) {
     __float128 z2 = zh * zh;
     __float128 corr = zl - zh * z2 / 3 + zh * z2 * z2 / 5;
     __float128 d = (fabsq(zh) - m) + (zh < 0 ? -corr : corr); /* |atan z| - m */
-    __float128 az = fabsq(zh), azl = fabsq(zl); /* error: roundings, z vs zh, z^7 */
+    __float128 az = fabsq(zh), azl = fabsq(zl);               /* error: roundings, z vs zh, z^7 */
     __float128 err = az * z2 * 0x1p-108Q + 4 * z2 * azl + az * z2 * z2 * z2 + azl * 0x1p-112Q;
     if (fabsq(d) <= err) return 2;
     return d > 0 ? 1 : -1;
@@ -532,7 +556,8 @@ static int decide(fp_math_fn fn, double x, double y, __float128 m) {
  * margin) proves the correctly rounded result in almost every case; otherwise
  * the long double stage decides, as before. Same results, no x87 on the common path.
  */
-static bool ziv_d(fp_math_fn fn, fp_format f, double x, double *out) {
+static bool ziv_d(fp_math_fn fn, fp_format f, double x, double *out)
+{
   double y;
   switch (fn) {
   case FP_MATH_EXP: y = exp(x); break;
@@ -555,8 +580,8 @@ static bool ziv_d(fp_math_fn fn, fp_format f, double x, double *out) {
   return true;
 }
 
-double fp_math_eval_checked(fp_math_fn fn, fp_format f, double x, double y,
-                            bool *out_proven) {
+double fp_math_eval_checked(fp_math_fn fn, fp_format f, double x, double y, bool *out_proven)
+{
   bool dummy;
   if (!out_proven) out_proven = &dummy;
   *out_proven = true;
@@ -598,13 +623,12 @@ double fp_math_eval_checked(fp_math_fn fn, fp_format f, double x, double y,
   return round_q(f, yq);
 }
 
-bool fp_math_try_fast(fp_math_fn fn, fp_format f, double x, double *out) {
+bool fp_math_try_fast(fp_math_fn fn, fp_format f, double x, double *out)
+{
   /* the same stage fp_math_eval_checked runs; an exact_case it would take first is a value the
    * stage either proves identically (both are the correctly rounded fn(x)) or leaves undecided */
   if (f != FP_F32 && ((unsigned)f >= FP_FORMAT_COUNT || f == FP_F64 || fp_precision(f) > 24)) return false;
   return ziv_d(fn, f, x, out);
 }
 
-double fp_math_eval(fp_math_fn fn, fp_format f, double x, double y) {
-  return fp_math_eval_checked(fn, f, x, y, NULL);
-}
+double fp_math_eval(fp_math_fn fn, fp_format f, double x, double y) { return fp_math_eval_checked(fn, f, x, y, NULL); }

@@ -74,8 +74,7 @@ double fp_math_eval(fp_math_fn fn, fp_format f, double x, double y);
  * As fp_math_eval; @p *out_proven (if not NULL) is set to false when Ziv's
  * test did not decide and no exact decision was possible, true otherwise.
  */
-double fp_math_eval_checked(fp_math_fn fn, fp_format f, double x, double y,
-                            bool *out_proven);
+double fp_math_eval_checked(fp_math_fn fn, fp_format f, double x, double y, bool *out_proven);
 
 /**
  * The cheap first stage of fp_math_eval alone, for typed loops: exp, exp2, log

@@ -32,9 +32,18 @@ static void check_overflow(ctx *c, const ir_op *op, const interp_elem *A, const 
 /* Scalar kernels of the integer rows of ir_op_list.h (kind IBIN / IUN): x, y raw
  * (sign-extended) elements of a bits-wide type; the result wrapped to bits. The
  * ones with undefined cases note them (interp_note_ub) for lane i. */
-static inline int64_t ik_add(int bits, int64_t x, int64_t y) { return wrap_int(bits, (int64_t)((uint64_t)x + (uint64_t)y)); }
-static inline int64_t ik_sub(int bits, int64_t x, int64_t y) { return wrap_int(bits, (int64_t)((uint64_t)x - (uint64_t)y)); }
-static inline int64_t ik_mul(int bits, int64_t x, int64_t y) { return wrap_int(bits, (int64_t)((uint64_t)x * (uint64_t)y)); }
+static inline int64_t ik_add(int bits, int64_t x, int64_t y)
+{
+  return wrap_int(bits, (int64_t)((uint64_t)x + (uint64_t)y));
+}
+static inline int64_t ik_sub(int bits, int64_t x, int64_t y)
+{
+  return wrap_int(bits, (int64_t)((uint64_t)x - (uint64_t)y));
+}
+static inline int64_t ik_mul(int bits, int64_t x, int64_t y)
+{
+  return wrap_int(bits, (int64_t)((uint64_t)x * (uint64_t)y));
+}
 
 static inline int64_t ik_mulhiu(int bits, int64_t x, int64_t y)
 {
@@ -114,9 +123,10 @@ static inline int64_t ik_udiv(ctx *c, const ir_op *op, int64_t i, int bits, int6
 }
 
 /* cmpi: the predicate chosen once per op, one loop per predicate (xs/ys signed, xu/yu unsigned views) */
-#define CMPI_LIST(X)                                                                                        \
-  X(EQ, xu == yu) X(NE, xu != yu) X(SLT, xs < ys) X(SLE, xs <= ys) X(SGT, xs > ys) X(SGE, xs >= ys)          \
-  X(ULT, xu < yu) X(ULE, xu <= yu) X(UGT, xu > yu) X(UGE, xu >= yu)
+#define CMPI_LIST(X)                                                                                                   \
+  X(EQ, xu == yu)                                                                                                      \
+  X(NE, xu != yu) X(SLT, xs < ys) X(SLE, xs <= ys) X(SGT, xs > ys) X(SGE, xs >= ys) X(ULT, xu < yu) X(ULE, xu <= yu)   \
+      X(UGT, xu > yu) X(UGE, xu >= yu)
 
 ttref_status interp_op_cmpi(ctx *c, const ir_op *op)
 {
@@ -129,14 +139,14 @@ ttref_status interp_op_cmpi(ctx *c, const ir_op *op)
   interp_elem *R = r->d;
   r->n = n;
   switch (pred) {
-#define X(P, E)                                                                    \
-  case IR_CMPI_##P:                                                                \
-    for (int64_t i = 0; i < n; i++) {                                              \
-      const int64_t xs = sval(bits, A[i * sa].i), ys = sval(bits, B[i * sb].i);    \
-      const uint64_t xu = uval(bits, A[i * sa].i), yu = uval(bits, B[i * sb].i);   \
-      (void)xs, (void)ys, (void)xu, (void)yu;                                      \
-      R[i].i = (E);                                                                \
-    }                                                                              \
+#define X(P, E)                                                                                                        \
+  case IR_CMPI_##P:                                                                                                    \
+    for (int64_t i = 0; i < n; i++) {                                                                                  \
+      const int64_t xs = sval(bits, A[i * sa].i), ys = sval(bits, B[i * sb].i);                                        \
+      const uint64_t xu = uval(bits, A[i * sa].i), yu = uval(bits, B[i * sb].i);                                       \
+      (void)xs, (void)ys, (void)xu, (void)yu;                                                                          \
+      R[i].i = (E);                                                                                                    \
+    }                                                                                                                  \
     break;
     CMPI_LIST(X)
 #undef X
@@ -205,133 +215,133 @@ static bool fbin_special(ctx *c, const ir_op *op, ttref_status *out_st)
  * nearest even), _g any other format through rnd(). Strides are any
  * (reductions read pairs at stride 2); R may alias A or B at the same or a
  * higher index. fbin_NAME picks the class; interp_k_NAME runs the op. */
-#define FBIN_LOOPS(NAME, E, RND)                                                                                 \
-  static void fbin_##NAME##_x(interp_elem *R, const interp_elem *A, int64_t sa, const interp_elem *B, int64_t sb, \
-                              int64_t n)                                                                         \
-  {                                                                                                              \
-    for (int64_t i = 0; i < n; i++) {                                                                            \
-      const double x = A[i * sa].f, y = B[i * sb].f;                                                             \
-      R[i].f = (E);                                                                                              \
-    }                                                                                                            \
-  }                                                                                                              \
-  static void fbin_##NAME##_s(interp_elem *R, const interp_elem *A, int64_t sa, const interp_elem *B, int64_t sb, \
-                              int64_t n)                                                                         \
-  {                                                                                                              \
-    for (int64_t i = 0; i < n; i++) {                                                                            \
-      const double x = A[i * sa].f, y = B[i * sb].f;                                                             \
-      R[i].f = (double)(float)(E);                                                                               \
-    }                                                                                                            \
-  }                                                                                                              \
-  static void fbin_##NAME##_g(const ctx *c, int f, interp_elem *R, const interp_elem *A, int64_t sa,             \
-                              const interp_elem *B, int64_t sb, int64_t n)                                       \
-  {                                                                                                              \
-    for (int64_t i = 0; i < n; i++) {                                                                            \
-      const double x = A[i * sa].f, y = B[i * sb].f;                                                             \
-      R[i].f = rnd(c, f, (E));                                                                                   \
-    }                                                                                                            \
-  }                                                                                                              \
-  static void fbin_##NAME(const ctx *c, int f, interp_elem *R, const interp_elem *A, int64_t sa,                 \
-                          const interp_elem *B, int64_t sb, int64_t n)                                           \
-  {                                                                                                              \
-    const bool ftz = c->L->ftz && !c->precise;                                                                   \
-    if (!(RND) || c->precise || (f == FP_F64 && !ftz)) fbin_##NAME##_x(R, A, sa, B, sb, n);                      \
-    else if (f == FP_F32 && !ftz) fbin_##NAME##_s(R, A, sa, B, sb, n);                                           \
-    else fbin_##NAME##_g(c, f, R, A, sa, B, sb, n);                                                              \
-  }                                                                                                              \
-  ttref_status interp_k_##NAME(ctx *c, const ir_op *op)                                                          \
-  {                                                                                                              \
-    ttref_status st;                                                                                             \
-    if (fbin_special(c, op, &st)) return st;                                                                     \
-    const slot *a = SL(op->opnds[0]), *b = SL(op->opnds[1]);                                                     \
-    slot *r = SL(&op->res[0]);                                                                                   \
-    const int64_t n = LANES2(a, b);                                                                              \
-    r->n = n;                                                                                                    \
-    fbin_##NAME(c, fmt_of(elem_scalar(&op->res[0])), r->d, a->d, a->n > 1, b->d, b->n > 1, n);                   \
-    return TTREF_OK;                                                                                             \
+#define FBIN_LOOPS(NAME, E, RND)                                                                                       \
+  static void fbin_##NAME##_x(interp_elem *R, const interp_elem *A, int64_t sa, const interp_elem *B, int64_t sb,      \
+                              int64_t n)                                                                               \
+  {                                                                                                                    \
+    for (int64_t i = 0; i < n; i++) {                                                                                  \
+      const double x = A[i * sa].f, y = B[i * sb].f;                                                                   \
+      R[i].f = (E);                                                                                                    \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  static void fbin_##NAME##_s(interp_elem *R, const interp_elem *A, int64_t sa, const interp_elem *B, int64_t sb,      \
+                              int64_t n)                                                                               \
+  {                                                                                                                    \
+    for (int64_t i = 0; i < n; i++) {                                                                                  \
+      const double x = A[i * sa].f, y = B[i * sb].f;                                                                   \
+      R[i].f = (double)(float)(E);                                                                                     \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  static void fbin_##NAME##_g(const ctx *c, int f, interp_elem *R, const interp_elem *A, int64_t sa,                   \
+                              const interp_elem *B, int64_t sb, int64_t n)                                             \
+  {                                                                                                                    \
+    for (int64_t i = 0; i < n; i++) {                                                                                  \
+      const double x = A[i * sa].f, y = B[i * sb].f;                                                                   \
+      R[i].f = rnd(c, f, (E));                                                                                         \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  static void fbin_##NAME(const ctx *c, int f, interp_elem *R, const interp_elem *A, int64_t sa, const interp_elem *B, \
+                          int64_t sb, int64_t n)                                                                       \
+  {                                                                                                                    \
+    const bool ftz = c->L->ftz && !c->precise;                                                                         \
+    if (!(RND) || c->precise || (f == FP_F64 && !ftz)) fbin_##NAME##_x(R, A, sa, B, sb, n);                            \
+    else if (f == FP_F32 && !ftz) fbin_##NAME##_s(R, A, sa, B, sb, n);                                                 \
+    else fbin_##NAME##_g(c, f, R, A, sa, B, sb, n);                                                                    \
+  }                                                                                                                    \
+  ttref_status interp_k_##NAME(ctx *c, const ir_op *op)                                                                \
+  {                                                                                                                    \
+    ttref_status st;                                                                                                   \
+    if (fbin_special(c, op, &st)) return st;                                                                           \
+    const slot *a = SL(op->opnds[0]), *b = SL(op->opnds[1]);                                                           \
+    slot *r = SL(&op->res[0]);                                                                                         \
+    const int64_t n = LANES2(a, b);                                                                                    \
+    r->n = n;                                                                                                          \
+    fbin_##NAME(c, fmt_of(elem_scalar(&op->res[0])), r->d, a->d, a->n > 1, b->d, b->n > 1, n);                         \
+    return TTREF_OK;                                                                                                   \
   }
-#define KDEF_FBIN(NAME, E) FBIN_LOOPS(NAME, E, 1)
+#define KDEF_FBIN(NAME, E)  FBIN_LOOPS(NAME, E, 1)
 #define KDEF_FBINX(NAME, E) FBIN_LOOPS(NAME, E, 0)
 
 /* FUN: R[i] = E(A[i]), x the operand, f the result format (E rounds itself where it must) */
-#define KDEF_FUN(NAME, E)                                                                                        \
-  ttref_status interp_k_##NAME(ctx *c, const ir_op *op)                                                          \
-  {                                                                                                              \
-    const slot *a = SL(op->opnds[0]);                                                                            \
-    slot *r = SL(&op->res[0]);                                                                                   \
-    const int f = fmt_of(elem_scalar(&op->res[0]));                                                              \
-    const int64_t n = a->n;                                                                                      \
-    const interp_elem *A = a->d;                                                                                 \
-    interp_elem *R = r->d;                                                                                       \
-    (void)f;                                                                                                     \
-    r->n = n;                                                                                                    \
-    for (int64_t i = 0; i < n; i++) {                                                                            \
-      const double x = A[i].f;                                                                                   \
-      R[i].f = (E);                                                                                              \
-    }                                                                                                            \
-    return TTREF_OK;                                                                                             \
+#define KDEF_FUN(NAME, E)                                                                                              \
+  ttref_status interp_k_##NAME(ctx *c, const ir_op *op)                                                                \
+  {                                                                                                                    \
+    const slot *a = SL(op->opnds[0]);                                                                                  \
+    slot *r = SL(&op->res[0]);                                                                                         \
+    const int f = fmt_of(elem_scalar(&op->res[0]));                                                                    \
+    const int64_t n = a->n;                                                                                            \
+    const interp_elem *A = a->d;                                                                                       \
+    interp_elem *R = r->d;                                                                                             \
+    (void)f;                                                                                                           \
+    r->n = n;                                                                                                          \
+    for (int64_t i = 0; i < n; i++) {                                                                                  \
+      const double x = A[i].f;                                                                                         \
+      R[i].f = (E);                                                                                                    \
+    }                                                                                                                  \
+    return TTREF_OK;                                                                                                   \
   }
 
 /* FMATH: the fp_math function, correctly rounded to the result format (binary64 in precise mode) */
-#define KDEF_FMATH(NAME, FN) \
+#define KDEF_FMATH(NAME, FN)                                                                                           \
   ttref_status interp_k_##NAME(ctx *c, const ir_op *op) { return op_fmath(c, op, FP_MATH_##FN); }
 
 /* IUN: R[i] = E(x = A[i], u = its unsigned view) for a bits-wide integer */
-#define KDEF_IUN(NAME, E)                                                                                        \
-  ttref_status interp_k_##NAME(ctx *c, const ir_op *op)                                                          \
-  {                                                                                                              \
-    const slot *a = SL(op->opnds[0]);                                                                            \
-    slot *r = SL(&op->res[0]);                                                                                   \
-    const int bits = elem_bits(op->opnds[0]);                                                                    \
-    const int64_t n = a->n;                                                                                      \
-    const interp_elem *A = a->d;                                                                                 \
-    interp_elem *R = r->d;                                                                                       \
-    r->n = n;                                                                                                    \
-    for (int64_t i = 0; i < n; i++) {                                                                            \
-      const int64_t x = A[i].i;                                                                                  \
-      const uint64_t u = uval(bits, x);                                                                          \
-      (void)u;                                                                                                   \
-      R[i].i = (E);                                                                                              \
-    }                                                                                                            \
-    return TTREF_OK;                                                                                             \
+#define KDEF_IUN(NAME, E)                                                                                              \
+  ttref_status interp_k_##NAME(ctx *c, const ir_op *op)                                                                \
+  {                                                                                                                    \
+    const slot *a = SL(op->opnds[0]);                                                                                  \
+    slot *r = SL(&op->res[0]);                                                                                         \
+    const int bits = elem_bits(op->opnds[0]);                                                                          \
+    const int64_t n = a->n;                                                                                            \
+    const interp_elem *A = a->d;                                                                                       \
+    interp_elem *R = r->d;                                                                                             \
+    r->n = n;                                                                                                          \
+    for (int64_t i = 0; i < n; i++) {                                                                                  \
+      const int64_t x = A[i].i;                                                                                        \
+      const uint64_t u = uval(bits, x);                                                                                \
+      (void)u;                                                                                                         \
+      R[i].i = (E);                                                                                                    \
+    }                                                                                                                  \
+    return TTREF_OK;                                                                                                   \
   }
 
 /* IBIN: R[i] = E(x = A[i*sa], y = B[i*sb]) for a bits-wide integer; overflow flags checked after */
-#define KDEF_IBIN(NAME, E)                                                                                       \
-  ttref_status interp_k_##NAME(ctx *c, const ir_op *op)                                                          \
-  {                                                                                                              \
-    const slot *a = SL(op->opnds[0]), *b = SL(op->opnds[1]);                                                     \
-    slot *r = SL(&op->res[0]);                                                                                   \
-    const int bits = elem_bits(op->opnds[0]);                                                                    \
-    const int64_t n = LANES2(a, b), sa = a->n > 1, sb = b->n > 1;                                                \
-    const interp_elem *A = a->d, *B = b->d;                                                                      \
-    interp_elem *R = r->d;                                                                                       \
-    r->n = n;                                                                                                    \
-    for (int64_t i = 0; i < n; i++) {                                                                            \
-      const int64_t x = A[i * sa].i, y = B[i * sb].i;                                                            \
-      R[i].i = (E);                                                                                              \
-    }                                                                                                            \
-    if (op->nattrs && c->L->debug) check_overflow(c, op, A, B, sa, sb, n, bits);                                 \
-    return TTREF_OK;                                                                                             \
+#define KDEF_IBIN(NAME, E)                                                                                             \
+  ttref_status interp_k_##NAME(ctx *c, const ir_op *op)                                                                \
+  {                                                                                                                    \
+    const slot *a = SL(op->opnds[0]), *b = SL(op->opnds[1]);                                                           \
+    slot *r = SL(&op->res[0]);                                                                                         \
+    const int bits = elem_bits(op->opnds[0]);                                                                          \
+    const int64_t n = LANES2(a, b), sa = a->n > 1, sb = b->n > 1;                                                      \
+    const interp_elem *A = a->d, *B = b->d;                                                                            \
+    interp_elem *R = r->d;                                                                                             \
+    r->n = n;                                                                                                          \
+    for (int64_t i = 0; i < n; i++) {                                                                                  \
+      const int64_t x = A[i * sa].i, y = B[i * sb].i;                                                                  \
+      R[i].i = (E);                                                                                                    \
+    }                                                                                                                  \
+    if (op->nattrs && c->L->debug) check_overflow(c, op, A, B, sa, sb, n, bits);                                       \
+    return TTREF_OK;                                                                                                   \
   }
 
 /* CASTI/CASTF: R[i] = E(x = A[i]) converted from sbits wide to dbits wide (df: the result format) */
-#define KDEF_CAST(NAME, E, FIELD)                                                                               \
-  ttref_status interp_k_##NAME(ctx *c, const ir_op *op)                                                          \
-  {                                                                                                              \
-    const slot *a = SL(op->opnds[0]);                                                                            \
-    slot *r = SL(&op->res[0]);                                                                                   \
-    const ir_scalar ds = elem_scalar(&op->res[0]);                                                               \
-    const int sbits = elem_bits(op->opnds[0]), dbits = ir_scalar_bits(ds), df = fmt_of(ds);                      \
-    const int64_t n = a->n;                                                                                      \
-    const interp_elem *A = a->d;                                                                                 \
-    interp_elem *R = r->d;                                                                                       \
-    (void)sbits, (void)dbits, (void)df;                                                                          \
-    r->n = n;                                                                                                    \
-    for (int64_t i = 0; i < n; i++) {                                                                            \
-      const interp_elem x = A[i];                                                                                \
-      R[i].FIELD = (E);                                                                                          \
-    }                                                                                                            \
-    return TTREF_OK;                                                                                             \
+#define KDEF_CAST(NAME, E, FIELD)                                                                                      \
+  ttref_status interp_k_##NAME(ctx *c, const ir_op *op)                                                                \
+  {                                                                                                                    \
+    const slot *a = SL(op->opnds[0]);                                                                                  \
+    slot *r = SL(&op->res[0]);                                                                                         \
+    const ir_scalar ds = elem_scalar(&op->res[0]);                                                                     \
+    const int sbits = elem_bits(op->opnds[0]), dbits = ir_scalar_bits(ds), df = fmt_of(ds);                            \
+    const int64_t n = a->n;                                                                                            \
+    const interp_elem *A = a->d;                                                                                       \
+    interp_elem *R = r->d;                                                                                             \
+    (void)sbits, (void)dbits, (void)df;                                                                                \
+    r->n = n;                                                                                                          \
+    for (int64_t i = 0; i < n; i++) {                                                                                  \
+      const interp_elem x = A[i];                                                                                      \
+      R[i].FIELD = (E);                                                                                                \
+    }                                                                                                                  \
+    return TTREF_OK;                                                                                                   \
   }
 #define KDEF_CASTI(NAME, E) KDEF_CAST(NAME, E, i)
 #define KDEF_CASTF(NAME, E) KDEF_CAST(NAME, E, f)
@@ -430,7 +440,10 @@ static ttref_status op_fmath(ctx *c, const ir_op *op, fp_math_fn fn)
  * fast path; false when code has none. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic error "-Wswitch-enum"
-#define FBL_FBIN(NAME) case IR_OP_##NAME: if (R) fbin_##NAME(c, f, R, A, sa, B, sb, n); return true;
+#define FBL_FBIN(NAME)                                                                                                 \
+  case IR_OP_##NAME:                                                                                                   \
+    if (R) fbin_##NAME(c, f, R, A, sa, B, sb, n);                                                                      \
+    return true;
 #define FBL_FBINX(NAME) FBL_FBIN(NAME)
 #define FBL_FUN(NAME)
 #define FBL_FMATH(NAME)
@@ -441,11 +454,11 @@ static ttref_status op_fmath(ctx *c, const ir_op *op, fp_math_fn fn)
 #define FBL_CASTF(NAME)
 #define NFBL_FBIN(NAME)
 #define NFBL_FBINX(NAME)
-#define NFBL_FUN(NAME) case IR_OP_##NAME:
+#define NFBL_FUN(NAME)   case IR_OP_##NAME:
 #define NFBL_FMATH(NAME) case IR_OP_##NAME:
-#define NFBL_IUN(NAME) case IR_OP_##NAME:
-#define NFBL_IBIN(NAME) case IR_OP_##NAME:
-#define NFBL_CALL(NAME) case IR_OP_##NAME:
+#define NFBL_IUN(NAME)   case IR_OP_##NAME:
+#define NFBL_IBIN(NAME)  case IR_OP_##NAME:
+#define NFBL_CALL(NAME)  case IR_OP_##NAME:
 #define NFBL_CASTI(NAME) case IR_OP_##NAME:
 #define NFBL_CASTF(NAME) case IR_OP_##NAME:
 bool interp_fbin_loop(const ctx *c, ir_opcode code, int f, interp_elem *R, const interp_elem *A, int64_t sa,
@@ -458,8 +471,7 @@ bool interp_fbin_loop(const ctx *c, ir_opcode code, int f, interp_elem *R, const
 #define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound, ...) NFBL_##kind(name)
 #include "ir_op_list.h"
 #undef X
-  case IR_OP_COUNT:
-    break;
+  case IR_OP_COUNT: break;
   }
   return false;
 }
@@ -563,7 +575,8 @@ ttref_status interp_op_cast(ctx *c, const ir_op *op)
     /* NVIDIA converts to fp8 with cvt.rn.satfinite: saturate to max finite, NaN stays NaN.
      * RTZ never rounds a finite value past max finite, and keeps inf (bit truncation). */
     fp_overflow ov = (dbits == 8 && rm == FP_RNE) ? FP_OVF_SAT : FP_OVF_INF;
-    for (int64_t i = 0; i < n; i++) r->d[i].f = down && !c->precise ? fp_round_to((fp_format)df, a->d[i].f, rm, ov) : a->d[i].f;
+    for (int64_t i = 0; i < n; i++)
+      r->d[i].f = down && !c->precise ? fp_round_to((fp_format)df, a->d[i].f, rm, ov) : a->d[i].f;
     break;
   }
   case IR_OP_BITCAST:
@@ -580,8 +593,7 @@ ttref_status interp_op_cast(ctx *c, const ir_op *op)
   case IR_OP_INT_TO_PTR:
     for (int64_t i = 0; i < n; i++) r->d[i].i = op->code == IR_OP_PTR_TO_INT ? wrap_int(dbits, a->d[i].i) : a->d[i].i;
     break;
-  default:
-    return interp_fault(c, op, TTREF_E_INTERNAL, "internal: '%s' is not a cast", ir_op_name(op->code));
+  default: return interp_fault(c, op, TTREF_E_INTERNAL, "internal: '%s' is not a cast", ir_op_name(op->code));
   }
   return TTREF_OK;
 }

@@ -48,15 +48,18 @@ ttref_status interp_op_scf_for(ctx *c, const ir_op *op)
   const ir_op *term = NULL;
   if (b->nargs != nit + 1 || op->nres != nit) return interp_fault(c, op, TTREF_E_INPUT, "malformed 'scf.for'");
   TRY(interp_assign_values(c, b->args + 1, op->opnds + 3, nit));
-  if (step <= 0 && lb < ub) return interp_fault(c, op, TTREF_E_FAULT, "'scf.for' with step %" PRId64 " <= 0 never terminates", step);
+  if (step <= 0 && lb < ub)
+    return interp_fault(c, op, TTREF_E_FAULT, "'scf.for' with step %" PRId64 " <= 0 never terminates", step);
   for (int64_t iv = lb; iv < ub;) {
     slot *ivs = SL(&b->args[0]);
     ivs->d[0].i = wrap_int(bits, iv);
     ivs->n = 1;
     TRY(interp_run_region(c, body, &term));
     if (c->returned) goto fail;
-    if (!term || term->nopnds != nit) return interp_fault(c, op, TTREF_E_INPUT, "'scf.for' body must yield %d values", nit);
-    if (!yield_by_swap(c, b, b->args + 1, term->opnds, nit)) TRY(interp_assign_values(c, b->args + 1, term->opnds, nit));
+    if (!term || term->nopnds != nit)
+      return interp_fault(c, op, TTREF_E_INPUT, "'scf.for' body must yield %d values", nit);
+    if (!yield_by_swap(c, b, b->args + 1, term->opnds, nit))
+      TRY(interp_assign_values(c, b->args + 1, term->opnds, nit));
     /* the induction variable is computed in its own width; stop on signed overflow */
     int64_t next;
     if (__builtin_add_overflow(iv, step, &next) || next != wrap_int(bits, next)) break;
@@ -82,7 +85,8 @@ ttref_status interp_op_scf_if(ctx *c, const ir_op *op)
   TRY(interp_run_region(c, &op->regions[which], &term));
   if (c->returned) goto fail;
   if (op->nres) {
-    if (!term || term->nopnds != op->nres) return interp_fault(c, op, TTREF_E_INPUT, "'scf.if' branch must yield %d values", op->nres);
+    if (!term || term->nopnds != op->nres)
+      return interp_fault(c, op, TTREF_E_INPUT, "'scf.if' branch must yield %d values", op->nres);
     TRY(interp_assign_values(c, op->res, term->opnds, op->nres));
   }
 fail:
@@ -123,7 +127,9 @@ ttref_status interp_call_function(ctx *c, const ir_op *op, const ir_func *fn)
   const ir_op *term = NULL;
   if (!fp) return interp_fault(c, op, TTREF_E_INTERNAL, "internal: no plan for @%s", fn->name);
   if (c->depth >= 64) return interp_fault(c, op, TTREF_E_LIMIT, "call depth exceeds 64 (recursive tt.call?)");
-  if (op->nopnds != fn->nargs) return interp_fault(c, op, TTREF_E_INPUT, "'tt.call' passes %d arguments to @%s, which takes %d", op->nopnds, fn->name, fn->nargs);
+  if (op->nopnds != fn->nargs)
+    return interp_fault(c, op, TTREF_E_INPUT, "'tt.call' passes %d arguments to @%s, which takes %d", op->nopnds,
+                        fn->name, fn->nargs);
   callee = interp_frame_new(fp, c->precise);
   if (!callee) return ir_error_set(c->err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory");
   for (int i = 0; i < fn->nargs; i++) {
@@ -137,7 +143,9 @@ ttref_status interp_call_function(ctx *c, const ir_op *op, const ir_func *fn)
   c->fr = caller;
   if (st != TTREF_OK) goto fail;
   if (term && term->code == IR_OP_RETURN) {
-    if (term->nopnds != op->nres) FAIL(interp_fault(c, op, TTREF_E_INPUT, "@%s returns %d values, the call expects %d", fn->name, term->nopnds, op->nres));
+    if (term->nopnds != op->nres)
+      FAIL(interp_fault(c, op, TTREF_E_INPUT, "@%s returns %d values, the call expects %d", fn->name, term->nopnds,
+                        op->nres));
     for (int i = 0; i < op->nres; i++) {
       copy_slot(&caller->s[op->res[i].id], &callee->s[term->opnds[i]->id]);
     }
@@ -194,7 +202,8 @@ ttref_status interp_op_print(ctx *c, const ir_op *op)
       } else {
         snprintf(idx, sizeof idx, "()");
       }
-      fprintf(out, "pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") idx %s%.*s", c->pid[0], c->pid[1], c->pid[2], idx, plen, prefix);
+      fprintf(out, "pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") idx %s%.*s", c->pid[0], c->pid[1], c->pid[2], idx, plen,
+              prefix);
       if (op->nopnds > 1) fprintf(out, "(operand %d) ", k); /* the prefix carries its own spacing */
       print_elem(out, v, s->d[i], hex, is_signed);
       fputc('\n', out);
@@ -213,7 +222,8 @@ ttref_status interp_op_assert(ctx *c, const ir_op *op)
         snprintf(what, sizeof what, "assumption is false");
       } else {
         const ir_attr *m = ir_op_attr(op, "message");
-        snprintf(what, sizeof what, "device assertion failed: '%.*s'", m && m->s ? (int)m->slen : 0, m && m->s ? m->s : "");
+        snprintf(what, sizeof what, "device assertion failed: '%.*s'", m && m->s ? (int)m->slen : 0,
+                 m && m->s ? m->s : "");
       }
       return interp_fault_at(c, op, op->opnds[0]->type, i, what);
     }
@@ -290,10 +300,10 @@ ttref_status interp_op_extern(ctx *c, const ir_op *op)
   }
   if (strncmp(name, "fast_", 5) == 0) memmove(name, name + 5, strlen(name + 5) + 1);
   if (strcmp(name, "nextafter") == 0 || strcmp(name, "erfinv") == 0) return op_extern_special(c, op, name);
-  if (!ir_scalar_is_float(elem_scalar(&op->res[0])) || op->nopnds < 1 || op->nopnds > 2 ||
-      !fp_math_lookup(name, &fn))
-    return interp_fault(c, op, TTREF_E_UNSUPPORTED, "'tt.extern_elementwise' symbol '%.*s' has no reference definition in ttref",
-                 (int)(len < 100 ? len : 100), sym);
+  if (!ir_scalar_is_float(elem_scalar(&op->res[0])) || op->nopnds < 1 || op->nopnds > 2 || !fp_math_lookup(name, &fn))
+    return interp_fault(c, op, TTREF_E_UNSUPPORTED,
+                        "'tt.extern_elementwise' symbol '%.*s' has no reference definition in ttref",
+                        (int)(len < 100 ? len : 100), sym);
   const slot *a = SL(op->opnds[0]);
   const slot *b = op->nopnds > 1 ? SL(op->opnds[1]) : a;
   slot *r = SL(&op->res[0]);
@@ -346,7 +356,8 @@ ttref_status interp_op_vendor(ctx *c, const ir_op *op)
       tin[j].data = a->d;
       if (a->n < m) { /* a splat held as one element: the callback sees the whole tensor */
         scratch[j] = ir_alloc((size_t)m * sizeof *scratch[j]);
-        if (!scratch[j]) FAIL(interp_fault(c, op, TTREF_E_NOMEM, "out of memory for an operand of '%s'", ir_op_label(op)));
+        if (!scratch[j])
+          FAIL(interp_fault(c, op, TTREF_E_NOMEM, "out of memory for an operand of '%s'", ir_op_label(op)));
         for (int64_t i = 0; i < m; i++) scratch[j][i] = a->d[0];
         tin[j].data = scratch[j];
       }
@@ -357,8 +368,9 @@ ttref_status interp_op_vendor(ctx *c, const ir_op *op)
     memset(r->d, 0, (size_t)n * sizeof *r->d);
     if (d->tensor(d->ud, attrs, k, tin, &tout, msg, sizeof msg) != 0) {
       msg[sizeof msg - 1] = 0;
-      FAIL(interp_fault(c, op, TTREF_E_FAULT, "vendor op '%s' failed: %s: pid (%" PRId64 ", %" PRId64 ", %" PRId64 ")", ir_op_label(op),
-                 msg[0] ? msg : "its callback returned an error", c->pid[0], c->pid[1], c->pid[2]));
+      FAIL(interp_fault(c, op, TTREF_E_FAULT, "vendor op '%s' failed: %s: pid (%" PRId64 ", %" PRId64 ", %" PRId64 ")",
+                        ir_op_label(op), msg[0] ? msg : "its callback returned an error", c->pid[0], c->pid[1],
+                        c->pid[2]));
     }
   }
   const ir_scalar rs = ir_type_elem(rt)->scalar;
@@ -371,7 +383,9 @@ ttref_status interp_op_vendor(ctx *c, const ir_op *op)
   }
 fail:
   for (int j = 0; j < k; j++)
-    if (scratch[j]) ir_free(scratch[j], (size_t)(op->opnds[j]->type->kind == IR_T_TENSOR ? op->opnds[j]->type->numel : 1) * sizeof *scratch[j]);
+    if (scratch[j])
+      ir_free(scratch[j],
+              (size_t)(op->opnds[j]->type->kind == IR_T_TENSOR ? op->opnds[j]->type->numel : 1) * sizeof *scratch[j]);
   return st;
 }
 

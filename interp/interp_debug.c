@@ -21,18 +21,18 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define MAX_DUMPS 32
+#define MAX_DUMPS      32
 #define MAX_TRACE_PIDS 16
-#define MAX_ORIGINS 4096
+#define MAX_ORIGINS    4096
 
 typedef struct dump_spec {
   const ir_value *v;
-  char name[96];     /* as shown: the Python name or %ttir_name */
-  int64_t pid[3];    /* -1 = any */
-  int64_t lo, hi;    /* lanes [lo, hi); hi = -1: to the end */
+  char name[96];  /* as shown: the Python name or %ttir_name */
+  int64_t pid[3]; /* -1 = any */
+  int64_t lo, hi; /* lanes [lo, hi); hi = -1: to the end */
   bool in_loop;
-  int def;           /* a Python name with several definitions: 1, 2, ... (file names); else 0 */
-  int64_t count;     /* occurrences in the current program */
+  int def;       /* a Python name with several definitions: 1, 2, ... (file names); else 0 */
+  int64_t count; /* occurrences in the current program */
 } dump_spec;
 
 typedef struct ub_event {
@@ -41,14 +41,14 @@ typedef struct ub_event {
   interp_ub_kind kind;
 } ub_event;
 
-typedef struct shadow {  /* per value id of one function: origin per lane (0 = defined) */
+typedef struct shadow { /* per value id of one function: origin per lane (0 = defined) */
   uint32_t *o;
   int64_t cap;
 } shadow;
 
 typedef struct origin {
   const ir_op *op;
-  int kind;            /* 0: masked-off lane without other; 1: never-written memory */
+  int kind; /* 0: masked-off lane without other; 1: never-written memory */
   const char *alloc;
 } origin;
 
@@ -71,8 +71,8 @@ struct interp_debug {
   int nub;
   int64_t ub_total;
   /* --check-uninit */
-  shadow **sh;         /* per function index, per value id */
-  uint8_t **msh;       /* per allocation: 1 per never-written byte, or NULL */
+  shadow **sh;   /* per function index, per value id */
+  uint8_t **msh; /* per allocation: 1 per never-written byte, or NULL */
   int nmsh;
   const interp_mem *mem;
   origin *origins;
@@ -200,7 +200,8 @@ static const ir_value *find_ttir(const ir_region *r, const char *name, size_t le
     for (int i = 0; i < b->nops; i++) {
       const ir_op *op = b->ops[i];
       for (int k = 0; k < op->nres; k++)
-        if (op->res[k].name && strlen(op->res[k].name) == len && !memcmp(op->res[k].name, name, len)) return &op->res[k];
+        if (op->res[k].name && strlen(op->res[k].name) == len && !memcmp(op->res[k].name, name, len))
+          return &op->res[k];
       for (int k = 0; k < op->nregions; k++) {
         const ir_value *v = find_ttir(&op->regions[k], name, len);
         if (v) return v;
@@ -281,8 +282,8 @@ ttref_status interp_debug_add_dump(interp_debug *d, const char *spec, ttref_erro
   }
   if (tv && !tv->def)
     return IR_ERR(err, TTREF_E_USAGE, none,
-                  "--dump '%s': %%%s is a block argument (of the kernel or a loop); dump the value that flows into it", spec,
-                  tv->name);
+                  "--dump '%s': %%%s is a block argument (of the kernel or a loop); dump the value that flows into it",
+                  spec, tv->name);
   for (int h = 0; h < (nh ? nh : 1); h++) {
     if (d->ndumps >= MAX_DUMPS) return IR_ERR(err, TTREF_E_USAGE, none, "--dump: at most %d values", MAX_DUMPS);
     dump_spec *o = &d->dumps[d->ndumps++];
@@ -320,7 +321,8 @@ ttref_status interp_debug_set_trace(interp_debug *d, const char *pids, ttref_err
     return TTREF_OK;
   }
   if (d->ntrace >= MAX_TRACE_PIDS || !parse_pid(pids, pids + strlen(pids), d->trace_pids[d->ntrace]))
-    return IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "--trace-pids '%s': want X[,Y[,Z]] or * (at most %d)", pids, MAX_TRACE_PIDS);
+    return IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0}, "--trace-pids '%s': want X[,Y[,Z]] or * (at most %d)", pids,
+                  MAX_TRACE_PIDS);
   d->ntrace++;
   return TTREF_OK;
 }
@@ -371,7 +373,8 @@ static void lane_idx(const ir_type *t, int64_t lane, char *buf, size_t n)
     rem /= s;
   }
   size_t pos = (size_t)snprintf(buf, n, "(");
-  for (int k = 0; k < t->rank && pos < n; k++) pos += (size_t)snprintf(buf + pos, n - pos, "%s%" PRId64, k ? ", " : "", idx[k]);
+  for (int k = 0; k < t->rank && pos < n; k++)
+    pos += (size_t)snprintf(buf + pos, n - pos, "%s%" PRId64, k ? ", " : "", idx[k]);
   if (pos < n) snprintf(buf + pos, n - pos, ")");
 }
 
@@ -518,7 +521,9 @@ int64_t interp_debug_finish(interp_debug *d)
             e->pid[2], lb, has ? "; in kernel source " : "", has ? sb : "");
   }
   if (d->ub_total > d->nub)
-    fprintf(d->warn, "warning: %" PRId64 " more undefined-behaviour case%s not shown (--strict faults at the first, --quiet hides them)\n",
+    fprintf(d->warn,
+            "warning: %" PRId64
+            " more undefined-behaviour case%s not shown (--strict faults at the first, --quiet hides them)\n",
             d->ub_total - d->nub, d->ub_total - d->nub == 1 ? "" : "s");
   return d->ub_total;
 }
@@ -535,7 +540,9 @@ static void safe_name(const char *in, char *out, size_t n)
 {
   size_t j = 0;
   for (; *in && j + 1 < n; in++)
-    out[j++] = ((*in >= 'a' && *in <= 'z') || (*in >= 'A' && *in <= 'Z') || (*in >= '0' && *in <= '9') || *in == '_') ? *in : '_';
+    out[j++] = ((*in >= 'a' && *in <= 'z') || (*in >= 'A' && *in <= 'Z') || (*in >= '0' && *in <= '9') || *in == '_')
+                   ? *in
+                   : '_';
   out[j] = 0;
 }
 
@@ -547,7 +554,10 @@ static ttref_status dump_npy(interp_debug *d, const interp_dbg_site *s, const du
   const ir_scalar sc = scalar_of(ds->v);
   const bool flt = ir_scalar_is_float(sc);
   const int bytes = ir_scalar_bytes(sc);
-  char kind = flt ? (sc == IR_S_F16 || sc == IR_S_F32 || sc == IR_S_F64 ? 'f' : 'u') : sc == IR_S_I1 ? 'b' : sc == IR_S_PTR ? 'u' : 'i';
+  char kind = flt              ? (sc == IR_S_F16 || sc == IR_S_F32 || sc == IR_S_F64 ? 'f' : 'u')
+              : sc == IR_S_I1  ? 'b'
+              : sc == IR_S_PTR ? 'u'
+                               : 'i';
   const ir_type *t = ds->v->type;
   int64_t shape[IR_MAX_RANK];
   int rank = 0;
@@ -563,17 +573,19 @@ static ttref_status dump_npy(interp_debug *d, const interp_dbg_site *s, const du
     uint8_t *p = (uint8_t *)a.data + (size_t)(i - lo) * (size_t)bytes;
     uint64_t bits = flt ? fp_encode(fmt_of(sc), x[i].f, FP_RNE, FP_OVF_INF) : (uint64_t)x[i].i;
     if (sc == IR_S_I1) bits &= 1;
-    for (int b = 0; b < bytes; b++) p[b] = (uint8_t)(bits >> (8 * b)); /* little endian, as npy_write expects on LE hosts */
+    for (int b = 0; b < bytes; b++)
+      p[b] = (uint8_t)(bits >> (8 * b)); /* little endian, as npy_write expects on LE hosts */
   }
   {
     char nm[100], path[4200];
     safe_name(ds->name[0] == '%' ? ds->name + 1 : ds->name, nm, sizeof nm);
     if (ds->def) snprintf(nm + strlen(nm), sizeof nm - strlen(nm), ".def%d", ds->def);
     if (ds->in_loop)
-      snprintf(path, sizeof path, "%s/%s.pid%" PRId64 "-%" PRId64 "-%" PRId64 ".it%" PRId64 ".npy", d->dump_dir, nm, s->pid[0], s->pid[1],
-               s->pid[2], ds->count);
+      snprintf(path, sizeof path, "%s/%s.pid%" PRId64 "-%" PRId64 "-%" PRId64 ".it%" PRId64 ".npy", d->dump_dir, nm,
+               s->pid[0], s->pid[1], s->pid[2], ds->count);
     else
-      snprintf(path, sizeof path, "%s/%s.pid%" PRId64 "-%" PRId64 "-%" PRId64 ".npy", d->dump_dir, nm, s->pid[0], s->pid[1], s->pid[2]);
+      snprintf(path, sizeof path, "%s/%s.pid%" PRId64 "-%" PRId64 "-%" PRId64 ".npy", d->dump_dir, nm, s->pid[0],
+               s->pid[1], s->pid[2]);
     st = npy_write_new(path, &a, s->err); /* never overwrites, never through a symlink */
   }
   npy_free(&a);
@@ -596,7 +608,8 @@ static ttref_status do_dumps(interp_debug *d, const interp_dbg_site *s, const ir
       for (int64_t i = lo; i < hi; i++) {
         char ix[120];
         lane_idx(ds->v->type, i, ix, sizeof ix);
-        fprintf(d->out, "pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") idx %s %s", s->pid[0], s->pid[1], s->pid[2], ix, ds->name);
+        fprintf(d->out, "pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") idx %s %s", s->pid[0], s->pid[1], s->pid[2], ix,
+                ds->name);
         if (ds->in_loop) fprintf(d->out, "[iter %" PRId64 "]", ds->count);
         fputs(": ", d->out);
         put_elem(d->out, ds->v, x[i], false);
@@ -624,9 +637,9 @@ static void do_trace(interp_debug *d, const interp_dbg_site *s, const ir_op *op)
     const interp_elem *x = s->get(s->cx, v, &n);
     char ty[128];
     ir_type_str(v->type, ty, sizeof ty);
-    fprintf(d->out, "trace pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s:%d:%d %s %%%s%s%s : %s", s->pid[0], s->pid[1], s->pid[2],
-            tl.file ? tl.file : "?", tl.line, tl.col, ir_op_label(op), v->name ? v->name : "?", has ? " at " : "",
-            has ? sb : "", ty);
+    fprintf(d->out, "trace pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s:%d:%d %s %%%s%s%s : %s", s->pid[0], s->pid[1],
+            s->pid[2], tl.file ? tl.file : "?", tl.line, tl.col, ir_op_label(op), v->name ? v->name : "?",
+            has ? " at " : "", has ? sb : "", ty);
     const ir_scalar sc = scalar_of(v);
     const ir_type *et = ir_type_elem(v->type);
     if (et->kind == IR_T_SCALAR && (ir_scalar_is_float(sc) || ir_scalar_is_int(sc))) {
@@ -700,9 +713,10 @@ static ttref_status do_trap(interp_debug *d, const interp_dbg_site *s, const ir_
       if (ir_op_flags(op->code) & IR_F_MEM) /* the value was in memory (an input, or stored there earlier) */
         return fault_op(s, op, "%s read from memory by '%s' (--trap): pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s",
                         isnan(x[i].f) ? "NaN" : "infinity", ir_op_name(op->code), s->pid[0], s->pid[1], s->pid[2], lb);
-      return fault_op(s, op, "%s created by '%s' from operands without %s (--trap): pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s",
-                      isnan(x[i].f) ? "NaN" : "infinity", ir_op_name(op->code), isnan(x[i].f) ? "NaN" : "NaN or infinity",
-                      s->pid[0], s->pid[1], s->pid[2], lb);
+      return fault_op(
+          s, op, "%s created by '%s' from operands without %s (--trap): pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s",
+          isnan(x[i].f) ? "NaN" : "infinity", ir_op_name(op->code), isnan(x[i].f) ? "NaN" : "NaN or infinity",
+          s->pid[0], s->pid[1], s->pid[2], lb);
     }
   }
   return TTREF_OK;
@@ -765,8 +779,8 @@ static ttref_status uninit_setup(interp_debug *d, const interp_launch *L, ttref_
   return TTREF_OK;
 }
 
-static ttref_status undef_use(interp_debug *d, const interp_dbg_site *s, const ir_op *op, const ir_value *v, int64_t lane,
-                              uint32_t o, const char *use)
+static ttref_status undef_use(interp_debug *d, const interp_dbg_site *s, const ir_op *op, const ir_value *v,
+                              int64_t lane, uint32_t o, const char *use)
 {
   char lb[160], wh[400] = "";
   lane_str(v->type, lane, lb, sizeof lb);
@@ -777,7 +791,8 @@ static ttref_status undef_use(interp_debug *d, const interp_dbg_site *s, const i
     if (og->kind == 0) snprintf(wh, sizeof wh, "; it comes from a masked-off lane of %s, which has no `other`", w);
     else snprintf(wh, sizeof wh, "; it comes from %s reading '%s' before anything was written there", w, og->alloc);
   }
-  return fault_op(s, op, "undefined value %s in '%s' (--check-uninit): pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s%s", use,
+  return fault_op(s, op,
+                  "undefined value %s in '%s' (--check-uninit): pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s%s", use,
                   ir_op_name(op->code), s->pid[0], s->pid[1], s->pid[2], lb, wh);
 }
 
@@ -824,9 +839,7 @@ ttref_status interp_debug_before(interp_debug *d, const interp_dbg_site *s, cons
   TRY(uninit_setup(d, s->L, s->err));
   const int fi = func_index(d, op);
   switch (op->code) {
-  case IR_OP_SCF_IF:
-    TRY(need_defined(d, s, op, fi, op->opnds[0], NULL, "used as a branch condition"));
-    break;
+  case IR_OP_SCF_IF: TRY(need_defined(d, s, op, fi, op->opnds[0], NULL, "used as a branch condition")); break;
   case IR_OP_CF_COND_BR:
     TRY(need_defined(d, s, op, fi, op->opnds[0], NULL, "used as a branch condition"));
     /* fall through */
@@ -896,8 +909,7 @@ ttref_status interp_debug_before(interp_debug *d, const interp_dbg_site *s, cons
         if (op->opnds[k] != mask) TRY(need_defined(d, s, op, fi, op->opnds[k], mask, "used by an atomic"));
     break;
   }
-  default:
-    break;
+  default: break;
   }
 fail:
   return st;
@@ -923,11 +935,8 @@ static ttref_status shadow_after(interp_debug *d, const interp_dbg_site *s, cons
   case IR_OP_DESC_SCATTER:
   case IR_OP_DESC_REDUCE:
   case IR_OP_XDESC_STORE:
-  case IR_OP_XDESC_SCATTER:
-    forget_alloc(d, s, op->opnds[0]);
-    return TTREF_OK;
-  default:
-    break;
+  case IR_OP_XDESC_SCATTER: forget_alloc(d, s, op->opnds[0]); return TTREF_OK;
+  default: break;
   }
   if (fi < 0 || op->nres == 0) {
     if (op->code == IR_OP_STORE || op->code == IR_OP_ATOMIC_RMW || op->code == IR_OP_ATOMIC_CAS) goto mark_written;
@@ -970,8 +979,8 @@ static ttref_status shadow_after(interp_debug *d, const interp_dbg_site *s, cons
     const interp_elem *c = s->get(s->cx, op->opnds[0], &cn);
     s->get(s->cx, op->opnds[1], &an);
     s->get(s->cx, op->opnds[2], &bn);
-    uint32_t *r = sh_of(d, fi, &op->res[0], n), *co = sh_of(d, fi, op->opnds[0], cn), *ao = sh_of(d, fi, op->opnds[1], an),
-             *bo = sh_of(d, fi, op->opnds[2], bn);
+    uint32_t *r = sh_of(d, fi, &op->res[0], n), *co = sh_of(d, fi, op->opnds[0], cn),
+             *ao = sh_of(d, fi, op->opnds[1], an), *bo = sh_of(d, fi, op->opnds[2], bn);
     if (!r || !co || !ao || !bo) return TTREF_OK;
     for (int64_t i = 0; i < n; i++) {
       int64_t ci = cn > 1 ? i : 0;
@@ -984,7 +993,8 @@ static ttref_status shadow_after(interp_debug *d, const interp_dbg_site *s, cons
     int64_t n, an, bn;
     s->get(s->cx, &op->res[0], &n);
     const interp_elem *a = s->get(s->cx, op->opnds[0], &an), *b = s->get(s->cx, op->opnds[1], &bn);
-    uint32_t *r = sh_of(d, fi, &op->res[0], n), *ao = sh_of(d, fi, op->opnds[0], an), *bo = sh_of(d, fi, op->opnds[1], bn);
+    uint32_t *r = sh_of(d, fi, &op->res[0], n), *ao = sh_of(d, fi, op->opnds[0], an),
+             *bo = sh_of(d, fi, op->opnds[1], bn);
     if (!r || !ao || !bo) return TTREF_OK;
     const int bits = ir_scalar_bits(scalar_of(&op->res[0]));
     const int64_t ones = bits >= 64 ? -1 : bits == 1 ? 1 : (int64_t)((UINT64_C(1) << bits) - 1);
@@ -1062,7 +1072,8 @@ static ttref_status shadow_after(interp_debug *d, const interp_dbg_site *s, cons
     s->get(s->cx, &op->res[0], &n);
     s->get(s->cx, op->opnds[0], &sn);
     uint32_t *r = sh_of(d, fi, &op->res[0], n), *so = sh_of(d, fi, op->opnds[0], sn);
-    if (!r || !so || !ord || ord->nints != ot->rank || it->kind != IR_T_TENSOR || n != ot->numel || sn != it->numel) break;
+    if (!r || !so || !ord || ord->nints != ot->rank || it->kind != IR_T_TENSOR || n != ot->numel || sn != it->numel)
+      break;
     int64_t ist[IR_MAX_RANK];
     int64_t acc = 1;
     for (int k = it->rank - 1; k >= 0; k--) {
@@ -1084,7 +1095,8 @@ static ttref_status shadow_after(interp_debug *d, const interp_dbg_site *s, cons
     s->get(s->cx, &op->res[0], &n);
     s->get(s->cx, op->opnds[0], &an);
     s->get(s->cx, op->opnds[1], &bn);
-    uint32_t *r = sh_of(d, fi, &op->res[0], n), *ao = sh_of(d, fi, op->opnds[0], an), *bo = sh_of(d, fi, op->opnds[1], bn);
+    uint32_t *r = sh_of(d, fi, &op->res[0], n), *ao = sh_of(d, fi, op->opnds[0], an),
+             *bo = sh_of(d, fi, op->opnds[1], bn);
     if (!r || !ao || !bo || n != 2 * an || an != bn) break;
     for (int64_t i = 0; i < an; i++) {
       r[2 * i] = ao[i];
@@ -1097,7 +1109,8 @@ static ttref_status shadow_after(interp_debug *d, const interp_dbg_site *s, cons
     s->get(s->cx, op->opnds[0], &sn);
     s->get(s->cx, &op->res[0], &n0);
     s->get(s->cx, &op->res[1], &n1);
-    uint32_t *so = sh_of(d, fi, op->opnds[0], sn), *r0 = sh_of(d, fi, &op->res[0], n0), *r1 = sh_of(d, fi, &op->res[1], n1);
+    uint32_t *so = sh_of(d, fi, op->opnds[0], sn), *r0 = sh_of(d, fi, &op->res[0], n0),
+             *r1 = sh_of(d, fi, &op->res[1], n1);
     if (!so || !r0 || !r1 || n0 != n1 || sn != 2 * n0) break;
     for (int64_t i = 0; i < n0; i++) {
       r0[i] = so[2 * i];
@@ -1110,15 +1123,15 @@ static ttref_status shadow_after(interp_debug *d, const interp_dbg_site *s, cons
     s->get(s->cx, &op->res[0], &n);
     s->get(s->cx, op->opnds[0], &an);
     s->get(s->cx, op->opnds[1], &bn);
-    uint32_t *r = sh_of(d, fi, &op->res[0], n), *ao = sh_of(d, fi, op->opnds[0], an), *bo = sh_of(d, fi, op->opnds[1], bn);
+    uint32_t *r = sh_of(d, fi, &op->res[0], n), *ao = sh_of(d, fi, op->opnds[0], an),
+             *bo = sh_of(d, fi, op->opnds[1], bn);
     if (!r || !ao || !bo || n != an + bn) break;
     memcpy(r, ao, sizeof(uint32_t) * (size_t)an);
     memcpy(r + an, bo, sizeof(uint32_t) * (size_t)bn);
     return TTREF_OK;
   }
   case IR_OP_SCF_IF:
-  case IR_OP_SCF_WHILE:
-    return TTREF_OK; /* set by their terminators */
+  case IR_OP_SCF_WHILE: return TTREF_OK; /* set by their terminators */
   case IR_OP_CALL:
   case IR_OP_REDUCE:
   case IR_OP_SCAN:
@@ -1135,8 +1148,7 @@ static ttref_status shadow_after(interp_debug *d, const interp_dbg_site *s, cons
     }
     if (op->code == IR_OP_ATOMIC_RMW || op->code == IR_OP_ATOMIC_CAS) goto mark_written;
     return TTREF_OK;
-  default:
-    break;
+  default: break;
   }
   /* elementwise ops lane by lane; anything else: undefined everywhere if any input lane is */
   const bool ew = (ir_op_flags(op->code) & IR_F_ELEMENTWISE) != 0;
@@ -1164,7 +1176,7 @@ static ttref_status shadow_after(interp_debug *d, const interp_dbg_site *s, cons
     }
   }
   return TTREF_OK;
-mark_written: {
+mark_written : {
   /* active lanes of a store or atomic define the bytes they write */
   int64_t pn, mn = 0, n;
   const interp_elem *p = s->get(s->cx, op->opnds[0], &pn);

@@ -15,18 +15,18 @@
 #include "interp.h"
 
 /* Undefined-behaviour kinds: X(id, message). */
-#define INTERP_UB_LIST(X)                                                        \
-  X(DIV_ZERO, "integer division by zero")                                        \
-  X(DIV_OVERFLOW, "integer division overflow (INT_MIN / -1)")                    \
-  X(SHIFT, "shift amount >= bit width")                                          \
-  X(FPTOI, "float to integer conversion out of range (or NaN)")                  \
+#define INTERP_UB_LIST(X)                                                                                              \
+  X(DIV_ZERO, "integer division by zero")                                                                              \
+  X(DIV_OVERFLOW, "integer division overflow (INT_MIN / -1)")                                                          \
+  X(SHIFT, "shift amount >= bit width")                                                                                \
+  X(FPTOI, "float to integer conversion out of range (or NaN)")                                                        \
   X(OVERFLOW, "integer overflow of an op marked nsw/nuw")
 
 typedef enum interp_ub_kind {
 #define X(id, msg) INTERP_UB_##id,
   INTERP_UB_LIST(X)
 #undef X
-  INTERP_UB_COUNT
+      INTERP_UB_COUNT
 } interp_ub_kind;
 
 typedef enum interp_ub_mode {
@@ -57,7 +57,7 @@ ttref_status interp_debug_add_dump(interp_debug *d, const char *spec, ttref_erro
 ttref_status interp_debug_set_dump_dir(interp_debug *d, const char *dir, ttref_error *err);
 /* --trace; pids: NULL = every program, else "X[,Y[,Z]]" or "*"; may be called once per pid. */
 ttref_status interp_debug_set_trace(interp_debug *d, const char *pids, ttref_error *err);
-void interp_debug_set_trap(interp_debug *d, int mask);        /* INTERP_TRAP_* bits */
+void interp_debug_set_trap(interp_debug *d, int mask); /* INTERP_TRAP_* bits */
 void interp_debug_set_check_uninit(interp_debug *d, bool on);
 void interp_debug_set_ub_mode(interp_debug *d, interp_ub_mode mode);
 void interp_debug_set_out(interp_debug *d, FILE *out, FILE *warn); /* text dumps/trace; warnings */
@@ -70,11 +70,11 @@ int64_t interp_debug_finish(interp_debug *d);
 typedef const interp_elem *(*interp_dbg_get)(void *cx, const ir_value *v, int64_t *out_n);
 typedef struct interp_dbg_site {
   const interp_launch *L;
-  void *cx;              /* the executor's context, for get */
-  interp_dbg_get get;    /* current elements of a value of the running frame */
-  const int64_t *pid;    /* program id (x, y, z) */
-  int64_t lin;           /* linear program id */
-  int64_t seq;           /* events so far in this program (UB ordering) */
+  void *cx;           /* the executor's context, for get */
+  interp_dbg_get get; /* current elements of a value of the running frame */
+  const int64_t *pid; /* program id (x, y, z) */
+  int64_t lin;        /* linear program id */
+  int64_t seq;        /* events so far in this program (UB ordering) */
   ttref_error *err;
 } interp_dbg_site;
 

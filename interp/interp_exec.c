@@ -48,13 +48,12 @@ ttref_status interp_fault(ctx *c, const ir_op *op, ttref_status code, const char
   return code;
 }
 
-ttref_status interp_fault_at(ctx *c, const ir_op *op, const ir_type *lane_t, int64_t lane,
-                             const char *what)
+ttref_status interp_fault_at(ctx *c, const ir_op *op, const ir_type *lane_t, int64_t lane, const char *what)
 {
   char lb[128];
   interp_lane_index_str(lane_t, lane, lb, sizeof lb);
-  return interp_fault(c, op, TTREF_E_FAULT, "%s in '%s': pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s",
-               what, ir_op_label(op), c->pid[0], c->pid[1], c->pid[2], lb);
+  return interp_fault(c, op, TTREF_E_FAULT, "%s in '%s': pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s", what,
+                      ir_op_label(op), c->pid[0], c->pid[1], c->pid[2], lb);
 }
 
 /* ---- debug hooks (interp_debug.c) ---- */
@@ -99,8 +98,8 @@ ttref_status interp_assign_values(ctx *c, ir_value *dst, ir_value *const *src, i
   for (int i = 0; i < n; i++) need += SL(src[i])->n;
   if (c->precise) need *= 2;
   if (need > c->scratch_cap) {
-    interp_elem *ns = ir_realloc(c->scratch, sizeof(interp_elem) * (size_t)c->scratch_cap,
-                                 sizeof(interp_elem) * (size_t)need);
+    interp_elem *ns =
+        ir_realloc(c->scratch, sizeof(interp_elem) * (size_t)c->scratch_cap, sizeof(interp_elem) * (size_t)need);
     if (!ns) return ir_error_set(c->err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory");
     c->scratch = ns;
     c->scratch_cap = need;
@@ -159,13 +158,13 @@ ttref_status interp_op_terminator(ctx *c, const ir_op *op)
 
 /* One case per row of ir_op_list.h: its kernel column's function (kind CALL) or the typed loop
  * interp_arith.c generates from the row; -Wswitch-enum makes a missing row a build error. */
-#define EXEC_CALL(name, fn) fn(c, op)
-#define EXEC_FUN(name, kernel) interp_k_##name(c, op)
+#define EXEC_CALL(name, fn)      fn(c, op)
+#define EXEC_FUN(name, kernel)   interp_k_##name(c, op)
 #define EXEC_FMATH(name, kernel) interp_k_##name(c, op)
-#define EXEC_FBIN(name, kernel) interp_k_##name(c, op)
+#define EXEC_FBIN(name, kernel)  interp_k_##name(c, op)
 #define EXEC_FBINX(name, kernel) interp_k_##name(c, op)
-#define EXEC_IUN(name, kernel) interp_k_##name(c, op)
-#define EXEC_IBIN(name, kernel) interp_k_##name(c, op)
+#define EXEC_IUN(name, kernel)   interp_k_##name(c, op)
+#define EXEC_IBIN(name, kernel)  interp_k_##name(c, op)
 #define EXEC_CASTI(name, kernel) interp_k_##name(c, op)
 #define EXEC_CASTF(name, kernel) interp_k_##name(c, op)
 #pragma GCC diagnostic push
@@ -173,13 +172,12 @@ ttref_status interp_op_terminator(ctx *c, const ir_op *op)
 ttref_status interp_exec_op_value(ctx *c, const ir_op *op)
 {
   switch (op->code) {
-#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound, ...) \
-  case IR_OP_##name:                                                      \
+#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound, ...)                                         \
+  case IR_OP_##name:                                                                                                   \
     return EXEC_##kind(name, kernel);
 #include "ir_op_list.h"
 #undef X
-  case IR_OP_COUNT:
-    break;
+  case IR_OP_COUNT: break;
   }
   return interp_fault(c, op, TTREF_E_INTERNAL, "internal: no executor for opcode %d", (int)op->code);
 }
@@ -201,10 +199,11 @@ static ttref_status race_fault(ctx *c, const ir_op *op)
       }
   }
   return interp_fault(c, op, TTREF_E_FAULT,
-               "data race in '%s': pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s %s+%" PRId64
-               " which pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") wrote, without atomics;%s",
-               ir_op_name(op->code), c->pid[0], c->pid[1], c->pid[2], c->race_is_read ? "reads" : "writes",
-               a->name, off, (int64_t)o % gx, ((int64_t)o / gx) % gy, (int64_t)o / (gx * gy), lb[0] ? lb : " scalar");
+                      "data race in '%s': pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") %s %s+%" PRId64
+                      " which pid (%" PRId64 ", %" PRId64 ", %" PRId64 ") wrote, without atomics;%s",
+                      ir_op_name(op->code), c->pid[0], c->pid[1], c->pid[2], c->race_is_read ? "reads" : "writes",
+                      a->name, off, (int64_t)o % gx, ((int64_t)o / gx) % gy, (int64_t)o / (gx * gy),
+                      lb[0] ? lb : " scalar");
 }
 
 /* --inject-fault: every element of op's float results grows by a relative
@@ -297,8 +296,9 @@ ttref_status interp_run_region(ctx *c, const ir_region *r, const ir_op **out_ter
       TRY(exec_op(c, op));
     }
     if (n < b->nops)
-      return interp_fault(c, b->ops[n], TTREF_E_FAULT, "the program executed more than %" PRId64 " ops (--max-steps); stopped at '%s'",
-                   c->L->max_steps, ir_op_name(b->ops[n]->code));
+      return interp_fault(c, b->ops[n], TTREF_E_FAULT,
+                          "the program executed more than %" PRId64 " ops (--max-steps); stopped at '%s'",
+                          c->L->max_steps, ir_op_name(b->ops[n]->code));
     if (!next) return TTREF_OK; /* block without terminator: the verifier rejects it */
     b = next;
   }
@@ -460,12 +460,14 @@ ttref_status interp_run(interp_launch *L, ttref_error *err)
   int conflict = 0, snap_failed = 0;
   memset(&L->stats, 0, sizeof L->stats);
   for (int d = 0; d < 3; d++)
-    if (L->grid[d] < 0 || L->grid[d] > INT32_MAX) FAIL(IR_ERR(err, TTREF_E_INPUT, none, "grid dimension %d out of range: %" PRId64, d, L->grid[d]));
+    if (L->grid[d] < 0 || L->grid[d] > INT32_MAX)
+      FAIL(IR_ERR(err, TTREF_E_INPUT, none, "grid dimension %d out of range: %" PRId64, d, L->grid[d]));
   if (L->grid[0] == 0 || L->grid[1] == 0 || L->grid[2] == 0) return TTREF_OK; /* an empty grid runs nothing */
   /* each dim < 2^31, so the product of two fits; the third is checked against the limit first */
   if (L->grid[0] * L->grid[1] > INTERP_MAX_PROGRAMS / L->grid[2])
     FAIL(IR_ERR(err, TTREF_E_LIMIT, none,
-                "grid %" PRId64 "x%" PRId64 "x%" PRId64 " has more than %" PRId64 " programs, the most ttref runs in one launch",
+                "grid %" PRId64 "x%" PRId64 "x%" PRId64 " has more than %" PRId64
+                " programs, the most ttref runs in one launch",
                 L->grid[0], L->grid[1], L->grid[2], (int64_t)INTERP_MAX_PROGRAMS));
   const int64_t total = L->grid[0] * L->grid[1] * L->grid[2];
   if (L->threads < 0 || L->threads > INTERP_MAX_THREADS)
@@ -480,7 +482,8 @@ ttref_status interp_run(interp_launch *L, ttref_error *err)
 #endif
   /* owners hold pid + 1 below ACC_MULTI (parallel) or in 32 bits (--check-races) */
   if (P.sequential || total < 2 || L->check_races || L->debug_ops || total >= (int64_t)ACC_MULTI) nthreads = 1;
-  if (total > (int64_t)UINT32_MAX - 1 && L->check_races) FAIL(IR_ERR(err, TTREF_E_LIMIT, none, "grid too large for race tracking"));
+  if (total > (int64_t)UINT32_MAX - 1 && L->check_races)
+    FAIL(IR_ERR(err, TTREF_E_LIMIT, none, "grid too large for race tracking"));
   const bool track = nthreads > 1 || L->check_races;
   const uint64_t stored = track ? interp_stored_args(L->fn) : 0;
   for (int k = 0; k < L->mem->n; k++) L->mem->allocs[k].track_reads = (stored & STORED_ALL) != 0;
@@ -511,7 +514,8 @@ ttref_status interp_run(interp_launch *L, ttref_error *err)
   if (conflict || (st != TTREF_OK && nthreads > 1)) {
     const bool raced = conflict != 0;
     snapshots_end(L->mem, true);
-    if (snap_failed) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory copying buffers to re-run racing programs in order"));
+    if (snap_failed)
+      FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory copying buffers to re-run racing programs in order"));
     memset(&L->stats, 0, sizeof L->stats);
     st = run_programs(L, &P, fp, 1, false, &conflict, &snap_failed, err);
     if (raced) L->stats.races = 1;

@@ -24,24 +24,24 @@
 /* ---- plan, frames, context ------------------------------------------------------------------ */
 typedef struct slot {
   interp_elem *d;
-  interp_elem *b;  /* precise mode: magnitude bound per element (floats) */
-  int64_t n;   /* elements currently held */
-  int64_t cap; /* capacity in elements */
-  int filled;  /* constants: materialised once per frame */
+  interp_elem *b; /* precise mode: magnitude bound per element (floats) */
+  int64_t n;      /* elements currently held */
+  int64_t cap;    /* capacity in elements */
+  int filled;     /* constants: materialised once per frame */
 } slot;
 
 typedef struct fn_plan {
   const ir_func *fn;
-  int64_t *cap;     /* per value id */
-  uint32_t *uses;   /* per value id: number of uses (for --contract) */
-  size_t total;     /* sum of caps */
+  int64_t *cap;   /* per value id */
+  uint32_t *uses; /* per value id: number of uses (for --contract) */
+  size_t total;   /* sum of caps */
 } fn_plan;
 
 typedef struct plan {
   fn_plan *fns;
   int nfns;
-  bool sequential;  /* atomics or prints: run programs in order */
-  int64_t scratch;  /* elements of scratch needed for parallel copies */
+  bool sequential; /* atomics or prints: run programs in order */
+  int64_t scratch; /* elements of scratch needed for parallel copies */
 } plan;
 
 /* Which kernel arguments a store may write through: bit i for pointer argument
@@ -64,28 +64,28 @@ typedef struct ctx {
   ttref_error *err;
   interp_stats st;
   frame *fr;
-  frame **frames;    /* per function index, depth 0 frames reused across programs */
-  interp_elem *scratch;       /* parallel copies (assign_values) */
+  frame **frames;       /* per function index, depth 0 frames reused across programs */
+  interp_elem *scratch; /* parallel copies (assign_values) */
   int64_t scratch_cap;
-  interp_elem *work[8];       /* reduce/scan/map work space, one per nesting level */
+  interp_elem *work[8]; /* reduce/scan/map work space, one per nesting level */
   int64_t work_cap[8];
   int wdepth;
   int depth;
   bool parallel;
   bool returned;
-  bool precise;      /* L->precise: no rounding, bounds tracked */
-  bool track;        /* owner tracking: parallel run (race detection) or --check-races */
-  uint32_t pid1;     /* linear program id + 1 */
-  int64_t steps;     /* ops executed by the current program, counted per block entered */
-  int64_t step_limit; /* L->max_steps, INT64_MAX without one, -1 once the program must stop */
-  int *conflict;     /* parallel run: set when programs conflict (the launch then re-runs in order) */
-  int *snap_failed;  /* parallel run: set when a pristine copy of a buffer could not be made */
+  bool precise;         /* L->precise: no rounding, bounds tracked */
+  bool track;           /* owner tracking: parallel run (race detection) or --check-races */
+  uint32_t pid1;        /* linear program id + 1 */
+  int64_t steps;        /* ops executed by the current program, counted per block entered */
+  int64_t step_limit;   /* L->max_steps, INT64_MAX without one, -1 once the program must stop */
+  int *conflict;        /* parallel run: set when programs conflict (the launch then re-runs in order) */
+  int *snap_failed;     /* parallel run: set when a pristine copy of a buffer could not be made */
   const ir_op *race_op; /* --check-races: first conflict seen by ld/st */
   int64_t race_addr;
   uint32_t race_other;
   bool race_is_read;
-  bool bound_pass;   /* re-running an op on the bound buffers */
-  bool hook;         /* L->debug_ops: debug hooks around every op */
+  bool bound_pass;    /* re-running an op on the bound buffers */
+  bool hook;          /* L->debug_ops: debug hooks around every op */
   const ir_op *ub_op; /* --strict: the first unmasked UB case of the current op */
   int64_t ub_lane, ub_seq;
   int ub_kind;
@@ -94,7 +94,6 @@ typedef struct ctx {
 #define SL(v) (&c->fr->s[(v)->id])
 
 #define LANES2(a, b) ((a)->n > (b)->n ? (a)->n : (b)->n)
-
 
 /* ---- shared functions (interp_*.c) ---------------------------------------------------------------- */
 /* interp_plan.c: slot capacities and use counts per function, and frames of slots */
@@ -135,14 +134,14 @@ ttref_status interp_call_function(ctx *c, const ir_op *op, const ir_func *fn);
  * its kernel column (kind CALL) or interp_k_NAME, the typed loop interp_arith.c generates from
  * the row (every other kind). */
 #define INTERP_PROTO_CALL(name)
-#define INTERP_PROTO_FUN(name) ttref_status interp_k_##name(ctx *c, const ir_op *op);
-#define INTERP_PROTO_FMATH(name) INTERP_PROTO_FUN(name)
-#define INTERP_PROTO_FBIN(name) INTERP_PROTO_FUN(name)
-#define INTERP_PROTO_FBINX(name) INTERP_PROTO_FUN(name)
-#define INTERP_PROTO_IUN(name) INTERP_PROTO_FUN(name)
-#define INTERP_PROTO_IBIN(name) INTERP_PROTO_FUN(name)
-#define INTERP_PROTO_CASTI(name) INTERP_PROTO_FUN(name)
-#define INTERP_PROTO_CASTF(name) INTERP_PROTO_FUN(name)
+#define INTERP_PROTO_FUN(name)                                                 ttref_status interp_k_##name(ctx *c, const ir_op *op);
+#define INTERP_PROTO_FMATH(name)                                               INTERP_PROTO_FUN(name)
+#define INTERP_PROTO_FBIN(name)                                                INTERP_PROTO_FUN(name)
+#define INTERP_PROTO_FBINX(name)                                               INTERP_PROTO_FUN(name)
+#define INTERP_PROTO_IUN(name)                                                 INTERP_PROTO_FUN(name)
+#define INTERP_PROTO_IBIN(name)                                                INTERP_PROTO_FUN(name)
+#define INTERP_PROTO_CASTI(name)                                               INTERP_PROTO_FUN(name)
+#define INTERP_PROTO_CASTF(name)                                               INTERP_PROTO_FUN(name)
 #define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound, ...) INTERP_PROTO_##kind(name)
 #include "ir_op_list.h"
 #undef X
@@ -202,8 +201,7 @@ ttref_status interp_op_program_id(ctx *c, const ir_op *op);
 static inline int64_t slot_cap_of(const ir_type *t)
 {
   switch (t->kind) {
-  case IR_T_TENSOR:
-    return t->numel > 0 ? t->numel : 1;
+  case IR_T_TENSOR: return t->numel > 0 ? t->numel : 1;
   case IR_T_PTR:
     /* block pointer: base, rank, shape[r], strides[r], offsets[r] */
     if (t->elem && t->elem->kind == IR_T_TENSOR) return 2 + 3 * IR_MAX_RANK;
@@ -211,8 +209,7 @@ static inline int64_t slot_cap_of(const ir_type *t)
   case IR_T_DESC:
     /* descriptor: base, rank, shape[r], strides[r], padding */
     return 3 + 2 * IR_MAX_RANK;
-  default:
-    return 1;
+  default: return 1;
   }
 }
 
@@ -292,8 +289,18 @@ static inline interp_elem mem_read(ir_scalar s, const uint8_t *p)
   case IR_S_I1: e.i = p[0] != 0; break;
   case IR_S_I4:
   case IR_S_I8: e.i = (int8_t)p[0]; break;
-  case IR_S_I16: { int16_t v; memcpy(&v, p, 2); e.i = v; break; }
-  case IR_S_I32: { int32_t v; memcpy(&v, p, 4); e.i = v; break; }
+  case IR_S_I16: {
+    int16_t v;
+    memcpy(&v, p, 2);
+    e.i = v;
+    break;
+  }
+  case IR_S_I32: {
+    int32_t v;
+    memcpy(&v, p, 4);
+    e.i = v;
+    break;
+  }
   case IR_S_I64:
   case IR_S_PTR: memcpy(&e.i, p, 8); break;
   case IR_S_F32: { /* bit-exact: a float -> double conversion would quiet a signaling NaN */
@@ -336,8 +343,16 @@ static inline void mem_write(ir_scalar s, uint8_t *p, interp_elem e)
   case IR_S_I1: p[0] = (uint8_t)(e.i & 1); break;
   case IR_S_I4:
   case IR_S_I8: p[0] = (uint8_t)e.i; break;
-  case IR_S_I16: { int16_t v = (int16_t)e.i; memcpy(p, &v, 2); break; }
-  case IR_S_I32: { int32_t v = (int32_t)e.i; memcpy(p, &v, 4); break; }
+  case IR_S_I16: {
+    int16_t v = (int16_t)e.i;
+    memcpy(p, &v, 2);
+    break;
+  }
+  case IR_S_I32: {
+    int32_t v = (int32_t)e.i;
+    memcpy(p, &v, 4);
+    break;
+  }
   case IR_S_I64:
   case IR_S_PTR: memcpy(p, &e.i, 8); break;
   case IR_S_F32: {
@@ -362,8 +377,7 @@ static inline void mem_write(ir_scalar s, uint8_t *p, interp_elem e)
     uint16_t v;
     if (E >= 1 - bias && E <= bias && (u & ((UINT64_C(1) << (52 - m)) - 1)) == 0)
       v = (uint16_t)(((u >> 63) << 15) | ((uint64_t)(E + bias) << m) | ((u >> (52 - m)) & ((UINT64_C(1) << m) - 1)));
-    else
-      v = (uint16_t)fp_encode((fp_format)fmt_of(s), e.f, FP_RNE, FP_OVF_INF);
+    else v = (uint16_t)fp_encode((fp_format)fmt_of(s), e.f, FP_RNE, FP_OVF_INF);
     memcpy(p, &v, 2);
     break;
   }
@@ -439,7 +453,7 @@ static inline double *pshadow(const ctx *c, int64_t addr, ir_scalar es)
  * bit-identical for any thread count. --check-races (sequential) instead
  * keeps the last writer per element and faults at the first conflict.
  */
-#define ACC_MULTI 0x7FFFFFFFu
+#define ACC_MULTI   0x7FFFFFFFu
 #define ACC_WRITTEN 0x80000000u
 
 static inline uint32_t *owner_of(const ctx *c, int64_t addr)

@@ -100,8 +100,8 @@ static void npy_want(ir_scalar s, char *kind, int *size)
   if (s == IR_S_I1) *kind = 'b', *size = 1;
 }
 
-ttref_status interp_fx_load(const char *path, const interp_fx_opts *o, const char *const *specs, int nspecs, ir_module **out,
-                            char **out_text, size_t *out_len, ttref_error *err)
+ttref_status interp_fx_load(const char *path, const interp_fx_opts *o, const char *const *specs, int nspecs,
+                            ir_module **out, char **out_text, size_t *out_len, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   ir_fx *g = NULL;
@@ -124,12 +124,14 @@ ttref_status interp_fx_load(const char *path, const interp_fx_opts *o, const cha
     if (!file) continue;
     bool need = false;
     for (int d = 0; d < nd->dims->nitems; d++)
-      need |= nd->dims->items[d]->kind == IR_FX_A_NAME && !has_sym(o, syms + o->nsyms, nsyms - o->nsyms, nd->dims->items[d]->s);
+      need |= nd->dims->items[d]->kind == IR_FX_A_NAME &&
+              !has_sym(o, syms + o->nsyms, nsyms - o->nsyms, nd->dims->items[d]->s);
     if (!need) continue;
     TRY(npy_read_map(file, &arr, err)); /* only the shape and dtype are used: no copy of large data */
     if (arr.rank != nd->dims->nitems)
-      FAIL(ir_error_set(err, TTREF_E_INPUT, (ttref_loc){g->filename, nd->line, nd->col}, "%s: %s has rank %d, but buffer %s has rank %d",
-                        nd->target, file, arr.rank, nd->target, nd->dims->nitems));
+      FAIL(ir_error_set(err, TTREF_E_INPUT, (ttref_loc){g->filename, nd->line, nd->col},
+                        "%s: %s has rank %d, but buffer %s has rank %d", nd->target, file, arr.rank, nd->target,
+                        nd->dims->nitems));
     for (int d = 0; d < nd->dims->nitems; d++) {
       const ir_fx_arg *a = nd->dims->items[d];
       if (a->kind != IR_FX_A_NAME || has_sym(o, syms + o->nsyms, nsyms - o->nsyms, a->s)) continue;
@@ -175,10 +177,12 @@ ttref_status interp_fx_load(const char *path, const interp_fx_opts *o, const cha
     if (!same) {
       char got[160] = "", exp[160] = "";
       size_t gp = 0, ep = 0;
-      for (int d = 0; d < arr.rank; d++) gp += (size_t)snprintf(got + gp, sizeof got - gp, "%s%" PRId64, d ? ", " : "", arr.shape[d]);
+      for (int d = 0; d < arr.rank; d++)
+        gp += (size_t)snprintf(got + gp, sizeof got - gp, "%s%" PRId64, d ? ", " : "", arr.shape[d]);
       for (int d = 0; d < nd->dims->nitems && d < IR_MAX_RANK; d++) {
         const ir_fx_arg *a = nd->dims->items[d];
-        if (want[d] >= 0) ep += (size_t)snprintf(exp + ep, ep < sizeof exp ? sizeof exp - ep : 0, "%s%" PRId64, d ? ", " : "", want[d]);
+        if (want[d] >= 0)
+          ep += (size_t)snprintf(exp + ep, ep < sizeof exp ? sizeof exp - ep : 0, "%s%" PRId64, d ? ", " : "", want[d]);
         else ep += (size_t)snprintf(exp + ep, ep < sizeof exp ? sizeof exp - ep : 0, "%s?", d ? ", " : "");
         (void)a;
       }
@@ -192,8 +196,8 @@ ttref_status interp_fx_load(const char *path, const interp_fx_opts *o, const cha
     if (!kind_ok || arr.elsize != size) {
       char descr[8];
       FAIL(ir_error_set(err, TTREF_E_INPUT, (ttref_loc){g->filename, nd->line, nd->col},
-                        "buffer %s is %s, but %s holds %s (give --dtype %s=DTYPE or .of(DTYPE) in the trace)", nd->target,
-                        ir_scalar_name(pt->elem->scalar), file, npy_descr(&arr, descr), nd->target));
+                        "buffer %s is %s, but %s holds %s (give --dtype %s=DTYPE or .of(DTYPE) in the trace)",
+                        nd->target, ir_scalar_name(pt->elem->scalar), file, npy_descr(&arr, descr), nd->target));
     }
     npy_free(&arr);
   }

@@ -15,12 +15,12 @@
 #include "ir_fx_lower.h"
 
 typedef struct interp_fx_opts {
-  const char **syms;    /* "NAME=INT" */
+  const char **syms; /* "NAME=INT" */
   int nsyms;
-  const char **dtypes;  /* "BUFFER=DTYPE" */
+  const char **dtypes; /* "BUFFER=DTYPE" */
   int ndtypes;
-  int oob;              /* IR_FX_OOB_ERROR / IR_FX_OOB_ZERO */
-  bool any;             /* some traced-kernel option was given */
+  int oob;  /* IR_FX_OOB_ERROR / IR_FX_OOB_ZERO */
+  bool any; /* some traced-kernel option was given */
 } interp_fx_opts;
 
 /* True for a traced kernel: a .fx path or fx text (ir_fx_sniff_file). */
@@ -41,8 +41,8 @@ void interp_fx_opts_free(interp_fx_opts *o);
  * every such file's shape and dtype must match the buffer (TTREF_E_INPUT).
  * @p out_text (may be NULL) receives the lowered TTIR.
  */
-ttref_status interp_fx_load(const char *path, const interp_fx_opts *o, const char *const *specs, int nspecs, ir_module **out,
-                            char **out_text, size_t *out_len, ttref_error *err);
+ttref_status interp_fx_load(const char *path, const interp_fx_opts *o, const char *const *specs, int nspecs,
+                            ir_module **out, char **out_text, size_t *out_len, ttref_error *err);
 
 /* Parse only (names, targets, arity, regions): `ttref check` without --sym. */
 ttref_status interp_fx_check_syntax(const char *path, ttref_error *err);

@@ -169,8 +169,8 @@ static bool kind_fits(ir_scalar es, char kind)
   return kind == 'i' || kind == 'u' || kind == 'b';
 }
 
-ttref_status interp_bind(const ir_module *m, const ir_func *fn, const char *const *specs, int nspecs,
-                         interp_bound *out, ttref_error *err)
+ttref_status interp_bind(const ir_module *m, const ir_func *fn, const char *const *specs, int nspecs, interp_bound *out,
+                         ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   ttref_loc none = {0};
@@ -183,7 +183,8 @@ ttref_status interp_bind(const ir_module *m, const ir_func *fn, const char *cons
   out->meta = ir_calloc((size_t)fn->nargs + 1, sizeof(npy_array));
   out->alloc_of = ir_calloc((size_t)fn->nargs + 1, sizeof(int));
   seen = ir_calloc((size_t)fn->nargs + 1, 1);
-  if (!out->mem || !out->args || !out->meta || !out->alloc_of || !seen) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
+  if (!out->mem || !out->args || !out->meta || !out->alloc_of || !seen)
+    FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
   for (int i = 0; i < fn->nargs; i++) out->alloc_of[i] = -1;
   for (int k = 0; k < nspecs; k++) {
     const char *s = specs[k], *eq = strchr(s, '=');
@@ -199,27 +200,33 @@ ttref_status interp_bind(const ir_module *m, const ir_func *fn, const char *cons
     if (t->kind == IR_T_PTR) {
       if (val[0] != '@') FAIL(bad(err, fn, "pointer argument '%s' needs a file: %s=@FILE.npy", nm, nm));
       const ir_type *pe = t->elem;
-      ir_scalar es = !pe ? IR_S_I8 : pe->kind == IR_T_PTR ? IR_S_PTR : pe->kind == IR_T_TENSOR ? pe->scalar : pe->scalar;
+      ir_scalar es = !pe                       ? IR_S_I8
+                     : pe->kind == IR_T_PTR    ? IR_S_PTR
+                     : pe->kind == IR_T_TENSOR ? pe->scalar
+                                               : pe->scalar;
       const bool fresh = strncmp(val, "@new:", 5) == 0;
       if (fresh) TRY(new_buffer(fn, nm, val + 5, es, &arr, err));
       else TRY(npy_read_map(val + 1, &arr, err)); /* large inputs mapped copy-on-write, not copied */
       int want = ir_scalar_bytes(es);
       if (arr.elsize != want) {
         char msg[200];
-        snprintf(msg, sizeof msg, "'%s' is %s (%d-byte elements) but %s", val + 1, nm, arr.elsize,
-                 ir_scalar_name(es));
-        ir_error_set(err, TTREF_E_INPUT, none, "element size mismatch: %s has %d-byte elements, argument %s points to %s (%d bytes)",
-                     val + 1, arr.elsize, nm, ir_scalar_name(es), want);
+        snprintf(msg, sizeof msg, "'%s' is %s (%d-byte elements) but %s", val + 1, nm, arr.elsize, ir_scalar_name(es));
+        ir_error_set(err, TTREF_E_INPUT, none,
+                     "element size mismatch: %s has %d-byte elements, argument %s points to %s (%d bytes)", val + 1,
+                     arr.elsize, nm, ir_scalar_name(es), want);
         char sig[400];
         interp_signature(fn, sig, sizeof sig);
         ir_error_note(err, "note: kernel signature: %s", sig);
         FAIL(TTREF_E_INPUT);
       }
       if (!fresh && !kind_fits(es, arr.kind)) {
-        ir_error_set(err, TTREF_E_INPUT, none,
-                     "dtype mismatch: %s holds %s data but argument %s points to %s (%s)", val + 1,
-                     arr.kind == 'f' ? "float" : arr.kind == 'b' ? "bool" : "integer", nm, ir_scalar_name(es),
-                     native_float(es) ? "pass float data of that width"
+        ir_error_set(err, TTREF_E_INPUT, none, "dtype mismatch: %s holds %s data but argument %s points to %s (%s)",
+                     val + 1,
+                     arr.kind == 'f'   ? "float"
+                     : arr.kind == 'b' ? "bool"
+                                       : "integer",
+                     nm, ir_scalar_name(es),
+                     native_float(es)         ? "pass float data of that width"
                      : ir_scalar_is_float(es) ? "pass its raw bits as unsigned integers, e.g. <u2 for bf16, |u1 for fp8"
                                               : "pass integer data of that width");
         char sig[400];
@@ -239,7 +246,8 @@ ttref_status interp_bind(const ir_module *m, const ir_func *fn, const char *cons
         nb = 0;
         if (!data) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
       }
-      if (mapped) TRY(interp_mem_add_borrowed(out->mem, fn->args[i].name ? fn->args[i].name : nm, data, nb, es, &addr, err));
+      if (mapped)
+        TRY(interp_mem_add_borrowed(out->mem, fn->args[i].name ? fn->args[i].name : nm, data, nb, es, &addr, err));
       else TRY(interp_mem_add_take(out->mem, fn->args[i].name ? fn->args[i].name : nm, data, nb, es, &addr, err));
       if (mapped && out->meta[i].view) /* until the first run stores, the file's bytes are data's */
         out->mem->allocs[out->mem->n - 1].pristine =
@@ -429,18 +437,18 @@ fail:
 
 /* One launch format: `run --launch` files, the harness's staged case.yaml and the corpus
  * case.json share these keys; the descriptive ones (INFO) are read and ignored. */
-#define LAUNCH_KEYS(X)                                                                           \
-  X(KERNEL, "kernel") X(FUNCTION, "function") X(GRID, "grid") X(ARGS, "args") X(OUT, "out")      \
-  X(THREADS, "threads") X(FTZ, "ftz") X(CONTRACT, "contract") X(PRECISE, "precise")             \
-  X(INFO_PROTOCOL, "protocol") X(INFO_CASE, "case") X(INFO_NAME, "name")                         \
-  X(INFO_VARIANT, "variant_key") X(INFO_CONSTEXPRS, "constexprs") X(INFO_OUTPUTS, "outputs")     \
-  X(INFO_UNORDERED, "unordered") X(INFO_NUM_WARPS, "num_warps")
+#define LAUNCH_KEYS(X)                                                                                                 \
+  X(KERNEL, "kernel")                                                                                                  \
+  X(FUNCTION, "function") X(GRID, "grid") X(ARGS, "args") X(OUT, "out") X(THREADS, "threads") X(FTZ, "ftz")            \
+      X(CONTRACT, "contract") X(PRECISE, "precise") X(INFO_PROTOCOL, "protocol") X(INFO_CASE, "case")                  \
+          X(INFO_NAME, "name") X(INFO_VARIANT, "variant_key") X(INFO_CONSTEXPRS, "constexprs")                         \
+              X(INFO_OUTPUTS, "outputs") X(INFO_UNORDERED, "unordered") X(INFO_NUM_WARPS, "num_warps")
 
 enum launch_key {
 #define X(id, name) LK_##id,
   LAUNCH_KEYS(X)
 #undef X
-  LK_COUNT
+      LK_COUNT
 };
 static const char *const launch_key_names[] = {
 #define X(id, name) name,
@@ -499,7 +507,8 @@ static ttref_status push_spec(interp_launch_file *lf, const char *path, const ch
   char *file = NULL;
   if (val[0] == '@' && strncmp(val, "@new:", 5) != 0 && !(file = resolve(path, val + 1)))
     return IR_ERR(err, TTREF_E_NOMEM, none, "out of memory");
-  size_t len = (soft ? 1 : 0) + strlen(name) + 1 + (file ? 1 : 0) + strlen(file ? file : val) + 1; /* freed by its strlen */
+  size_t len =
+      (soft ? 1 : 0) + strlen(name) + 1 + (file ? 1 : 0) + strlen(file ? file : val) + 1; /* freed by its strlen */
   char *spec = ir_alloc(len);
   if (!spec) {
     if (file) ir_free(file, strlen(file) + 1);
@@ -528,7 +537,8 @@ static ttref_status list_args(interp_launch_file *lf, const char *path, yaml_doc
   lf->specs_cap = n;
   for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
     yaml_node_t *e = yaml_document_get_node(doc, *it);
-    if (!e || e->type != YAML_MAPPING_NODE) FAIL(yerr(err, path, e, "each argument is a mapping (name:, kind:, file: or value:)", NULL));
+    if (!e || e->type != YAML_MAPPING_NODE)
+      FAIL(yerr(err, path, e, "each argument is a mapping (name:, kind:, file: or value:)", NULL));
     const char *name = NULL, *kind = NULL, *file = NULL, *value = NULL, *dtype = NULL;
     char shape[200] = "";
     for (yaml_node_pair_t *pr = e->data.mapping.pairs.start; pr < e->data.mapping.pairs.top; pr++) {
@@ -607,11 +617,13 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
     ttref_loc l2 = {path, (int)doc2.start_mark.line + 1, (int)doc2.start_mark.column + 1};
     bool more = yaml_document_get_root_node(&doc2) != NULL;
     yaml_document_delete(&doc2);
-    if (more) FAIL(ir_error_set(err, TTREF_E_INPUT, l2, "a launch file holds one YAML document; a second one starts here"));
+    if (more)
+      FAIL(ir_error_set(err, TTREF_E_INPUT, l2, "a launch file holds one YAML document; a second one starts here"));
   }
   yaml_node_t *root = yaml_document_get_root_node(&doc);
   unsigned seen = 0;
-  if (!root || root->type != YAML_MAPPING_NODE) FAIL(yerr(err, path, root, "a launch file is a mapping (kernel:, grid:, args:, ...)", NULL));
+  if (!root || root->type != YAML_MAPPING_NODE)
+    FAIL(yerr(err, path, root, "a launch file is a mapping (kernel:, grid:, args:, ...)", NULL));
   for (yaml_node_pair_t *pr = root->data.mapping.pairs.start; pr < root->data.mapping.pairs.top; pr++) {
     yaml_node_t *k = yaml_document_get_node(&doc, pr->key), *v = yaml_document_get_node(&doc, pr->value);
     const char *ks = scalar_of(k);
@@ -634,7 +646,8 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
     case LK_FUNCTION:
       if (!vs) FAIL(yerr(err, path, v, "function must be a name", NULL));
       if (lf->function) ir_free(lf->function, strlen(lf->function) + 1);
-      if (!(lf->function = ir_strdup(vs[0] == '@' ? vs + 1 : vs))) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
+      if (!(lf->function = ir_strdup(vs[0] == '@' ? vs + 1 : vs)))
+        FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
       break;
     case LK_OUT:
       if (!vs) FAIL(yerr(err, path, v, "out must be a directory", NULL));
@@ -642,7 +655,8 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
       break;
     case LK_THREADS: {
       int64_t t;
-      if (!parse_i64(vs, 1, INTERP_MAX_THREADS, &t)) FAIL(yerr(err, path, v, "threads must be an integer in [1, 256]", NULL));
+      if (!parse_i64(vs, 1, INTERP_MAX_THREADS, &t))
+        FAIL(yerr(err, path, v, "threads must be an integer in [1, 256]", NULL));
       lf->threads = (int)t;
       break;
     }
@@ -660,7 +674,8 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
       lf->grid[0] = lf->grid[1] = lf->grid[2] = 1;
       lf->has_grid = true;
       if (vs) {
-        if (!parse_i64(vs, 0, INT32_MAX, &lf->grid[0])) FAIL(yerr(err, path, v, "grid must be an integer or a list of up to 3", NULL));
+        if (!parse_i64(vs, 0, INT32_MAX, &lf->grid[0]))
+          FAIL(yerr(err, path, v, "grid must be an integer or a list of up to 3", NULL));
         break;
       }
       if (v->type != YAML_SEQUENCE_NODE) FAIL(yerr(err, path, v, "grid must be an integer or a list of up to 3", NULL));
@@ -678,7 +693,8 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
         TRY(list_args(lf, path, &doc, v, err));
         break;
       }
-      if (v->type != YAML_MAPPING_NODE) FAIL(yerr(err, path, v, "args must be a mapping NAME: VALUE or a list of {name:, ...}", NULL));
+      if (v->type != YAML_MAPPING_NODE)
+        FAIL(yerr(err, path, v, "args must be a mapping NAME: VALUE or a list of {name:, ...}", NULL));
       int n = (int)(v->data.mapping.pairs.top - v->data.mapping.pairs.start);
       if (n > 4096) FAIL(yerr(err, path, v, "more than 4096 arguments", NULL));
       lf->specs = ir_calloc((size_t)n + 1, sizeof(char *));
@@ -693,7 +709,8 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
           if (other && !strcmp(other, name)) FAIL(yerr(err, path, an, "duplicate argument", name));
         }
         char *file = NULL;
-        if (val[0] == '@' && strncmp(val, "@new:", 5) != 0 && !(file = resolve(path, val + 1))) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
+        if (val[0] == '@' && strncmp(val, "@new:", 5) != 0 && !(file = resolve(path, val + 1)))
+          FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
         size_t len = strlen(name) + 1 + (file ? 1 : 0) + strlen(file ? file : val) + 1; /* freed by its strlen */
         char *spec = ir_alloc(len);
         if (!spec) {
@@ -713,10 +730,8 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
     case LK_INFO_CONSTEXPRS:
     case LK_INFO_OUTPUTS:
     case LK_INFO_UNORDERED:
-    case LK_INFO_NUM_WARPS:
-      break;
-    default:
-      FAIL(yerr(err, path, k, "unknown key in launch file", ks ? ks : "(not a string)"));
+    case LK_INFO_NUM_WARPS: break;
+    default: FAIL(yerr(err, path, k, "unknown key in launch file", ks ? ks : "(not a string)"));
     }
   }
   if (!lf->kernel) { /* a case directory: kernel.ttir beside the descriptor */

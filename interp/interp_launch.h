@@ -16,9 +16,9 @@ typedef struct interp_bound {
   interp_mem *mem;
   interp_elem *args;
   int nargs;
-  npy_array *meta;   /* per argument: dtype/shape of a pointer argument's file (data NULL; map:
+  npy_array *meta; /* per argument: dtype/shape of a pointer argument's file (data NULL; map:
                         the buffer's file mapping, owned, NULL when read into the heap) */
-  int *alloc_of;     /* per argument: allocation index, or -1 for scalars */
+  int *alloc_of;   /* per argument: allocation index, or -1 for scalars */
 } interp_bound;
 
 /*
@@ -29,8 +29,8 @@ typedef struct interp_bound {
  * arguments, bad literals and element-size mismatches give TTREF_E_INPUT with
  * the kernel's signature in err->note.
  */
-ttref_status interp_bind(const ir_module *m, const ir_func *fn, const char *const *specs, int nspecs,
-                         interp_bound *out, ttref_error *err);
+ttref_status interp_bind(const ir_module *m, const ir_func *fn, const char *const *specs, int nspecs, interp_bound *out,
+                         ttref_error *err);
 void interp_bound_free(interp_bound *b);
 
 /* After a run of @p b's launch: its mapped buffers may now differ from their files, so parallel
@@ -72,14 +72,14 @@ ir_scalar interp_pointee_scalar(const ir_type *t);
 /* ---- launch files (`ttref run --launch FILE.yaml`) ---------------------------------------- */
 /* Ownership: interp_launch_file_free releases everything an interp_launch_file holds. */
 typedef struct interp_launch_file {
-  char *kernel;        /* path, resolved against the YAML file's directory; NULL if absent */
-  char *function;      /* NULL = the entry kernel */
+  char *kernel;   /* path, resolved against the YAML file's directory; NULL if absent */
+  char *function; /* NULL = the entry kernel */
   int64_t grid[3];
   bool has_grid;
-  char **specs;        /* "NAME=VALUE" strings; "@FILE" paths resolved like kernel */
+  char **specs; /* "NAME=VALUE" strings; "@FILE" paths resolved like kernel */
   int nspecs, specs_cap;
-  char *out;           /* NULL if absent */
-  int threads;         /* 0 if absent */
+  char *out;                  /* NULL if absent */
+  int threads;                /* 0 if absent */
   int ftz, contract, precise; /* -1 if absent, else 0/1 */
 } interp_launch_file;
 

@@ -42,7 +42,8 @@ static ttref_status add(interp_mem *m, const char *name, void *data, size_t nbyt
     FAIL(IR_ERR(err, TTREF_E_LIMIT, none, "allocation '%s' is too large (%zu bytes; limit 2^40)", name, nbytes));
   if (m->n == m->cap) {
     int ncap = m->cap ? m->cap * 2 : 8;
-    interp_alloc *na = ir_realloc(m->allocs, sizeof(interp_alloc) * (size_t)m->cap, sizeof(interp_alloc) * (size_t)ncap);
+    interp_alloc *na =
+        ir_realloc(m->allocs, sizeof(interp_alloc) * (size_t)m->cap, sizeof(interp_alloc) * (size_t)ncap);
     if (!na) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
     m->allocs = na;
     m->cap = ncap;
@@ -62,16 +63,16 @@ fail:
   return st;
 }
 
-ttref_status interp_mem_add_take(interp_mem *m, const char *name, void *data_take, size_t nbytes,
-                                 ir_scalar elem, int64_t *out_addr, ttref_error *err)
+ttref_status interp_mem_add_take(interp_mem *m, const char *name, void *data_take, size_t nbytes, ir_scalar elem,
+                                 int64_t *out_addr, ttref_error *err)
 {
   ttref_status st = add(m, name, data_take, nbytes, elem, false, out_addr, err);
   if (st != TTREF_OK) ir_free(data_take, nbytes);
   return st;
 }
 
-ttref_status interp_mem_add_borrowed(interp_mem *m, const char *name, void *data, size_t nbytes,
-                                     ir_scalar elem, int64_t *out_addr, ttref_error *err)
+ttref_status interp_mem_add_borrowed(interp_mem *m, const char *name, void *data, size_t nbytes, ir_scalar elem,
+                                     int64_t *out_addr, ttref_error *err)
 {
   return add(m, name, data, nbytes, elem, true, out_addr, err);
 }
@@ -93,9 +94,20 @@ ttref_status interp_mem_make_precise(interp_mem *m, ttref_error *err)
       const uint8_t *p = a->data + (size_t)i * (size_t)esz;
       double v;
       switch (a->elem) {
-      case IR_S_F32: { float f; memcpy(&f, p, 4); v = (double)f; break; }
+      case IR_S_F32: {
+        float f;
+        memcpy(&f, p, 4);
+        v = (double)f;
+        break;
+      }
       case IR_S_F64: memcpy(&v, p, 8); break;
-      case IR_S_F16: case IR_S_BF16: { uint16_t u; memcpy(&u, p, 2); v = fp_decode(a->elem == IR_S_F16 ? FP_F16 : FP_BF16, u); break; }
+      case IR_S_F16:
+      case IR_S_BF16: {
+        uint16_t u;
+        memcpy(&u, p, 2);
+        v = fp_decode(a->elem == IR_S_F16 ? FP_F16 : FP_BF16, u);
+        break;
+      }
       case IR_S_F8E4M3FN: v = fp_decode(FP_F8E4M3FN, p[0]); break;
       case IR_S_F8E5M2: v = fp_decode(FP_F8E5M2, p[0]); break;
       case IR_S_F8E4M3FNUZ: v = fp_decode(FP_F8E4M3FNUZ, p[0]); break;

@@ -45,20 +45,20 @@ void __attribute__((noinline)) interp_snapshot_slow(ctx *c, int64_t addr)
       a->snap_borrowed = true;
     } else if (a->nbytes && (a->snap = ir_alloc(a->nbytes))) memcpy(a->snap, a->data, a->nbytes);
     else if (a->nbytes) ok = false;
-    if (a->pv && (a->snap_pv = ir_alloc(sizeof(double) * (size_t)a->pn) )) memcpy(a->snap_pv, a->pv, sizeof(double) * (size_t)a->pn);
+    if (a->pv && (a->snap_pv = ir_alloc(sizeof(double) * (size_t)a->pn)))
+      memcpy(a->snap_pv, a->pv, sizeof(double) * (size_t)a->pn);
     else if (a->pv) ok = false;
-    if (a->pb && (a->snap_pb = ir_alloc(sizeof(double) * (size_t)a->pn))) memcpy(a->snap_pb, a->pb, sizeof(double) * (size_t)a->pn);
+    if (a->pb && (a->snap_pb = ir_alloc(sizeof(double) * (size_t)a->pn)))
+      memcpy(a->snap_pb, a->pb, sizeof(double) * (size_t)a->pn);
     else if (a->pb) ok = false;
     if (!ok) __atomic_store_n(c->snap_failed, 1, __ATOMIC_RELAXED);
     __atomic_store_n(&a->snap_state, 2, __ATOMIC_RELEASE);
     return;
   }
-  while (__atomic_load_n(&a->snap_state, __ATOMIC_ACQUIRE) != 2) {
-  }
+  while (__atomic_load_n(&a->snap_state, __ATOMIC_ACQUIRE) != 2) {}
 }
 
-ttref_status interp_fault_oob(ctx *c, const ir_op *op, const ir_type *lane_t, int64_t lane,
-                              int64_t addr, int size)
+ttref_status interp_fault_oob(ctx *c, const ir_op *op, const ir_type *lane_t, int64_t lane, int64_t addr, int size)
 {
   const interp_mem *m = c->L->mem;
   uint64_t k = ((uint64_t)addr >> INTERP_ADDR_SHIFT);
@@ -66,8 +66,7 @@ ttref_status interp_fault_oob(ctx *c, const ir_op *op, const ir_type *lane_t, in
   char what[320];
   if (k >= 1 && k <= (uint64_t)m->n) {
     const interp_alloc *a = &m->allocs[k - 1];
-    snprintf(what, sizeof what,
-             "out-of-bounds access of %d byte%s at %s+%" PRId64 " (allocation '%s' has %zu bytes)",
+    snprintf(what, sizeof what, "out-of-bounds access of %d byte%s at %s+%" PRId64 " (allocation '%s' has %zu bytes)",
              size, size == 1 ? "" : "s", a->name, off, a->name, a->nbytes);
   } else if (k == (uint64_t)m->n + 1 || (addr < 0 && k >= (UINT64_C(1) << 23))) {
     snprintf(what, sizeof what, "out-of-bounds access at address 0x%" PRIx64 " (outside every allocation)",
@@ -99,7 +98,8 @@ static inline uint64_t addptr_lane(interp_elem *r, uint64_t a, uint64_t v, int s
 
 /* Vectorised, and on x86-64 GCC cloned for AVX2 hardware (as interp_reduce.c's dot rows). */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-#define MEM_KERNEL __attribute__((target_clones("avx2", "default"), optimize("tree-vectorize", "vect-cost-model=dynamic")))
+#define MEM_KERNEL                                                                                                     \
+  __attribute__((target_clones("avx2", "default"), optimize("tree-vectorize", "vect-cost-model=dynamic")))
 #elif defined(__GNUC__) && !defined(__clang__)
 #define MEM_KERNEL __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
 #else
@@ -109,7 +109,7 @@ static inline uint64_t addptr_lane(interp_elem *r, uint64_t a, uint64_t v, int s
 /* r[i] = p[i*sp] + (o[i*so] << sh) for n lanes, wrapping (r distinct from p and o); nonzero when
  * some lane is flagged by addptr_lane. One unit-stride loop per stride pair. */
 MEM_KERNEL static uint64_t addptr_pass(interp_elem *restrict r, const interp_elem *restrict p, bool sp,
-                                          const interp_elem *restrict o, bool so, int64_t n, int sh)
+                                       const interp_elem *restrict o, bool so, int64_t n, int sh)
 {
   uint64_t bad = 0;
   if (sp && so)
@@ -148,9 +148,9 @@ ttref_status interp_op_addptr(ctx *c, const ir_op *op)
 }
 
 /* Block pointer layout in a slot: [0] base, [1] rank, [2..] shape, strides, offsets. */
-#define BP_SHAPE(d, k) ((d)[2 + (k)].i)
+#define BP_SHAPE(d, k)     ((d)[2 + (k)].i)
 #define BP_STRIDE(d, r, k) ((d)[2 + (r) + (k)].i)
-#define BP_OFF(d, r, k) ((d)[2 + 2 * (r) + (k)].i)
+#define BP_OFF(d, r, k)    ((d)[2 + 2 * (r) + (k)].i)
 
 ttref_status interp_op_make_tensor_ptr(ctx *c, const ir_op *op)
 {
@@ -193,8 +193,7 @@ static inline bool addr_step(int64_t *addr, int64_t coord, int64_t stride, int64
 /* Block-pointer element address and bounds: BP_OUT if a checked dim is out of bounds
  * (the lane is not accessed), BP_OVERFLOW if the address overflows 64 bits. */
 enum { BP_IN, BP_OUT, BP_OVERFLOW };
-static int bp_addr(const interp_elem *bp, const ir_type *blk, int64_t lane, uint32_t check_mask,
-                   int esz, int64_t *addr)
+static int bp_addr(const interp_elem *bp, const ir_type *blk, int64_t lane, uint32_t check_mask, int esz, int64_t *addr)
 {
   int rank = (int)bp[1].i;
   int64_t rem = lane, a = bp[0].i;
@@ -259,8 +258,10 @@ static void widen(ir_scalar es, const uint8_t *q, interp_elem *dst, int64_t len)
 {
   const int64_t esz = ir_scalar_bytes(es);
   switch (es) {
-#define X(name, spell, bits, kind) \
-  case IR_S_##name: for (int64_t k = 0; k < len; k++) dst[k] = mem_read(IR_S_##name, q + k * esz); break;
+#define X(name, spell, bits, kind)                                                                                     \
+  case IR_S_##name:                                                                                                    \
+    for (int64_t k = 0; k < len; k++) dst[k] = mem_read(IR_S_##name, q + k * esz);                                     \
+    break;
 #include "ir_scalar_list.h"
 #undef X
   default: break;
@@ -271,8 +272,10 @@ static void narrow(ir_scalar es, uint8_t *q, const interp_elem *src, int64_t sv,
 {
   const int64_t esz = ir_scalar_bytes(es);
   switch (es) {
-#define X(name, spell, bits, kind) \
-  case IR_S_##name: for (int64_t k = 0; k < len; k++) mem_write(IR_S_##name, q + k * esz, src[k * sv]); break;
+#define X(name, spell, bits, kind)                                                                                     \
+  case IR_S_##name:                                                                                                    \
+    for (int64_t k = 0; k < len; k++) mem_write(IR_S_##name, q + k * esz, src[k * sv]);                                \
+    break;
 #include "ir_scalar_list.h"
 #undef X
   default: break;
@@ -285,14 +288,15 @@ static void narrow(ir_scalar es, uint8_t *q, const interp_elem *src, int64_t sv,
  * finds the exact end from there). */
 #define RUN_BLOCK 8
 MEM_KERNEL static int64_t run_blocks(const interp_elem *restrict P, const interp_elem *restrict m, int64_t j,
-                                        int64_t lim, int64_t want, int64_t esz)
+                                     int64_t lim, int64_t want, int64_t esz)
 {
   /* two loops, not `m ? m[j + t] : 0`: the vectoriser turns that into a masked load from m, which
    * with m == NULL takes a microcode assist on every block (dot_i8 ran 2.8x slower) */
   if (m) {
     for (; j + RUN_BLOCK <= lim; j += RUN_BLOCK, want += RUN_BLOCK * esz) {
       uint64_t off = 0;
-      for (int t = 0; t < RUN_BLOCK; t++) off |= (uint64_t)(P[j + t].i ^ (want + t * esz)) | (uint64_t)(m[j + t].i == 0);
+      for (int t = 0; t < RUN_BLOCK; t++)
+        off |= (uint64_t)(P[j + t].i ^ (want + t * esz)) | (uint64_t)(m[j + t].i == 0);
       if (off) break;
     }
   } else {
@@ -489,7 +493,11 @@ static inline interp_elem rmw_apply_bits(int kind, int bits, interp_elem old, in
   case IR_RMW_OR: r.i = old.i | v.i; break;
   case IR_RMW_XOR: r.i = wrap_int(bits, old.i ^ v.i); break;
   case IR_RMW_ADD: r.i = wrap_int(bits, (int64_t)((uint64_t)old.i + (uint64_t)v.i)); break;
-  case IR_RMW_FADD: r.f = f == FP_F64 ? old.f + v.f : f == FP_F32 ? (double)(float)(old.f + v.f) : fp_round_to((fp_format)f, old.f + v.f, FP_RNE, FP_OVF_INF); break;
+  case IR_RMW_FADD:
+    r.f = f == FP_F64   ? old.f + v.f
+          : f == FP_F32 ? (double)(float)(old.f + v.f)
+                        : fp_round_to((fp_format)f, old.f + v.f, FP_RNE, FP_OVF_INF);
+    break;
   case IR_RMW_MAX: r.i = sval(bits, old.i) >= sval(bits, v.i) ? old.i : v.i; break;
   case IR_RMW_MIN: r.i = sval(bits, old.i) <= sval(bits, v.i) ? old.i : v.i; break;
   case IR_RMW_UMAX: r.i = uval(bits, old.i) >= uval(bits, v.i) ? old.i : v.i; break;
@@ -514,7 +522,8 @@ ttref_status interp_op_atomic_rmw(ctx *c, const ir_op *op)
   const ir_scalar es = pointee_scalar(pv);
   const int esz = ir_scalar_bytes(es), f = fmt_of(es);
   const int kind = (int)ir_op_attr_int(op, "atomic_rmw_op", 0);
-  if (kind < IR_RMW_AND || kind > IR_RMW_XCHG) return interp_fault(c, op, TTREF_E_INPUT, "unknown atomic_rmw kind %d", kind);
+  if (kind < IR_RMW_AND || kind > IR_RMW_XCHG)
+    return interp_fault(c, op, TTREF_E_INPUT, "unknown atomic_rmw kind %d", kind);
   const int64_t n = LANES2(p, v), sp = p->n > 1, sv = v->n > 1, sm = mk && mk->n > 1;
   r->n = n;
   if (!c->precise && !c->track && !c->parallel && !c->bound_pass) {
@@ -569,9 +578,9 @@ ttref_status interp_op_atomic_cas(ctx *c, const ir_op *op)
     interp_elem old = ld(c, es, q, addr);
     bool eq;
     if (ir_scalar_is_float(es)) /* bitwise comparison */
-      eq = fp_encode((fp_format)f, old.f, FP_RNE, FP_OVF_INF) == fp_encode((fp_format)f, cmp->d[i * sc].f, FP_RNE, FP_OVF_INF);
-    else
-      eq = uval(ir_scalar_bits(es), old.i) == uval(ir_scalar_bits(es), cmp->d[i * sc].i);
+      eq = fp_encode((fp_format)f, old.f, FP_RNE, FP_OVF_INF) ==
+           fp_encode((fp_format)f, cmp->d[i * sc].f, FP_RNE, FP_OVF_INF);
+    else eq = uval(ir_scalar_bits(es), old.i) == uval(ir_scalar_bits(es), cmp->d[i * sc].i);
     if (eq) st(c, es, q, addr, v->d[i * sv]);
     r->d[i] = old;
   }
@@ -603,8 +612,8 @@ ttref_status interp_op_desc_access(ctx *c, const ir_op *op)
   const ir_value *dv = op->opnds[0];
   const ir_type *dt = dv->type;
   if (dt->kind != IR_T_DESC || !dt->elem)
-    return interp_fault(c, op, TTREF_E_UNSUPPORTED, "'%s' on a raw pointer descriptor (TMA metadata) cannot be interpreted",
-                 ir_op_name(op->code));
+    return interp_fault(c, op, TTREF_E_UNSUPPORTED,
+                        "'%s' on a raw pointer descriptor (TMA metadata) cannot be interpreted", ir_op_name(op->code));
   const interp_elem *d = SL(dv)->d;
   const int rank = (int)d[1].i;
   const ir_type *blk = dt->elem;
@@ -613,7 +622,8 @@ ttref_status interp_op_desc_access(ctx *c, const ir_op *op)
   const int pad = (int)d[2 + 2 * rank].i;
   /* operand order as in TritonOps.td: (desc, indices...) for loads, (desc, src, indices...) otherwise */
   const int first_idx = is_load ? 1 : 2;
-  if (op->nopnds != first_idx + rank) return interp_fault(c, op, TTREF_E_INPUT, "'%s' needs %d indices", ir_op_name(op->code), rank);
+  if (op->nopnds != first_idx + rank)
+    return interp_fault(c, op, TTREF_E_INPUT, "'%s' needs %d indices", ir_op_name(op->code), rank);
   int64_t base_idx[IR_MAX_RANK];
   for (int k = 0; k < rank; k++) base_idx[k] = sval(32, SL(op->opnds[first_idx + k])->d[0].i);
   const slot *val = is_load ? NULL : SL(op->opnds[1]);
@@ -690,7 +700,8 @@ ttref_status interp_op_desc_rows(ctx *c, const ir_op *op)
   const bool scatter = op->code == IR_OP_DESC_SCATTER || op->code == IR_OP_XDESC_SCATTER;
   const ir_value *dv = op->opnds[0];
   if (dv->type->kind != IR_T_DESC || !dv->type->elem)
-    return interp_fault(c, op, TTREF_E_UNSUPPORTED, "'%s' on a raw pointer descriptor cannot be interpreted", ir_op_name(op->code));
+    return interp_fault(c, op, TTREF_E_UNSUPPORTED, "'%s' on a raw pointer descriptor cannot be interpreted",
+                        ir_op_name(op->code));
   const interp_elem *d = SL(dv)->d;
   if (d[1].i != 2) return interp_fault(c, op, TTREF_E_INPUT, "'%s' needs a 2-D descriptor", ir_op_name(op->code));
   const ir_scalar es = dv->type->elem->scalar;

@@ -108,8 +108,7 @@ uint64_t interp_stored_args(const ir_func *fn)
   uint64_t *m = ir_calloc(fn->nvalues + 1, sizeof(uint64_t));
   if (!m) return STORED_ALL;
   for (int i = 0; i < fn->nargs; i++) m[fn->args[i].id] = i < 63 ? UINT64_C(1) << i : STORED_ALL;
-  while (flow_region(m, &fn->body, &stored)) {
-  }
+  while (flow_region(m, &fn->body, &stored)) {}
   ir_free(m, sizeof(uint64_t) * (fn->nvalues + 1));
   return stored;
 }
@@ -124,11 +123,8 @@ static bool scan_flags(const ir_region *r, bool *seq)
       case IR_OP_ATOMIC_RMW:
       case IR_OP_ATOMIC_CAS:
       case IR_OP_DESC_REDUCE:
-      case IR_OP_PRINT:
-        *seq = true;
-        break;
-      default:
-        break;
+      case IR_OP_PRINT: *seq = true; break;
+      default: break;
       }
       for (int k = 0; k < op->nregions; k++) scan_flags(&op->regions[k], seq);
     }

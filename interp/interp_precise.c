@@ -106,8 +106,7 @@ ttref_status interp_bound_op(ctx *c, const ir_op *op)
       return TTREF_OK;
     }
     break;
-  case BOUND_NONE:
-    return TTREF_OK;
+  case BOUND_NONE: return TTREF_OK;
   case BOUND_SELECT: {
     const slot *k = SL(op->opnds[0]), *x = SL(op->opnds[1]), *y = SL(op->opnds[2]);
     const int64_t sk = k->n > 1, sx = x->n > 1, sy = y->n > 1;
@@ -124,8 +123,7 @@ ttref_status interp_bound_op(ctx *c, const ir_op *op)
     unswap(sw, n);
     return st;
   }
-  case BOUND_ABS:
-    break;
+  case BOUND_ABS: break;
   }
   for (int j = 0; j < op->nres; j++) {
     if (!is_float_value(&op->res[j])) continue;

@@ -29,7 +29,8 @@ static ttref_status run_combine(ctx *c, const ir_region *r, const interp_elem *c
   ttref_status st = TTREF_OK;
   const ir_block *b = r->blocks[0];
   const ir_op *term = NULL;
-  if (b->nargs != nin) return interp_fault(c, r->parent, TTREF_E_INPUT, "combine region takes %d arguments, got %d", b->nargs, nin);
+  if (b->nargs != nin)
+    return interp_fault(c, r->parent, TTREF_E_INPUT, "combine region takes %d arguments, got %d", b->nargs, nin);
   const bool vec = region_is_vector(r);
   const int64_t step = vec ? len : 1;
   for (int64_t base = 0; base < len; base += step) {
@@ -48,8 +49,7 @@ static ttref_status run_combine(ctx *c, const ir_region *r, const interp_elem *c
       const slot *s = SL(term->opnds[j]);
       if (s->n == 1)
         for (int64_t k = 0; k < step; k++) out[j][base + k] = s->d[0];
-      else
-        memcpy(out[j] + base, s->d, sizeof(interp_elem) * (size_t)step);
+      else memcpy(out[j] + base, s->d, sizeof(interp_elem) * (size_t)step);
     }
   }
 fail:
@@ -79,7 +79,8 @@ static ttref_status work_get(ctx *c, const ir_op *op, int64_t need, interp_elem 
   int k = c->wdepth;
   if (k >= 8) return interp_fault(c, op, TTREF_E_LIMIT, "reduce/scan/map_elementwise nested more than 8 deep");
   if (need > c->work_cap[k]) {
-    interp_elem *nw = ir_realloc(c->work[k], sizeof(interp_elem) * (size_t)c->work_cap[k], sizeof(interp_elem) * (size_t)need);
+    interp_elem *nw =
+        ir_realloc(c->work[k], sizeof(interp_elem) * (size_t)c->work_cap[k], sizeof(interp_elem) * (size_t)need);
     if (!nw) return ir_error_set(c->err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory");
     c->work[k] = nw;
     c->work_cap[k] = need;
@@ -142,7 +143,8 @@ ttref_status interp_op_reduce(ctx *c, const ir_op *op)
   if (N < 1 || N > MAX_COMBINE || op->nregions != 1) return interp_fault(c, op, TTREF_E_INPUT, "bad 'tt.reduce'");
   const ir_type *t = op->opnds[0]->type;
   const int axis = (int)ir_op_attr_int(op, "axis", 0);
-  if (t->kind != IR_T_TENSOR || axis < 0 || axis >= t->rank) return interp_fault(c, op, TTREF_E_INPUT, "bad reduce axis %d", axis);
+  if (t->kind != IR_T_TENSOR || axis < 0 || axis >= t->rank)
+    return interp_fault(c, op, TTREF_E_INPUT, "bad reduce axis %d", axis);
   const axis_view v = view_of(t, axis);
   const int64_t V = v.outer * v.inner, numel = t->numel;
   /* scratch: N work arrays of numel + 2N lhs/rhs staging arrays of numel/2 + N outputs */
@@ -205,7 +207,8 @@ ttref_status interp_op_scan(ctx *c, const ir_op *op)
   const ir_type *t = op->opnds[0]->type;
   const int axis = (int)ir_op_attr_int(op, "axis", 0);
   const bool rev = ir_op_attr_int(op, "reverse", 0) != 0;
-  if (t->kind != IR_T_TENSOR || axis < 0 || axis >= t->rank) return interp_fault(c, op, TTREF_E_INPUT, "bad scan axis %d", axis);
+  if (t->kind != IR_T_TENSOR || axis < 0 || axis >= t->rank)
+    return interp_fault(c, op, TTREF_E_INPUT, "bad scan axis %d", axis);
   const axis_view v = view_of(t, axis);
   const int64_t V = v.outer * v.inner;
   interp_elem *ws;
@@ -302,7 +305,8 @@ fail:
  * lane; the result is the same correctly rounded fmaf either way) and vectorised.
  */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-#define DOT_KERNEL(isa) __attribute__((target_clones(isa, "default"), optimize("tree-vectorize", "vect-cost-model=dynamic")))
+#define DOT_KERNEL(isa)                                                                                                \
+  __attribute__((target_clones(isa, "default"), optimize("tree-vectorize", "vect-cost-model=dynamic")))
 #else
 #define DOT_KERNEL(isa)
 #endif
@@ -310,8 +314,9 @@ fail:
 /* Columns per register block: the accumulators of DOT_COLS columns stay in registers across k. */
 #define DOT_COLS 16
 
-DOT_KERNEL("fma") static void dot_tile_f32(float *restrict acc, const float *restrict a, const float *restrict b,
-                                           int64_t M, int64_t K, int64_t N)
+DOT_KERNEL("fma")
+static void dot_tile_f32(float *restrict acc, const float *restrict a, const float *restrict b, int64_t M, int64_t K,
+                         int64_t N)
 {
   const int64_t nfull = N - N % DOT_COLS;
   for (int64_t m = 0; m < M; m++) {
@@ -336,8 +341,9 @@ DOT_KERNEL("fma") static void dot_tile_f32(float *restrict acc, const float *res
 }
 
 /* integer products and sums modulo 2^32 (i32 accumulator): wrapping once at the end equals wrapping each step */
-DOT_KERNEL("avx2") static void dot_tile_u32(uint32_t *restrict acc, const uint32_t *restrict a, const uint32_t *restrict b,
-                                            int64_t M, int64_t K, int64_t N)
+DOT_KERNEL("avx2")
+static void dot_tile_u32(uint32_t *restrict acc, const uint32_t *restrict a, const uint32_t *restrict b, int64_t M,
+                         int64_t K, int64_t N)
 {
   const int64_t nfull = N - N % DOT_COLS;
   for (int64_t m = 0; m < M; m++) {
@@ -423,7 +429,8 @@ ttref_status interp_op_dot(ctx *c, const ir_op *op)
   const slot *A = SL(op->opnds[0]), *B = SL(op->opnds[1]), *C = SL(op->opnds[2]);
   slot *D = SL(&op->res[0]);
   const int r = ta->rank;
-  if (r < 2 || r > 3 || tb->rank != r || td->rank != r) return interp_fault(c, op, TTREF_E_INPUT, "'tt.dot' needs 2-D or 3-D operands");
+  if (r < 2 || r > 3 || tb->rank != r || td->rank != r)
+    return interp_fault(c, op, TTREF_E_INPUT, "'tt.dot' needs 2-D or 3-D operands");
   const int64_t nb = r == 3 ? ta->shape[0] : 1, M = ta->shape[r - 2], K = ta->shape[r - 1], N = tb->shape[r - 1];
   const ir_scalar as = elem_scalar(op->opnds[0]), bs = elem_scalar(op->opnds[1]), ds = td->elem->scalar;
   const int prec = (int)ir_op_attr_int(op, "inputPrecision", IR_PREC_IEEE);
@@ -446,7 +453,8 @@ ttref_status interp_op_dot(ctx *c, const ir_op *op)
         if (integer) {
           int64_t x = sval(ir_scalar_bits(as), av.i);
           for (int64_t n = 0; n < N; n++)
-            drow[n].i = wrap_int(dbits, (int64_t)((uint64_t)drow[n].i + (uint64_t)(x * sval(ir_scalar_bits(bs), brow[n].i))));
+            drow[n].i =
+                wrap_int(dbits, (int64_t)((uint64_t)drow[n].i + (uint64_t)(x * sval(ir_scalar_bits(bs), brow[n].i))));
           continue;
         }
         double x = av.f;
@@ -509,8 +517,10 @@ ttref_status interp_op_dot_scaled(ctx *c, const ir_op *op)
   const ir_value *av = op->opnds[0], *bv = op->opnds[1];
   const ir_type *ta = av->type, *tb = bv->type, *td = op->res[0].type;
   const int r = td->rank;
-  if (r != 2 || ta->rank != 2 || tb->rank != 2) return interp_fault(c, op, TTREF_E_UNSUPPORTED, "'tt.dot_scaled' on batched (3-D) operands is not supported");
-  const int at = (int)ir_op_attr_int(op, "a_elem_type", IR_SDT_BF16), bt = (int)ir_op_attr_int(op, "b_elem_type", IR_SDT_BF16);
+  if (r != 2 || ta->rank != 2 || tb->rank != 2)
+    return interp_fault(c, op, TTREF_E_UNSUPPORTED, "'tt.dot_scaled' on batched (3-D) operands is not supported");
+  const int at = (int)ir_op_attr_int(op, "a_elem_type", IR_SDT_BF16),
+            bt = (int)ir_op_attr_int(op, "b_elem_type", IR_SDT_BF16);
   const bool lpack = ir_op_attr_int(op, "lhs_k_pack", 1) != 0, rpack = ir_op_attr_int(op, "rhs_k_pack", 1) != 0;
   if ((at == IR_SDT_E2M1 && !lpack) || (bt == IR_SDT_E2M1 && !rpack))
     return interp_fault(c, op, TTREF_E_UNSUPPORTED, "'tt.dot_scaled' with e2m1 packed along M/N is not supported");
@@ -539,7 +549,9 @@ ttref_status interp_op_dot_scaled(ctx *c, const ir_op *op)
           x = fabs(x);
           y = fabs(y);
         }
-        acc = f == FP_F64 ? fma(x, y, acc) : f == FP_F32 ? (double)fmaf((float)x, (float)y, (float)acc) : fp_fma((fp_format)f, x, y, acc);
+        acc = f == FP_F64   ? fma(x, y, acc)
+              : f == FP_F32 ? (double)fmaf((float)x, (float)y, (float)acc)
+                            : fp_fma((fp_format)f, x, y, acc);
       }
       D->d[m * N + n].f = acc;
     }

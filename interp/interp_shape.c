@@ -35,8 +35,7 @@ static void strided_copy(interp_elem *dst, const interp_elem *src, int rank, con
     const interp_elem *s = src + base;
     if (is == 0)
       for (int64_t j = 0; j < inner; j++) dst[j] = s[0];
-    else if (is == 1)
-      memcpy(dst, s, sizeof(interp_elem) * (size_t)inner);
+    else if (is == 1) memcpy(dst, s, sizeof(interp_elem) * (size_t)inner);
     else
       for (int64_t j = 0; j < inner; j++) dst[j] = s[j * is];
     for (int d = rank - 2; d >= 0; d--) { /* odometer over the outer dimensions */
@@ -89,7 +88,8 @@ ttref_status interp_op_trans(ctx *c, const ir_op *op)
   const slot *a = SL(op->opnds[0]);
   slot *r = SL(&op->res[0]);
   int64_t ist[IR_MAX_RANK], pst[IR_MAX_RANK];
-  if (!ord || ord->nints != ot->rank) return interp_fault(c, op, TTREF_E_INPUT, "'tt.trans' needs an order of rank %d", ot->rank);
+  if (!ord || ord->nints != ot->rank)
+    return interp_fault(c, op, TTREF_E_INPUT, "'tt.trans' needs an order of rank %d", ot->rank);
   strides_of(it, ist);
   for (int d = 0; d < ot->rank; d++) pst[d] = ist[ord->ints[d]];
   strided_copy(r->d, a->d, ot->rank, ot->shape, pst);
@@ -143,8 +143,7 @@ ttref_status interp_op_gather(ctx *c, const ir_op *op)
   strides_of(st, sst);
   for (int64_t i = 0; i < it->numel; i++) {
     int64_t k = sval(ibits, ix->d[i].i);
-    if (k < 0 || k >= st->shape[axis])
-      return interp_fault_at(c, op, it, i, "gather index out of range");
+    if (k < 0 || k >= st->shape[axis]) return interp_fault_at(c, op, it, i, "gather index out of range");
     int64_t off = 0;
     for (int d = 0; d < it->rank; d++) off += (d == axis ? k : idx[d]) * sst[d];
     r->d[i] = src->d[off];

@@ -16,14 +16,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAGIC "\x93NUMPY"
-#define MAGIC_LEN 6
-#define ARRAY_ALIGN 64            /* numpy's data alignment */
-#define GROWTH_DIGITS 21          /* numpy pads the header for this many digits of dim 0 */
+#define MAGIC          "\x93NUMPY"
+#define MAGIC_LEN      6
+#define ARRAY_ALIGN    64         /* numpy's data alignment */
+#define GROWTH_DIGITS  21         /* numpy pads the header for this many digits of dim 0 */
 #define MAX_HEADER_LEN (1u << 20) /* real headers are < 1 KiB; bounds the header buffer */
-#define STREAM_CHUNK ((size_t)1 << 20)
-#define STR_CAP 32
-#define MAP_ALIGN 16              /* npy_read_map: the data offset's alignment (malloc's) */
+#define STREAM_CHUNK   ((size_t)1 << 20)
+#define STR_CAP        32
+#define MAP_ALIGN      16 /* npy_read_map: the data offset's alignment (malloc's) */
 
 static const ttref_loc no_loc = {NULL, 0, 0};
 
@@ -46,9 +46,9 @@ typedef struct source {
   const unsigned char *buf;
   size_t len, pos;
   int64_t size; /* total bytes; -1 when unknown (pipe, character device) */
-  bool bounded;   /* npy_read_bounded: the data may not exceed max_data */
+  bool bounded; /* npy_read_bounded: the data may not exceed max_data */
   size_t max_data;
-  bool mappable;  /* npy_read_map: a regular file whose data may be mapped */
+  bool mappable; /* npy_read_map: a regular file whose data may be mapped */
   uint64_t dev, ino;
 } source;
 
@@ -95,8 +95,7 @@ static int shape_size(int rank, const int64_t *shape, int elsize, int64_t *numel
       if (n > INT64_MAX / shape[d]) return 2;
       n *= shape[d];
     }
-  else
-    n = 0;
+  else n = 0;
   uint64_t limit = (uint64_t)INT64_MAX < (uint64_t)SIZE_MAX ? (uint64_t)INT64_MAX : (uint64_t)SIZE_MAX;
   if ((uint64_t)n > limit / (uint64_t)elsize) return 2;
   *numel = n;
@@ -119,16 +118,14 @@ static void swap_bytes(void *data, size_t numel, int elsize)
 
 static ttref_status malformed(lexer *lx, const char *what)
 {
-  return ir_error_set(lx->err, TTREF_E_INPUT, no_loc, "%s: malformed header: %s at offset %zu",
-                      lx->name, what, lx->i);
+  return ir_error_set(lx->err, TTREF_E_INPUT, no_loc, "%s: malformed header: %s at offset %zu", lx->name, what, lx->i);
 }
 
 static int peek(const lexer *lx) { return lx->i < lx->n ? (unsigned char)lx->s[lx->i] : -1; }
 
 static void skip_ws(lexer *lx)
 {
-  for (int c; (c = peek(lx)) == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';)
-    lx->i++;
+  for (int c; (c = peek(lx)) == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';) lx->i++;
 }
 
 static int accept(lexer *lx, int c)
@@ -171,8 +168,7 @@ static ttref_status parse_bool(lexer *lx, int *out)
   } else if (left >= 5 && !memcmp(lx->s + lx->i, "False", 5)) {
     *out = 0;
     lx->i += 5;
-  } else
-    return malformed(lx, "fortran_order is not True or False");
+  } else return malformed(lx, "fortran_order is not True or False");
   int c = peek(lx);
   if (c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
     return malformed(lx, "fortran_order is not True or False");
@@ -196,16 +192,15 @@ static ttref_status parse_dim(lexer *lx, int64_t *out)
   }
   if (ndig && lx->allow_long && peek(lx) == 'L') lx->i++;
   int c = peek(lx);
-  if (!ndig || c == '.' || c == '_' || c == 'e' || c == 'E' || c == 'j' || c == 'x' ||
-      (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '\'' || c == '"')
-    return ir_error_set(lx->err, TTREF_E_INPUT, no_loc,
-                        "%s: shape has a non-integer dimension at offset %zu", lx->name, lx->i);
+  if (!ndig || c == '.' || c == '_' || c == 'e' || c == 'E' || c == 'j' || c == 'x' || (c >= 'a' && c <= 'z') ||
+      (c >= 'A' && c <= 'Z') || c == '\'' || c == '"')
+    return ir_error_set(lx->err, TTREF_E_INPUT, no_loc, "%s: shape has a non-integer dimension at offset %zu", lx->name,
+                        lx->i);
   if (neg && (v || big))
-    return ir_error_set(lx->err, TTREF_E_INPUT, no_loc, "%s: shape has a negative dimension %.*s",
-                        lx->name, (int)(lx->i - start > 24 ? 24 : lx->i - start), lx->s + start);
+    return ir_error_set(lx->err, TTREF_E_INPUT, no_loc, "%s: shape has a negative dimension %.*s", lx->name,
+                        (int)(lx->i - start > 24 ? 24 : lx->i - start), lx->s + start);
   if (big)
-    return ir_error_set(lx->err, TTREF_E_LIMIT, no_loc,
-                        "%s: shape has a dimension larger than 2^63-1", lx->name);
+    return ir_error_set(lx->err, TTREF_E_LIMIT, no_loc, "%s: shape has a dimension larger than 2^63-1", lx->name);
   *out = (int64_t)v;
   return TTREF_OK;
 }
@@ -224,8 +219,8 @@ static ttref_status parse_shape(lexer *lx, header_info *h)
     if (h->rank > 0 && accept(lx, ')')) break; /* trailing comma */
     TRY(parse_dim(lx, &dim));
     if (h->rank == NPY_MAX_RANK)
-      FAIL(ir_error_set(lx->err, TTREF_E_LIMIT, no_loc, "%s: shape has more than %d dimensions (rank > %d)",
-                        lx->name, NPY_MAX_RANK, NPY_MAX_RANK));
+      FAIL(ir_error_set(lx->err, TTREF_E_LIMIT, no_loc, "%s: shape has more than %d dimensions (rank > %d)", lx->name,
+                        NPY_MAX_RANK, NPY_MAX_RANK));
     h->shape[h->rank++] = dim;
   }
   if (h->rank == 1 && commas == 0) FAIL(malformed(lx, "shape (n) is not a tuple (needs a trailing comma)"));
@@ -239,8 +234,8 @@ static ttref_status decode_descr(lexer *lx, const char *d, header_info *h)
   const char *p = d;
   char order = '=';
   static const char *const unsupported[][2] = {
-      {"c", "complex"},    {"O", "object"}, {"U", "unicode string"}, {"S", "byte string"},
-      {"a", "byte string"}, {"V", "void/structured"}, {"M", "datetime"}, {"m", "timedelta"},
+      {"c", "complex"},     {"O", "object"},          {"U", "unicode string"}, {"S", "byte string"},
+      {"a", "byte string"}, {"V", "void/structured"}, {"M", "datetime"},       {"m", "timedelta"},
   };
   if (*p && strchr("<>|=", *p)) order = *p++;
   char t = *p ? *p++ : 0;
@@ -254,11 +249,10 @@ static ttref_status decode_descr(lexer *lx, const char *d, header_info *h)
   }
   for (size_t k = 0; t && k < sizeof unsupported / sizeof unsupported[0]; k++)
     if (t == unsupported[k][0][0])
-      return ir_error_set(lx->err, TTREF_E_INPUT, no_loc, "%s: unsupported descr '%s' (%s dtype)",
-                          lx->name, d, unsupported[k][1]);
+      return ir_error_set(lx->err, TTREF_E_INPUT, no_loc, "%s: unsupported descr '%s' (%s dtype)", lx->name, d,
+                          unsupported[k][1]);
   return ir_error_set(lx->err, TTREF_E_INPUT, no_loc,
-                      "%s: unknown or unsupported descr '%s' (expected bool, int, uint or float)",
-                      lx->name, d);
+                      "%s: unknown or unsupported descr '%s' (expected bool, int, uint or float)", lx->name, d);
 }
 
 /* header -> "{" [entry ("," entry)* [","]] "}" ; entry -> string ":" value */
@@ -277,8 +271,8 @@ static ttref_status parse_header(lexer *lx, header_info *h)
       if (seen_descr++) FAIL(malformed(lx, "duplicate key 'descr'"));
       skip_ws(lx);
       if (peek(lx) == '[')
-        FAIL(ir_error_set(lx->err, TTREF_E_INPUT, no_loc,
-                          "%s: unsupported descr (structured dtype given as a list)", lx->name));
+        FAIL(ir_error_set(lx->err, TTREF_E_INPUT, no_loc, "%s: unsupported descr (structured dtype given as a list)",
+                          lx->name));
       TRY(parse_string(lx, descr));
     } else if (!strcmp(key, "fortran_order")) {
       if (seen_fortran++) FAIL(malformed(lx, "duplicate key 'fortran_order'"));
@@ -287,21 +281,21 @@ static ttref_status parse_header(lexer *lx, header_info *h)
       if (seen_shape++) FAIL(malformed(lx, "duplicate key 'shape'"));
       TRY(parse_shape(lx, h));
     } else {
-      FAIL(ir_error_set(lx->err, TTREF_E_INPUT, no_loc, "%s: malformed header: unknown key '%s'",
-                        lx->name, key));
+      FAIL(ir_error_set(lx->err, TTREF_E_INPUT, no_loc, "%s: malformed header: unknown key '%s'", lx->name, key));
     }
   }
   skip_ws(lx);
   if (lx->i != lx->n) FAIL(malformed(lx, "unexpected characters after the dict"));
   if (!seen_descr || !seen_fortran || !seen_shape)
-    FAIL(ir_error_set(lx->err, TTREF_E_INPUT, no_loc, "%s: malformed header: missing key '%s'",
-                      lx->name, !seen_descr ? "descr" : !seen_fortran ? "fortran_order" : "shape"));
+    FAIL(ir_error_set(lx->err, TTREF_E_INPUT, no_loc, "%s: malformed header: missing key '%s'", lx->name,
+                      !seen_descr     ? "descr"
+                      : !seen_fortran ? "fortran_order"
+                                      : "shape"));
   TRY(decode_descr(lx, descr, h));
   switch (shape_size(h->rank, h->shape, h->elsize, &h->numel, &h->nbytes)) {
   case 0: break;
   default:
-    FAIL(ir_error_set(lx->err, TTREF_E_LIMIT, no_loc,
-                      "%s: shape is too large: numel * elsize overflows", lx->name));
+    FAIL(ir_error_set(lx->err, TTREF_E_LIMIT, no_loc, "%s: shape is too large: numel * elsize overflows", lx->name));
   }
 fail:
   return st;
@@ -329,8 +323,7 @@ fail:
 
 static ttref_status claims_too_much(source *s, size_t claimed, uint64_t have, ttref_error *err)
 {
-  return ir_error_set(err, TTREF_E_INPUT, no_loc,
-                      "%s: header claims %zu bytes of data but the file has %llu", s->name,
+  return ir_error_set(err, TTREF_E_INPUT, no_loc, "%s: header claims %zu bytes of data but the file has %llu", s->name,
                       claimed, (unsigned long long)have);
 }
 
@@ -439,35 +432,30 @@ static ttref_status read_npy(source *s, npy_array *out, ttref_error *err)
   /* magic -> "\x93NUMPY" major minor hlen(le16 | le32) */
   TRY(src_read(s, pre, 8, &got, err));
   if (got < MAGIC_LEN && !memcmp(pre, MAGIC, got))
-    FAIL(ir_error_set(err, TTREF_E_INPUT, no_loc,
-                      "%s: not a .npy file: %zu bytes, too short for the magic string", s->name, got));
+    FAIL(ir_error_set(err, TTREF_E_INPUT, no_loc, "%s: not a .npy file: %zu bytes, too short for the magic string",
+                      s->name, got));
   if (got < MAGIC_LEN || memcmp(pre, MAGIC, MAGIC_LEN))
     FAIL(ir_error_set(err, TTREF_E_INPUT, no_loc, "%s: not a .npy file: bad magic string", s->name));
   if (got < 8)
-    FAIL(ir_error_set(err, TTREF_E_INPUT, no_loc, "%s: truncated .npy preamble: no format version",
-                      s->name));
+    FAIL(ir_error_set(err, TTREF_E_INPUT, no_loc, "%s: truncated .npy preamble: no format version", s->name));
   if (pre[6] < 1 || pre[6] > 3 || pre[7] != 0)
-    FAIL(ir_error_set(err, TTREF_E_INPUT, no_loc, "%s: unknown .npy format version %d.%d", s->name,
-                      pre[6], pre[7]));
+    FAIL(ir_error_set(err, TTREF_E_INPUT, no_loc, "%s: unknown .npy format version %d.%d", s->name, pre[6], pre[7]));
   lenbytes = pre[6] == 1 ? 2 : 4;
   TRY(src_read(s, pre + 8, lenbytes, &got, err));
   if (got < lenbytes)
-    FAIL(ir_error_set(err, TTREF_E_INPUT, no_loc, "%s: truncated .npy preamble: no header length",
-                      s->name));
+    FAIL(ir_error_set(err, TTREF_E_INPUT, no_loc, "%s: truncated .npy preamble: no header length", s->name));
   for (size_t k = lenbytes; k-- > 0;) hlen = hlen << 8 | pre[8 + k];
   if (s->size >= 0 && (uint64_t)hlen > (uint64_t)s->size - s->pos)
-    FAIL(ir_error_set(err, TTREF_E_INPUT, no_loc,
-                      "%s: header length %zu goes beyond the end of the file (%lld bytes)", s->name,
-                      hlen, (long long)s->size));
+    FAIL(ir_error_set(err, TTREF_E_INPUT, no_loc, "%s: header length %zu goes beyond the end of the file (%lld bytes)",
+                      s->name, hlen, (long long)s->size));
   if (hlen > MAX_HEADER_LEN)
-    FAIL(ir_error_set(err, TTREF_E_LIMIT, no_loc, "%s: header length %zu exceeds the limit of %u",
-                      s->name, hlen, MAX_HEADER_LEN));
+    FAIL(ir_error_set(err, TTREF_E_LIMIT, no_loc, "%s: header length %zu exceeds the limit of %u", s->name, hlen,
+                      MAX_HEADER_LEN));
   hdr = ir_alloc(hlen + 1);
   if (!hdr) FAIL(ir_error_set(err, TTREF_E_NOMEM, no_loc, "%s: out of memory", s->name));
   TRY(src_read(s, hdr, hlen, &got, err));
   if (got < hlen)
-    FAIL(ir_error_set(err, TTREF_E_INPUT, no_loc, "%s: truncated header: %zu of %zu bytes", s->name,
-                      got, hlen));
+    FAIL(ir_error_set(err, TTREF_E_INPUT, no_loc, "%s: truncated header: %zu of %zu bytes", s->name, got, hlen));
 
   lx = (lexer){s->name, hdr, hlen, 0, pre[6] <= 2, err};
   TRY(parse_header(&lx, &h));
@@ -549,8 +537,7 @@ fail:
   return st;
 }
 
-ttref_status npy_read_bounded(const char *path, const char *name, size_t max_data, npy_array *out,
-                              ttref_error *err)
+ttref_status npy_read_bounded(const char *path, const char *name, size_t max_data, npy_array *out, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   source s = {name ? name : path, NULL, NULL, 0, 0, -1, true, max_data, false, 0, 0};
@@ -563,8 +550,7 @@ ttref_status npy_read_bounded(const char *path, const char *name, size_t max_dat
   if (fd < 0 && errno == ELOOP)
     FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: it is a symbolic link, not a regular file", s.name));
   if (fd < 0) FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: cannot open: %s", s.name, strerror(errno)));
-  if (fstat(fd, &sb) != 0)
-    FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: cannot stat: %s", s.name, strerror(errno)));
+  if (fstat(fd, &sb) != 0) FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: cannot stat: %s", s.name, strerror(errno)));
   if (!S_ISREG(sb.st_mode))
     FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: not a regular file (%s)", s.name,
                       S_ISFIFO(sb.st_mode)  ? "a FIFO"
@@ -584,12 +570,10 @@ fail:
   return st;
 }
 
-ttref_status npy_read_mem(const char *name, const void *buf, size_t len, npy_array *out,
-                          ttref_error *err)
+ttref_status npy_read_mem(const char *name, const void *buf, size_t len, npy_array *out, ttref_error *err)
 {
   source s = {name ? name : "<memory>", NULL, buf, len, 0, (int64_t)len, false, 0, false, 0, 0};
-  if (!out || (!buf && len))
-    return ir_error_set(err, TTREF_E_USAGE, no_loc, "npy_read_mem: NULL argument");
+  if (!out || (!buf && len)) return ir_error_set(err, TTREF_E_USAGE, no_loc, "npy_read_mem: NULL argument");
   memset(out, 0, sizeof *out);
   return read_npy(&s, out, err);
 }
@@ -612,16 +596,15 @@ static ttref_status check_array(const npy_array *a, const char *name, ttref_erro
     return ir_error_set(err, TTREF_E_INPUT, no_loc, "%s: invalid dtype kind '%c' elsize %d", name,
                         a->kind ? a->kind : '?', a->elsize);
   if (a->rank < 0 || a->rank > NPY_MAX_RANK)
-    return ir_error_set(err, TTREF_E_INPUT, no_loc, "%s: rank %d is outside 0..%d", name, a->rank,
-                        NPY_MAX_RANK);
+    return ir_error_set(err, TTREF_E_INPUT, no_loc, "%s: rank %d is outside 0..%d", name, a->rank, NPY_MAX_RANK);
   switch (shape_size(a->rank, a->shape, a->elsize, &numel, &nbytes)) {
   case 1: return ir_error_set(err, TTREF_E_INPUT, no_loc, "%s: negative dimension in shape", name);
   case 2: return ir_error_set(err, TTREF_E_LIMIT, no_loc, "%s: shape is too large", name);
   default: break;
   }
   if (numel != a->numel || nbytes != a->nbytes || (nbytes && !a->data))
-    return ir_error_set(err, TTREF_E_INPUT, no_loc,
-                        "%s: inconsistent array: numel/nbytes/data do not match the shape", name);
+    return ir_error_set(err, TTREF_E_INPUT, no_loc, "%s: inconsistent array: numel/nbytes/data do not match the shape",
+                        name);
   return TTREF_OK;
 }
 
@@ -629,8 +612,7 @@ static ttref_status check_array(const npy_array *a, const char *name, ttref_erro
 static void build_header(const npy_array *a, char *buf, size_t cap, size_t *len)
 {
   char dict[400], descr[8];
-  int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (",
-                   npy_descr(a, descr));
+  int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (", npy_descr(a, descr));
   for (int d = 0; d < a->rank; d++)
     n += snprintf(dict + n, sizeof dict - (size_t)n, d ? ", %lld" : "%lld", (long long)a->shape[d]);
   n += snprintf(dict + n, sizeof dict - (size_t)n, "%s), }", a->rank == 1 ? "," : "");
@@ -659,8 +641,7 @@ static void build_header(const npy_array *a, char *buf, size_t cap, size_t *len)
 static int write_body(FILE *f, const char *hdr, size_t hlen, const npy_array *a)
 {
   if (fwrite(hdr, 1, hlen, f) != hlen) return 1;
-  if (a->elsize == 1 || host_is_le())
-    return a->nbytes && fwrite(a->data, 1, a->nbytes, f) != a->nbytes;
+  if (a->elsize == 1 || host_is_le()) return a->nbytes && fwrite(a->data, 1, a->nbytes, f) != a->nbytes;
   unsigned char tmp[4096]; /* big-endian host: swap through a small buffer */
   const unsigned char *src = a->data;
   for (size_t off = 0; off < a->nbytes; off += sizeof tmp) {
@@ -691,7 +672,8 @@ ttref_status npy_write(const char *path, const npy_array *a, ttref_error *err)
     if (fd < 0) FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: cannot create: %s", path, strerror(errno)));
     int fl = fcntl(fd, F_GETFL);
     created = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode); /* never truncate or remove a device */
-    if ((created && ftruncate(fd, 0) != 0) || fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0 || !(f = fdopen(fd, "wb"))) {
+    if ((created && ftruncate(fd, 0) != 0) || fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0 ||
+        !(f = fdopen(fd, "wb"))) {
       int e = errno;
       close(fd);
       created = 0;
@@ -745,18 +727,16 @@ void npy_free(npy_array *a)
   memset(a, 0, sizeof *a);
 }
 
-ttref_status npy_alloc(npy_array *a, char kind, int elsize, int rank, const int64_t *shape,
-                       ttref_error *err)
+ttref_status npy_alloc(npy_array *a, char kind, int elsize, int rank, const int64_t *shape, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   if (!a) return ir_error_set(err, TTREF_E_USAGE, no_loc, "npy_alloc: NULL argument");
   memset(a, 0, sizeof *a);
   if (!valid_dtype(kind, elsize))
-    FAIL(ir_error_set(err, TTREF_E_INPUT, no_loc, "npy_alloc: invalid dtype kind '%c' elsize %d",
-                      kind ? kind : '?', elsize));
+    FAIL(ir_error_set(err, TTREF_E_INPUT, no_loc, "npy_alloc: invalid dtype kind '%c' elsize %d", kind ? kind : '?',
+                      elsize));
   if (rank < 0 || rank > NPY_MAX_RANK || (rank > 0 && !shape))
-    FAIL(ir_error_set(err, TTREF_E_INPUT, no_loc, "npy_alloc: rank %d is outside 0..%d", rank,
-                      NPY_MAX_RANK));
+    FAIL(ir_error_set(err, TTREF_E_INPUT, no_loc, "npy_alloc: rank %d is outside 0..%d", rank, NPY_MAX_RANK));
   a->kind = kind;
   a->elsize = elsize;
   a->rank = rank;
@@ -768,8 +748,7 @@ ttref_status npy_alloc(npy_array *a, char kind, int elsize, int rank, const int6
   }
   if (a->nbytes) {
     a->data = ir_calloc(a->nbytes, 1);
-    if (!a->data)
-      FAIL(ir_error_set(err, TTREF_E_NOMEM, no_loc, "npy_alloc: out of memory (%zu bytes)", a->nbytes));
+    if (!a->data) FAIL(ir_error_set(err, TTREF_E_NOMEM, no_loc, "npy_alloc: out of memory (%zu bytes)", a->nbytes));
   }
 fail:
   if (st != TTREF_OK) memset(a, 0, sizeof *a);

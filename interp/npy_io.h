@@ -16,21 +16,21 @@
 
 /** A dense array in C order and host byte order. */
 typedef struct npy_array {
-  char kind;                     /**< 'b' bool, 'i' signed int, 'u' unsigned int, 'f' float */
-  int elsize;                    /**< bytes per element: 1, 2, 4, 8 */
-  int rank;                      /**< 0..NPY_MAX_RANK */
-  int64_t shape[NPY_MAX_RANK];   /**< dims; entries past rank are 0 */
-  int64_t numel;                 /**< product of shape (1 for rank 0) */
-  void *data;                    /**< numel*elsize bytes, C order, host byte order;
+  char kind;                   /**< 'b' bool, 'i' signed int, 'u' unsigned int, 'f' float */
+  int elsize;                  /**< bytes per element: 1, 2, 4, 8 */
+  int rank;                    /**< 0..NPY_MAX_RANK */
+  int64_t shape[NPY_MAX_RANK]; /**< dims; entries past rank are 0 */
+  int64_t numel;               /**< product of shape (1 for rank 0) */
+  void *data;                  /**< numel*elsize bytes, C order, host byte order;
                                       owned; NULL when nbytes is 0 */
-  size_t nbytes;                 /**< numel*elsize */
-  void *map;                     /**< npy_read_map: the file mapping data points into
+  size_t nbytes;               /**< numel*elsize */
+  void *map;                   /**< npy_read_map: the file mapping data points into
                                       (owned; NULL: data is heap memory) */
-  void *view;                    /**< npy_read_map: a second, read-only mapping of the same
+  void *view;                  /**< npy_read_map: a second, read-only mapping of the same
                                       map_len bytes (owned; NULL if none): the file as read,
                                       whatever is later stored through data */
-  size_t map_len;                /**< bytes mapped at map (and at view) */
-  uint64_t map_dev, map_ino;     /**< the mapped file's st_dev and st_ino */
+  size_t map_len;              /**< bytes mapped at map (and at view) */
+  uint64_t map_dev, map_ino;   /**< the mapped file's st_dev and st_ino */
 } npy_array;
 
 /**
@@ -75,15 +75,13 @@ void npy_release_maps(npy_array *a);
  * exceeds @p max_data bytes is TTREF_E_LIMIT before any data is read.
  * @param[in] name  label used in error messages (NULL: @p path)
  */
-ttref_status npy_read_bounded(const char *path, const char *name, size_t max_data, npy_array *out,
-                              ttref_error *err);
+ttref_status npy_read_bounded(const char *path, const char *name, size_t max_data, npy_array *out, ttref_error *err);
 
 /**
  * Like npy_read, but parses the @p len bytes at @p buf (borrowed; copied).
  * @param[in] name  label used in error messages (e.g. the original file name)
  */
-ttref_status npy_read_mem(const char *name, const void *buf, size_t len, npy_array *out,
-                          ttref_error *err);
+ttref_status npy_read_mem(const char *name, const void *buf, size_t len, npy_array *out, ttref_error *err);
 
 /**
  * Write @p a to @p path (created or truncated) as a little-endian C-order
@@ -113,8 +111,7 @@ void npy_free(npy_array *a);
  * @return TTREF_OK; TTREF_E_INPUT (bad kind/elsize/rank, negative dim),
  * TTREF_E_LIMIT (size overflow), TTREF_E_NOMEM, TTREF_E_USAGE (NULL @p a).
  */
-ttref_status npy_alloc(npy_array *a, char kind, int elsize, int rank, const int64_t *shape,
-                       ttref_error *err);
+ttref_status npy_alloc(npy_array *a, char kind, int elsize, int rank, const int64_t *shape, ttref_error *err);
 
 /**
  * Format @p a's dtype as the descr npy_write emits ("<f4", "|u1", "|b1")

@@ -20,31 +20,34 @@
 
 typedef struct slot {
   bool bound;
-  void *data;         /* pointer arguments: the caller's buffer (storage base) */
+  void *data; /* pointer arguments: the caller's buffer (storage base) */
   size_t nbytes;
-  size_t offset;      /* the pointer passed is data + offset (ttref_launch_buffer_at) */
-  interp_elem value;  /* scalar arguments */
+  size_t offset;     /* the pointer passed is data + offset (ttref_launch_buffer_at) */
+  interp_elem value; /* scalar arguments */
 } slot;
 
 struct ttref_launch {
   const ttref_kernel *k;
-  slot *slots;            /* one per argument */
+  slot *slots; /* one per argument */
   int64_t opt[TTREF_OPTION_COUNT];
-  interp_mem *pmem;       /* precise run of the last launch (NULL: none) */
-  int *palloc;            /* per argument: allocation index in pmem, -1 if none */
+  interp_mem *pmem; /* precise run of the last launch (NULL: none) */
+  int *palloc;      /* per argument: allocation index in pmem, -1 if none */
   ttref_stats stats;
   int64_t stat[TTREF_STAT_COUNT];
   /* ttref_launch_bind_args: buffers the launch owns, and the specs to bind the precise run */
-  interp_bound fb, pfb;   /* first run, precise run */
+  interp_bound fb, pfb; /* first run, precise run */
   bool fbound, pbound;
-  char **specs;           /* specs_cap entries, the first nspecs set */
+  char **specs; /* specs_cap entries, the first nspecs set */
   int nspecs, specs_cap;
-  interp_debug *vdbg;     /* checks debugging calls; each run gets a fresh state replaying them */
-  struct dbg_call { int kind; char *arg; } *calls; /* kind: DBG_DUMP, DBG_DUMP_DIR, DBG_TRACE (arg NULL: all) */
+  interp_debug *vdbg; /* checks debugging calls; each run gets a fresh state replaying them */
+  struct dbg_call {
+    int kind;
+    char *arg;
+  } * calls; /* kind: DBG_DUMP, DBG_DUMP_DIR, DBG_TRACE (arg NULL: all) */
   int ncalls;
-  int inject_op;          /* ttref_launch_inject_fault: opcode + 1, 0 = none */
+  int inject_op; /* ttref_launch_inject_fault: opcode + 1, 0 = none */
   const char *inject_vendor;
-  bool *outputs;          /* ttref_launch_set_outputs: per argument, saved or not; NULL = all */
+  bool *outputs; /* ttref_launch_set_outputs: per argument, saved or not; NULL = all */
 };
 
 static const char *const option_names[] = {
@@ -103,7 +106,8 @@ static ttref_kernel *make_kernel(ir_module *m, const char *function, const ttref
   ttref_status st = TTREF_OK;
   ttref_kernel *k = NULL;
   TRY(ir_verify_module(m, err));
-  const ir_func *fn = function ? ir_module_find_func(m, function[0] == '@' ? function + 1 : function) : ir_module_entry(m);
+  const ir_func *fn =
+      function ? ir_module_find_func(m, function[0] == '@' ? function + 1 : function) : ir_module_entry(m);
   if (!fn) {
     ttref_loc l = {m->filename, 0, 0};
     FAIL(ir_error_set(err, TTREF_E_INPUT, l, "%s: no function %s%s", m->filename, function ? "named " : "to launch",
@@ -148,7 +152,8 @@ ttref_status ttref_check(const char *path, const ttref_registry *reg, const ttre
   interp_fx_opts o;
   if (!path) FAIL(null_arg(err, "ttref_check", "path"));
   if (!interp_api_fx_opts("ttref_check", fx, &o, err)) FAIL(TTREF_E_USAGE);
-  if (interp_fx_is(path)) FAIL(fx ? interp_fx_load(path, &o, NULL, 0, &m, NULL, NULL, err) : interp_fx_check_syntax(path, err));
+  if (interp_fx_is(path))
+    FAIL(fx ? interp_fx_load(path, &o, NULL, 0, &m, NULL, NULL, err) : interp_fx_check_syntax(path, err));
   TRY(ir_parse_file_ex(path, reg, &m, err));
   TRY(ir_verify_module(m, err));
 fail:
@@ -163,11 +168,13 @@ ttref_kernel *ttref_kernel_load_fx_ex(const char *path, const ttref_fx_options *
   interp_fx_opts o;
   if (!path) return null_arg(err, "ttref_kernel_load_fx", "path"), NULL;
   if (!interp_api_fx_opts("ttref_kernel_load_fx", opts, &o, err)) return NULL;
-  if (nargs < 0 || (nargs && !args)) return ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_kernel_load_fx: bad args array"), NULL;
+  if (nargs < 0 || (nargs && !args))
+    return ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_kernel_load_fx: bad args array"), NULL;
   for (int i = 0; i < nargs; i++)
     if (!args[i]) return null_arg(err, "ttref_kernel_load_fx", "an arg"), NULL;
   if (!interp_fx_is(path))
-    return ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_kernel_load_fx: %.300s is not a traced kernel (.fx)", path), NULL;
+    return ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_kernel_load_fx: %.300s is not a traced kernel (.fx)", path),
+           NULL;
   if (interp_fx_load(path, &o, args, nargs, &m, NULL, NULL, err) != TTREF_OK) return NULL;
   return make_kernel(m, function, NULL, err);
 }
@@ -186,14 +193,12 @@ ttref_kernel *ttref_kernel_load(const char *path, const char *function, ttref_er
   return make_kernel(m, function, NULL, err);
 }
 
-ttref_kernel *ttref_kernel_parse(const char *text, size_t len, const char *name, const char *function,
-                                 ttref_error *err)
+ttref_kernel *ttref_kernel_parse(const char *text, size_t len, const char *name, const char *function, ttref_error *err)
 {
   return ttref_kernel_parse_ex(text, len, name, function, NULL, err);
 }
 
-ttref_kernel *ttref_kernel_load_ex(const char *path, const char *function, const ttref_registry *reg,
-                                   ttref_error *err)
+ttref_kernel *ttref_kernel_load_ex(const char *path, const char *function, const ttref_registry *reg, ttref_error *err)
 {
   ir_module *m = NULL;
   if (!path) return null_arg(err, "ttref_kernel_load_ex", "path"), NULL;
@@ -330,7 +335,7 @@ static ttref_status find(const ttref_launch *l, const char *fname, const char *a
     char ty[128];
     ir_type_str(fn->args[i].type, ty, sizeof ty);
     FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "%s: argument '%.100s' has type %s: %s", fname, arg, ty,
-                      kind == TTREF_ARG_POINTER ? "bind a buffer with ttref_launch_buffer"
+                      kind == TTREF_ARG_POINTER  ? "bind a buffer with ttref_launch_buffer"
                       : kind == TTREF_ARG_SCALAR ? "bind a value with ttref_launch_scalar"
                                                  : "the API cannot bind it"));
   }
@@ -345,11 +350,12 @@ fail:
 
 static ttref_status file_bound(ttref_error *err, const char *fname)
 {
-  return ir_error_set(err, TTREF_E_USAGE, noloc, "%s: the launch's arguments were bound with ttref_launch_bind_args", fname);
+  return ir_error_set(err, TTREF_E_USAGE, noloc, "%s: the launch's arguments were bound with ttref_launch_bind_args",
+                      fname);
 }
 
 ttref_status ttref_launch_buffer_at(ttref_launch *l, const char *arg, void *data, size_t nbytes, size_t offset,
-                                   ttref_error *err)
+                                    ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   int i;
@@ -359,10 +365,12 @@ ttref_status ttref_launch_buffer_at(ttref_launch *l, const char *arg, void *data
   if (l->fbound) FAIL(file_bound(err, "ttref_launch_buffer"));
   TRY(find(l, "ttref_launch_buffer", arg, TTREF_ARG_POINTER, &i, err));
   if (offset > nbytes)
-    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_buffer_at: offset %zu for '%.100s' is past the end of its %zu-byte storage",
-                      offset, arg, nbytes));
+    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc,
+                      "ttref_launch_buffer_at: offset %zu for '%.100s' is past the end of its %zu-byte storage", offset,
+                      arg, nbytes));
   if (nbytes >= ((size_t)1 << INTERP_ADDR_SHIFT))
-    FAIL(ir_error_set(err, TTREF_E_LIMIT, noloc, "ttref_launch_buffer: buffer '%.100s' is too large (%zu bytes; limit 2^40)", arg, nbytes));
+    FAIL(ir_error_set(err, TTREF_E_LIMIT, noloc,
+                      "ttref_launch_buffer: buffer '%.100s' is too large (%zu bytes; limit 2^40)", arg, nbytes));
   l->slots[i].bound = true;
   l->slots[i].data = data;
   l->slots[i].nbytes = nbytes;
@@ -378,7 +386,8 @@ ttref_status ttref_launch_buffer(ttref_launch *l, const char *arg, void *data, s
   if (l && arg && (data || !nbytes) && find(l, "ttref_launch_buffer", arg, TTREF_ARG_POINTER, &i, err) == TTREF_OK) {
     const int esz = ttref_kernel_arg_elem_bytes(l->k, i);
     if (nbytes % (size_t)esz)
-      FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_buffer: %zu bytes for '%.100s' is not a whole number of %s elements (%d bytes)",
+      FAIL(ir_error_set(err, TTREF_E_INPUT, noloc,
+                        "ttref_launch_buffer: %zu bytes for '%.100s' is not a whole number of %s elements (%d bytes)",
                         nbytes, arg, ttref_kernel_arg_type(l->k, i), esz));
   }
   st = ttref_launch_buffer_at(l, arg, data, nbytes, 0, err);
@@ -412,8 +421,8 @@ ttref_status ttref_launch_set(ttref_launch *l, ttref_option o, int64_t value, tt
   if ((int)o < 0 || (int)o >= TTREF_OPTION_COUNT)
     FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_set: unknown option %d", (int)o));
   if (value < option_lo[o] || value > option_hi[o])
-    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_set: option %s must be in [%lld, %lld], not %lld", option_names[o],
-                      (long long)option_lo[o], (long long)option_hi[o], (long long)value));
+    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_set: option %s must be in [%lld, %lld], not %lld",
+                      option_names[o], (long long)option_lo[o], (long long)option_hi[o], (long long)value));
   l->opt[o] = value;
 fail:
   return st;
@@ -509,10 +518,11 @@ static void set_options(const ttref_launch *l, interp_launch *L, uint32_t gx, ui
 
 static void keep_stats(ttref_launch *l, const interp_stats *s)
 {
-  l->stats = (ttref_stats){s->programs, s->ub_div_zero, s->ub_div_overflow, s->ub_shift,
-                           s->ub_fptoi, s->ub_masked_other, s->ub_poison, s->races};
-  const int64_t v[TTREF_STAT_COUNT] = {s->programs, s->ub_div_zero, s->ub_div_overflow, s->ub_shift, s->ub_fptoi,
-                                       s->ub_masked_other, s->ub_poison, s->races, s->ub_overflow};
+  l->stats = (ttref_stats){s->programs, s->ub_div_zero,     s->ub_div_overflow, s->ub_shift,
+                           s->ub_fptoi, s->ub_masked_other, s->ub_poison,       s->races};
+  const int64_t v[TTREF_STAT_COUNT] = {s->programs,  s->ub_div_zero, s->ub_div_overflow,
+                                       s->ub_shift,  s->ub_fptoi,    s->ub_masked_other,
+                                       s->ub_poison, s->races,       s->ub_overflow};
   memcpy(l->stat, v, sizeof v);
 }
 
@@ -589,7 +599,8 @@ ttref_status ttref_launch_run(ttref_launch *l, uint32_t gx, uint32_t gy, uint32_
       FAIL(TTREF_E_INPUT);
     }
   if (gx > INT32_MAX || gy > INT32_MAX || gz > INT32_MAX)
-    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_run: grid %u x %u x %u: each dimension must be below 2^31", gx, gy, gz));
+    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc,
+                      "ttref_launch_run: grid %u x %u x %u: each dimension must be below 2^31", gx, gy, gz));
   interp_mem_free(l->pmem); /* results of the previous run go */
   l->pmem = NULL;
   memset(&l->stats, 0, sizeof l->stats);
@@ -640,8 +651,8 @@ fail:
   return st;
 }
 
-ttref_status ttref_launch_precise(const ttref_launch *l, const char *arg, const double **values,
-                                  const double **bounds, size_t *n, ttref_error *err)
+ttref_status ttref_launch_precise(const ttref_launch *l, const char *arg, const double **values, const double **bounds,
+                                  size_t *n, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
   int i;
@@ -650,18 +661,20 @@ ttref_status ttref_launch_precise(const ttref_launch *l, const char *arg, const 
   TRY(find(l, "ttref_launch_precise", arg, TTREF_ARG_POINTER, &i, err));
   if (l->fbound) {
     if (!l->pbound || l->pfb.alloc_of[i] < 0)
-      FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_precise: no precise run yet (set option precise, then run)"));
+      FAIL(ir_error_set(err, TTREF_E_INPUT, noloc,
+                        "ttref_launch_precise: no precise run yet (set option precise, then run)"));
     const interp_alloc *a = &l->pfb.mem->allocs[l->pfb.alloc_of[i]];
     if (!a->pv)
-      FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_precise: '%.100s' is a %s buffer, not a float one", arg,
-                        ir_scalar_name(a->elem)));
+      FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_precise: '%.100s' is a %s buffer, not a float one",
+                        arg, ir_scalar_name(a->elem)));
     *values = a->pv;
     *bounds = a->pb;
     *n = (size_t)(a->pn - 1);
     goto fail;
   }
   if (!l->pmem || l->palloc[i] < 0)
-    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_precise: no precise run yet (set option precise, then run)"));
+    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc,
+                      "ttref_launch_precise: no precise run yet (set option precise, then run)"));
   const interp_alloc *a = &l->pmem->allocs[l->palloc[i]];
   if (!a->pv)
     FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ttref_launch_precise: '%.100s' is a %s buffer, not a float one", arg,
@@ -715,7 +728,8 @@ ttref_status ttref_launch_save(const ttref_launch *l, const char *dir, unsigned 
   if (!l) FAIL(null_arg(err, "ttref_launch_save", "launch"));
   if (!dir) FAIL(null_arg(err, "ttref_launch_save", "directory"));
   if (!l->fbound)
-    FAIL(ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_launch_save: bind the arguments with ttref_launch_bind_args first"));
+    FAIL(ir_error_set(err, TTREF_E_USAGE, noloc,
+                      "ttref_launch_save: bind the arguments with ttref_launch_bind_args first"));
   TRY(interp_check_out_names(&l->fb, l->opt[TTREF_OPT_PRECISE] != 0, err));
   if (flags & TTREF_SAVE_CHECK) goto fail;
   TRY(interp_write_outputs(&l->fb, l->pbound ? &l->pfb : NULL, dir, l->outputs, err));
@@ -743,7 +757,8 @@ ttref_status ttref_launch_set_outputs(ttref_launch *l, const char *const *names,
   bool *sel = NULL;
   size_t cnt = 0;
   if (!l) FAIL(null_arg(err, "ttref_launch_set_outputs", "launch"));
-  if (n < 0 || (n && !names)) FAIL(ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_launch_set_outputs: bad names array"));
+  if (n < 0 || (n && !names))
+    FAIL(ir_error_set(err, TTREF_E_USAGE, noloc, "ttref_launch_set_outputs: bad names array"));
   for (int q = 0; q < n; q++)
     if (!names[q]) FAIL(null_arg(err, "ttref_launch_set_outputs", "a name"));
   const ir_func *fn = l->k->fn;

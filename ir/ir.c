@@ -24,26 +24,11 @@ static const op_info op_table[IR_OP_COUNT] = {
 #undef X
 };
 
-const char *ir_op_name(ir_opcode op)
-{
-  return ((int)op >= 0 && op < IR_OP_COUNT) ? op_table[op].name : "<invalid>";
-}
-unsigned ir_op_flags(ir_opcode op)
-{
-  return ((int)op >= 0 && op < IR_OP_COUNT) ? op_table[op].flags : 0;
-}
-int ir_op_nopnds(ir_opcode op)
-{
-  return ((int)op >= 0 && op < IR_OP_COUNT) ? op_table[op].nopnds : 0;
-}
-int ir_op_nresults(ir_opcode op)
-{
-  return ((int)op >= 0 && op < IR_OP_COUNT) ? op_table[op].nres : 0;
-}
-ir_syntax ir_op_syntax(ir_opcode op)
-{
-  return ((int)op >= 0 && op < IR_OP_COUNT) ? op_table[op].syn : IR_SYN_CUSTOM;
-}
+const char *ir_op_name(ir_opcode op) { return ((int)op >= 0 && op < IR_OP_COUNT) ? op_table[op].name : "<invalid>"; }
+unsigned ir_op_flags(ir_opcode op) { return ((int)op >= 0 && op < IR_OP_COUNT) ? op_table[op].flags : 0; }
+int ir_op_nopnds(ir_opcode op) { return ((int)op >= 0 && op < IR_OP_COUNT) ? op_table[op].nopnds : 0; }
+int ir_op_nresults(ir_opcode op) { return ((int)op >= 0 && op < IR_OP_COUNT) ? op_table[op].nres : 0; }
+ir_syntax ir_op_syntax(ir_opcode op) { return ((int)op >= 0 && op < IR_OP_COUNT) ? op_table[op].syn : IR_SYN_CUSTOM; }
 ir_type_rule ir_op_type_rule(ir_opcode op)
 {
   return ((int)op >= 0 && op < IR_OP_COUNT) ? op_table[op].rule : IR_TR_CUSTOM;
@@ -76,10 +61,7 @@ static const scalar_info scalar_table[IR_S_COUNT] = {
 #undef X
 };
 
-const char *ir_scalar_name(ir_scalar s)
-{
-  return ((int)s >= 0 && s < IR_S_COUNT) ? scalar_table[s].name : "<invalid>";
-}
+const char *ir_scalar_name(ir_scalar s) { return ((int)s >= 0 && s < IR_S_COUNT) ? scalar_table[s].name : "<invalid>"; }
 int ir_scalar_bits(ir_scalar s) { return ((int)s >= 0 && s < IR_S_COUNT) ? scalar_table[s].bits : 0; }
 
 bool ir_int_fits(int64_t v, int bits)
@@ -123,8 +105,8 @@ static uint64_t type_hash(const ir_type *t)
 
 static bool type_eq(const ir_type *a, const ir_type *b)
 {
-  if (a->kind != b->kind || a->scalar != b->scalar || a->elem != b->elem ||
-      a->addrspace != b->addrspace || a->desc_sign != b->desc_sign || a->rank != b->rank)
+  if (a->kind != b->kind || a->scalar != b->scalar || a->elem != b->elem || a->addrspace != b->addrspace ||
+      a->desc_sign != b->desc_sign || a->rank != b->rank)
     return false;
   for (int i = 0; i < a->rank; i++)
     if (a->shape[i] != b->shape[i]) return false;
@@ -193,10 +175,7 @@ const ir_type *ir_type_desc(ir_module *m, const ir_type *block, int sign)
   return intern(m, &p);
 }
 
-const ir_type *ir_type_elem(const ir_type *t)
-{
-  return (t && t->kind == IR_T_TENSOR) ? t->elem : t;
-}
+const ir_type *ir_type_elem(const ir_type *t) { return (t && t->kind == IR_T_TENSOR) ? t->elem : t; }
 
 const ir_type *ir_type_with_elem(ir_module *m, const ir_type *like, const ir_type *elem)
 {
@@ -219,8 +198,7 @@ static int type_str_at(const ir_type *t, char *buf, size_t n, int pos)
 {
   if (!t) return put(buf, n, pos, "<null>");
   switch (t->kind) {
-  case IR_T_SCALAR:
-    return put(buf, n, pos, "%s", ir_scalar_name(t->scalar));
+  case IR_T_SCALAR: return put(buf, n, pos, "%s", ir_scalar_name(t->scalar));
   case IR_T_PTR:
     pos = put(buf, n, pos, "!tt.ptr<");
     pos = type_str_at(t->elem, buf, n, pos);
@@ -302,12 +280,9 @@ int64_t ir_op_attr_int(const ir_op *op, const char *name, int64_t dflt)
   switch (a->kind) {
   case IR_A_INT:
   case IR_A_BOOL:
-  case IR_A_ENUM:
-    return a->i;
-  case IR_A_UNIT:
-    return 1;
-  default:
-    return dflt;
+  case IR_A_ENUM: return a->i;
+  case IR_A_UNIT: return 1;
+  default: return dflt;
   }
 }
 
@@ -316,8 +291,7 @@ static void resolve_into(const ir_loc *l, ir_srcloc *s, int depth)
 {
   if (!l || depth > 64) return; /* alias cycles are rejected by the parser; 64 bounds hostile input */
   switch (l->kind) {
-  case IR_L_UNKNOWN:
-    return;
+  case IR_L_UNKNOWN: return;
   case IR_L_FILE:
     if (!s->file) {
       s->file = l->str;
@@ -337,9 +311,7 @@ static void resolve_into(const ir_loc *l, ir_srcloc *s, int depth)
   case IR_L_FUSED:
     for (int i = 0; i < l->nitems && !s->file; i++) resolve_into(l->items[i], s, depth + 1);
     return;
-  case IR_L_ALIAS:
-    resolve_into(l->a, s, depth + 1);
-    return;
+  case IR_L_ALIAS: resolve_into(l->a, s, depth + 1); return;
   }
 }
 

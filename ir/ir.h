@@ -58,24 +58,24 @@ typedef enum ir_type_rule {
  * IR_CASE_RULE_##rule for every op with a table type rule), so a switch
  * under -Wswitch-enum names its irregular ops by hand and the rest by row. */
 #define IR_CASE_SYN_CUSTOM(name)
-#define IR_CASE_SYN_SAME(name) case IR_OP_##name:
-#define IR_CASE_SYN_CMP(name) case IR_OP_##name:
-#define IR_CASE_SYN_CAST(name) case IR_OP_##name:
+#define IR_CASE_SYN_SAME(name)    case IR_OP_##name:
+#define IR_CASE_SYN_CMP(name)     case IR_OP_##name:
+#define IR_CASE_SYN_CAST(name)    case IR_OP_##name:
 #define IR_CASE_SYN_CAST_RM(name) case IR_OP_##name:
-#define IR_CASE_SYN_ARROW(name) case IR_OP_##name:
+#define IR_CASE_SYN_ARROW(name)   case IR_OP_##name:
 #define IR_CASE_RULE_CUSTOM(name)
-#define IR_CASE_RULE_SAME_INT(name) case IR_OP_##name:
-#define IR_CASE_RULE_SAME_FLOAT(name) case IR_OP_##name:
-#define IR_CASE_RULE_CMP_INT(name) case IR_OP_##name:
-#define IR_CASE_RULE_CMP_FLOAT(name) case IR_OP_##name:
-#define IR_CASE_RULE_INT_WIDER(name) case IR_OP_##name:
-#define IR_CASE_RULE_INT_NARROWER(name) case IR_OP_##name:
-#define IR_CASE_RULE_INT_INT(name) case IR_OP_##name:
-#define IR_CASE_RULE_FLOAT_WIDER(name) case IR_OP_##name:
+#define IR_CASE_RULE_SAME_INT(name)       case IR_OP_##name:
+#define IR_CASE_RULE_SAME_FLOAT(name)     case IR_OP_##name:
+#define IR_CASE_RULE_CMP_INT(name)        case IR_OP_##name:
+#define IR_CASE_RULE_CMP_FLOAT(name)      case IR_OP_##name:
+#define IR_CASE_RULE_INT_WIDER(name)      case IR_OP_##name:
+#define IR_CASE_RULE_INT_NARROWER(name)   case IR_OP_##name:
+#define IR_CASE_RULE_INT_INT(name)        case IR_OP_##name:
+#define IR_CASE_RULE_FLOAT_WIDER(name)    case IR_OP_##name:
 #define IR_CASE_RULE_FLOAT_NARROWER(name) case IR_OP_##name:
-#define IR_CASE_RULE_INT_FLOAT(name) case IR_OP_##name:
-#define IR_CASE_RULE_FLOAT_INT(name) case IR_OP_##name:
-#define IR_CASE_RULE_BITCAST(name) case IR_OP_##name:
+#define IR_CASE_RULE_INT_FLOAT(name)      case IR_OP_##name:
+#define IR_CASE_RULE_FLOAT_INT(name)      case IR_OP_##name:
+#define IR_CASE_RULE_BITCAST(name)        case IR_OP_##name:
 
 typedef enum ir_opcode {
 #define X(name, mnem, nopnd, nres, flags, syn, rule, ...) IR_OP_##name,
@@ -84,11 +84,11 @@ typedef enum ir_opcode {
   IR_OP_COUNT
 } ir_opcode;
 
-const char *ir_op_name(ir_opcode op);    /* mnemonic, or "<invalid>" */
-unsigned ir_op_flags(ir_opcode op);      /* 0 for invalid */
-int ir_op_nopnds(ir_opcode op);          /* -1 = variable */
-int ir_op_nresults(ir_opcode op);        /* -1 = variable */
-ir_syntax ir_op_syntax(ir_opcode op);    /* IR_SYN_CUSTOM for invalid */
+const char *ir_op_name(ir_opcode op);       /* mnemonic, or "<invalid>" */
+unsigned ir_op_flags(ir_opcode op);         /* 0 for invalid */
+int ir_op_nopnds(ir_opcode op);             /* -1 = variable */
+int ir_op_nresults(ir_opcode op);           /* -1 = variable */
+ir_syntax ir_op_syntax(ir_opcode op);       /* IR_SYN_CUSTOM for invalid */
 ir_type_rule ir_op_type_rule(ir_opcode op); /* IR_TR_CUSTOM for invalid */
 /* Look up a mnemonic of length n; returns false when unknown. */
 bool ir_op_lookup(const char *s, size_t n, ir_opcode *out);
@@ -113,22 +113,22 @@ int ir_scalar_bytes(ir_scalar s);
 #define IR_MAX_RANK 8
 
 typedef enum ir_type_kind {
-  IR_T_SCALAR,  /* int or float: scalar field */
-  IR_T_PTR,     /* !tt.ptr<pointee, addrspace>; pointee may be a tensor (block pointer) */
-  IR_T_TENSOR,  /* tensor<shape x elem>; elem is a scalar or pointer type */
-  IR_T_DESC,    /* !tt.tensordesc<block>; elem = block tensor type */
+  IR_T_SCALAR, /* int or float: scalar field */
+  IR_T_PTR,    /* !tt.ptr<pointee, addrspace>; pointee may be a tensor (block pointer) */
+  IR_T_TENSOR, /* tensor<shape x elem>; elem is a scalar or pointer type */
+  IR_T_DESC,   /* !tt.tensordesc<block>; elem = block tensor type */
 } ir_type_kind;
 
 typedef struct ir_type ir_type;
 struct ir_type {
   ir_type_kind kind;
-  ir_scalar scalar;      /* SCALAR: itself; PTR: IR_S_PTR; TENSOR/DESC: the element's */
-  const ir_type *elem;   /* PTR: pointee; TENSOR: element type; DESC: block tensor type */
-  int addrspace;         /* PTR only (1 is the default and is elided when printed) */
-  int desc_sign;         /* DESC: 0 signless, 1 "si", 2 "ui" element spelling */
-  int rank;              /* TENSOR: number of dims (0 allowed); else 0 */
+  ir_scalar scalar;    /* SCALAR: itself; PTR: IR_S_PTR; TENSOR/DESC: the element's */
+  const ir_type *elem; /* PTR: pointee; TENSOR: element type; DESC: block tensor type */
+  int addrspace;       /* PTR only (1 is the default and is elided when printed) */
+  int desc_sign;       /* DESC: 0 signless, 1 "si", 2 "ui" element spelling */
+  int rank;            /* TENSOR: number of dims (0 allowed); else 0 */
   int64_t shape[IR_MAX_RANK];
-  int64_t numel;         /* TENSOR: product of shape; scalars and pointers: 1 */
+  int64_t numel; /* TENSOR: product of shape; scalars and pointers: 1 */
 };
 
 typedef struct ir_module ir_module;
@@ -179,19 +179,19 @@ int ir_srcloc_str(const ir_srcloc *s, char *buf, size_t n);
 
 /* ---- attributes ------------------------------------------------------------ */
 typedef enum ir_attr_kind {
-  IR_A_UNIT,    /* present, no value (e.g. `allow_reorder`) */
-  IR_A_BOOL,    /* true/false: i */
-  IR_A_INT,     /* i (type optional: `16 : i32`) */
-  IR_A_FLOAT,   /* f (exact value in `type`'s format; type optional) */
-  IR_A_STRING,  /* s/slen: decoded bytes (MLIR escapes resolved) */
-  IR_A_ENUM,    /* keyword spelled in custom syntax (e.g. `rtne`), stored as i with s = spelling */
-  IR_A_ARRAY,   /* array<T: v, ...>: ints in ints/nints, element type in type */
-  IR_A_DENSE,   /* dense<...> : type; elements in vals (nvals = 1 when splat) */
-  IR_A_TYPE,    /* a type: type */
-  IR_A_DICT,    /* {k = v, ...}: items/nitems (named) */
-  IR_A_LIST,    /* [a, b, ...]: items/nitems (unnamed) */
-  IR_A_SYMBOL,  /* @name: s */
-  IR_A_OPAQUE,  /* anything else kept verbatim (e.g. #llvm.loop_annotation<...>): s */
+  IR_A_UNIT,   /* present, no value (e.g. `allow_reorder`) */
+  IR_A_BOOL,   /* true/false: i */
+  IR_A_INT,    /* i (type optional: `16 : i32`) */
+  IR_A_FLOAT,  /* f (exact value in `type`'s format; type optional) */
+  IR_A_STRING, /* s/slen: decoded bytes (MLIR escapes resolved) */
+  IR_A_ENUM,   /* keyword spelled in custom syntax (e.g. `rtne`), stored as i with s = spelling */
+  IR_A_ARRAY,  /* array<T: v, ...>: ints in ints/nints, element type in type */
+  IR_A_DENSE,  /* dense<...> : type; elements in vals (nvals = 1 when splat) */
+  IR_A_TYPE,   /* a type: type */
+  IR_A_DICT,   /* {k = v, ...}: items/nitems (named) */
+  IR_A_LIST,   /* [a, b, ...]: items/nitems (unnamed) */
+  IR_A_SYMBOL, /* @name: s */
+  IR_A_OPAQUE, /* anything else kept verbatim (e.g. #llvm.loop_annotation<...>): s */
 } ir_attr_kind;
 
 /* One element of a constant, faithful to the text: ints as sign-extended
@@ -205,11 +205,11 @@ typedef union ir_scalar_val {
 
 typedef struct ir_attr ir_attr;
 struct ir_attr {
-  const char *name;       /* key; NULL inside lists */
+  const char *name; /* key; NULL inside lists */
   ir_attr_kind kind;
   const ir_type *type;
-  int64_t i;              /* INT/BOOL/ENUM value; FLOAT with hex: raw bits */
-  double f;               /* FLOAT (decimal spelling) */
+  int64_t i; /* INT/BOOL/ENUM value; FLOAT with hex: raw bits */
+  double f;  /* FLOAT (decimal spelling) */
   const char *s;
   size_t slen;
   int64_t *ints;
@@ -217,7 +217,7 @@ struct ir_attr {
   ir_scalar_val *vals;
   int64_t nvals;
   bool splat;
-  bool hex;               /* DENSE/FLOAT spelled as hex bit patterns */
+  bool hex; /* DENSE/FLOAT spelled as hex bit patterns */
   ir_attr *items;
   int nitems;
 };
@@ -230,12 +230,12 @@ typedef struct ir_func ir_func;
 
 typedef struct ir_value {
   const ir_type *type;
-  uint32_t id;           /* dense index within its function (interpreter slot) */
-  const char *name;      /* SSA name without '%', e.g. "x_ptr", "5#1" */
-  ir_op *def;            /* defining op; NULL for block arguments */
-  ir_block *block;       /* owning block for block arguments */
-  uint32_t index;        /* result index or argument index */
-  const ir_loc *loc;     /* block arguments' loc(...) */
+  uint32_t id;       /* dense index within its function (interpreter slot) */
+  const char *name;  /* SSA name without '%', e.g. "x_ptr", "5#1" */
+  ir_op *def;        /* defining op; NULL for block arguments */
+  ir_block *block;   /* owning block for block arguments */
+  uint32_t index;    /* result index or argument index */
+  const ir_loc *loc; /* block arguments' loc(...) */
 } ir_value;
 
 typedef struct ir_succ {
@@ -248,22 +248,22 @@ struct ir_op {
   ir_opcode code;
   int nopnds, nres, nregions, nsuccs, nattrs;
   ir_value **opnds;
-  ir_value *res;          /* array of nres values */
-  ir_region *regions;     /* array of nregions */
-  ir_succ *succs;         /* array of nsuccs */
-  ir_attr *attrs;         /* named attributes (inherent and discardable) */
-  const char *group;      /* "%name:N" result group name, or NULL */
-  bool generic;           /* was spelled in generic form */
-  int line, col;          /* position of the op in the .ttir text (1-based) */
-  const ir_loc *loc;      /* loc(...) tree, or NULL */
+  ir_value *res;      /* array of nres values */
+  ir_region *regions; /* array of nregions */
+  ir_succ *succs;     /* array of nsuccs */
+  ir_attr *attrs;     /* named attributes (inherent and discardable) */
+  const char *group;  /* "%name:N" result group name, or NULL */
+  bool generic;       /* was spelled in generic form */
+  int line, col;      /* position of the op in the .ttir text (1-based) */
+  const ir_loc *loc;  /* loc(...) tree, or NULL */
   ir_block *parent;
-  const char *callee;     /* tt.call: callee symbol */
-  ir_func *callee_fn;     /* tt.call: resolved after parsing */
+  const char *callee;       /* tt.call: callee symbol */
+  ir_func *callee_fn;       /* tt.call: resolved after parsing */
   const ttref_op_def *vdef; /* IR_OP_VENDOR: the registered op (borrowed from its ttref_registry) */
 };
 
 struct ir_block {
-  const char *label;      /* "bb0" (without '^'), or NULL for an implicit entry block */
+  const char *label; /* "bb0" (without '^'), or NULL for an implicit entry block */
   ir_value *args;
   int nargs;
   ir_op **ops;
@@ -275,47 +275,47 @@ struct ir_block {
 struct ir_region {
   ir_block **blocks;
   int nblocks;
-  ir_op *parent;          /* NULL for a function body */
-  ir_func *func;          /* owning function */
+  ir_op *parent; /* NULL for a function body */
+  ir_func *func; /* owning function */
 };
 
 typedef struct ir_func {
-  const char *name;       /* symbol without '@' */
-  bool is_public;         /* `public` (kernel) vs `private` */
-  ir_value *args;         /* == body.blocks[0]->args */
-  ir_attr **arg_attrs;    /* per argument: dict attrs (may be NULL) */
+  const char *name;    /* symbol without '@' */
+  bool is_public;      /* `public` (kernel) vs `private` */
+  ir_value *args;      /* == body.blocks[0]->args */
+  ir_attr **arg_attrs; /* per argument: dict attrs (may be NULL) */
   int *arg_nattrs;
   int nargs;
   const ir_type **res_types;
   int nres;
-  ir_attr *attrs;         /* `attributes {...}` */
+  ir_attr *attrs; /* `attributes {...}` */
   int nattrs;
   ir_region body;
-  uint32_t nvalues;       /* number of SSA values (ids 0..nvalues-1) */
+  uint32_t nvalues; /* number of SSA values (ids 0..nvalues-1) */
   int line, col;
   const ir_loc *loc;
 } ir_func;
 
-typedef struct ir_alias {  /* top-level `#name = <attr or loc>` definition */
-  const char *name;        /* without '#' */
-  const char *text;        /* verbatim right-hand side */
-  const ir_loc *loc;       /* when the right-hand side is loc(...) */
+typedef struct ir_alias { /* top-level `#name = <attr or loc>` definition */
+  const char *name;       /* without '#' */
+  const char *text;       /* verbatim right-hand side */
+  const ir_loc *loc;      /* when the right-hand side is loc(...) */
 } ir_alias;
 
 struct ir_module {
   ir_arena *arena;
-  const char *filename;    /* as given to the parser (for messages) */
+  const char *filename; /* as given to the parser (for messages) */
   ir_func **funcs;
   int nfuncs;
-  ir_attr *attrs;          /* `module attributes {...}` */
+  ir_attr *attrs; /* `module attributes {...}` */
   int nattrs;
   const ir_loc *loc;
   ir_alias *aliases;
   int naliases;
-  void *types;             /* interning table (private to ir.c) */
+  void *types; /* interning table (private to ir.c) */
 };
 
-ir_module *ir_module_new(const char *filename);  /* NULL on OOM */
+ir_module *ir_module_new(const char *filename); /* NULL on OOM */
 void ir_module_free(ir_module *m);
 ir_func *ir_module_find_func(const ir_module *m, const char *name);
 /* The kernel to launch: the first public function (or the only function). */
@@ -339,18 +339,53 @@ enum { IR_EVICT_NORMAL = 1, IR_EVICT_FIRST, IR_EVICT_LAST };
 enum { IR_PAD_ZERO = 1, IR_PAD_NAN = 2 };
 enum { IR_SEM_RELAXED = 1, IR_SEM_ACQUIRE, IR_SEM_RELEASE, IR_SEM_ACQ_REL };
 enum { IR_SCOPE_GPU = 1, IR_SCOPE_CTA, IR_SCOPE_SYS };
-enum { IR_RMW_AND = 1, IR_RMW_OR, IR_RMW_XOR, IR_RMW_ADD, IR_RMW_FADD, IR_RMW_MAX, IR_RMW_MIN,
-       IR_RMW_UMAX, IR_RMW_UMIN, IR_RMW_XCHG };
+enum {
+  IR_RMW_AND = 1,
+  IR_RMW_OR,
+  IR_RMW_XOR,
+  IR_RMW_ADD,
+  IR_RMW_FADD,
+  IR_RMW_MAX,
+  IR_RMW_MIN,
+  IR_RMW_UMAX,
+  IR_RMW_UMIN,
+  IR_RMW_XCHG
+};
 enum { IR_ROUND_RTZ = 0, IR_ROUND_RTNE = 1 };
 enum { IR_PREC_TF32 = 0, IR_PREC_TF32X3 = 1, IR_PREC_IEEE = 2, IR_PREC_BF16X3 = 3, IR_PREC_BF16X6 = 4 };
 enum { IR_NAN_NONE = 0, IR_NAN_ALL = 0xFFFF };
 enum { IR_SDT_E4M3 = 0, IR_SDT_E5M2, IR_SDT_E2M3, IR_SDT_E3M2, IR_SDT_E2M1, IR_SDT_BF16, IR_SDT_FP16 };
 /* arith.cmpi / arith.cmpf predicate numbering (MLIR ArithOps.td) */
-enum { IR_CMPI_EQ = 0, IR_CMPI_NE, IR_CMPI_SLT, IR_CMPI_SLE, IR_CMPI_SGT, IR_CMPI_SGE,
-       IR_CMPI_ULT, IR_CMPI_ULE, IR_CMPI_UGT, IR_CMPI_UGE };
-enum { IR_CMPF_FALSE = 0, IR_CMPF_OEQ, IR_CMPF_OGT, IR_CMPF_OGE, IR_CMPF_OLT, IR_CMPF_OLE,
-       IR_CMPF_ONE, IR_CMPF_ORD, IR_CMPF_UEQ, IR_CMPF_UGT, IR_CMPF_UGE, IR_CMPF_ULT,
-       IR_CMPF_ULE, IR_CMPF_UNE, IR_CMPF_UNO, IR_CMPF_TRUE };
+enum {
+  IR_CMPI_EQ = 0,
+  IR_CMPI_NE,
+  IR_CMPI_SLT,
+  IR_CMPI_SLE,
+  IR_CMPI_SGT,
+  IR_CMPI_SGE,
+  IR_CMPI_ULT,
+  IR_CMPI_ULE,
+  IR_CMPI_UGT,
+  IR_CMPI_UGE
+};
+enum {
+  IR_CMPF_FALSE = 0,
+  IR_CMPF_OEQ,
+  IR_CMPF_OGT,
+  IR_CMPF_OGE,
+  IR_CMPF_OLT,
+  IR_CMPF_OLE,
+  IR_CMPF_ONE,
+  IR_CMPF_ORD,
+  IR_CMPF_UEQ,
+  IR_CMPF_UGT,
+  IR_CMPF_UGE,
+  IR_CMPF_ULT,
+  IR_CMPF_ULE,
+  IR_CMPF_UNE,
+  IR_CMPF_UNO,
+  IR_CMPF_TRUE
+};
 
 /*
  * Canonical attribute names (what the interpreter reads), whatever the spelling:

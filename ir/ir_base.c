@@ -173,8 +173,7 @@ char *ir_arena_strndup(ir_arena *a, const char *s, size_t n)
 size_t ir_arena_used(const ir_arena *a) { return a ? a->total : 0; }
 
 /* ---- errors ---- */
-ttref_status ir_error_set(ttref_error *e, ttref_status code, ttref_loc loc,
-                          const char *fmt, ...)
+ttref_status ir_error_set(ttref_error *e, ttref_status code, ttref_loc loc, const char *fmt, ...)
 {
   if (!e) return code;
   char body[400];
@@ -186,10 +185,8 @@ ttref_status ir_error_set(ttref_error *e, ttref_status code, ttref_loc loc,
   e->loc = loc;
   e->note[0] = 0;
   if (loc.line > 0)
-    snprintf(e->msg, sizeof e->msg, "%s:%d:%d: error: %s", loc.file ? loc.file : "<input>",
-             loc.line, loc.col, body);
-  else
-    snprintf(e->msg, sizeof e->msg, "error: %s", body);
+    snprintf(e->msg, sizeof e->msg, "%s:%d:%d: error: %s", loc.file ? loc.file : "<input>", loc.line, loc.col, body);
+  else snprintf(e->msg, sizeof e->msg, "error: %s", body);
   return code;
 }
 
@@ -206,8 +203,7 @@ void ir_error_note(ttref_error *e, const char *fmt, ...)
 }
 
 /* ---- strict numbers (command-line options) ---- */
-ttref_status ir_parse_int(const char *what, const char *s, int64_t lo, int64_t hi, int64_t *out,
-                          ttref_error *e)
+ttref_status ir_parse_int(const char *what, const char *s, int64_t lo, int64_t hi, int64_t *out, ttref_error *e)
 {
   ttref_loc none = {0};
   const char *p = s;
@@ -225,8 +221,9 @@ ttref_status ir_parse_int(const char *what, const char *s, int64_t lo, int64_t h
     else v = v * 10 + d;
   }
   if (big)
-    return ir_error_set(e, TTREF_E_USAGE, none, "%s: %.40s%s does not fit in 64 bits (allowed: %" PRId64 "..%" PRId64 ")",
-                        what, s, strlen(s) > 40 ? "..." : "", lo, hi);
+    return ir_error_set(e, TTREF_E_USAGE, none,
+                        "%s: %.40s%s does not fit in 64 bits (allowed: %" PRId64 "..%" PRId64 ")", what, s,
+                        strlen(s) > 40 ? "..." : "", lo, hi);
   int64_t x = neg ? (v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v) : (int64_t)v;
   if (x < lo || x > hi)
     return ir_error_set(e, TTREF_E_USAGE, none, "%s: %" PRId64 " is out of range (allowed: %" PRId64 "..%" PRId64 ")",
@@ -235,8 +232,7 @@ ttref_status ir_parse_int(const char *what, const char *s, int64_t lo, int64_t h
   return TTREF_OK;
 }
 
-ttref_status ir_parse_real(const char *what, const char *s, double lo, double hi, double *out,
-                           ttref_error *e)
+ttref_status ir_parse_real(const char *what, const char *s, double lo, double hi, double *out, ttref_error *e)
 {
   ttref_loc none = {0};
   const char *p = s;

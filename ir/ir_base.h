@@ -13,15 +13,15 @@
 #include "ttref.h"
 
 /* One exit per function: TRY jumps to the function's `fail:` label. */
-#define TRY(expr)                                                              \
-  do {                                                                         \
-    st = (expr);                                                               \
-    if (st != TTREF_OK) goto fail;                                             \
+#define TRY(expr)                                                                                                      \
+  do {                                                                                                                 \
+    st = (expr);                                                                                                       \
+    if (st != TTREF_OK) goto fail;                                                                                     \
   } while (0)
-#define FAIL(code)                                                             \
-  do {                                                                         \
-    st = (code);                                                               \
-    goto fail;                                                                 \
+#define FAIL(code)                                                                                                     \
+  do {                                                                                                                 \
+    st = (code);                                                                                                       \
+    goto fail;                                                                                                         \
   } while (0)
 
 #ifdef TTREF_DEBUG
@@ -32,11 +32,11 @@
 #endif
 
 /* All heap use goes through these (they call the ttref_set_alloc hook). */
-void *ir_alloc(size_t n);                 /* NULL on failure */
-void *ir_calloc(size_t count, size_t n);  /* zeroed; NULL on failure or overflow */
+void *ir_alloc(size_t n);                /* NULL on failure */
+void *ir_calloc(size_t count, size_t n); /* zeroed; NULL on failure or overflow */
 void *ir_realloc(void *p, size_t old_n, size_t new_n);
 void ir_free(void *p, size_t n);
-char *ir_strdup(const char *s);           /* free with ir_free(s, strlen(s)+1) */
+char *ir_strdup(const char *s); /* free with ir_free(s, strlen(s)+1) */
 
 /* A growable list of owned strings (ir_strs_free frees them and the list; {0} is empty). */
 typedef struct ir_strs {
@@ -60,12 +60,10 @@ size_t ir_arena_used(const ir_arena *a);
  * (or "error: <fmt>" when loc.line == 0). Returns @p code for chaining.
  * e may be NULL (the error is then dropped).
  */
-ttref_status ir_error_set(ttref_error *e, ttref_status code, ttref_loc loc,
-                          const char *fmt, ...)
+ttref_status ir_error_set(ttref_error *e, ttref_status code, ttref_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Append one line (no trailing newline needed) to e->note. */
-void ir_error_note(ttref_error *e, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+void ir_error_note(ttref_error *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
  * Strict number parsing for command-line options and config values: the whole
@@ -76,10 +74,8 @@ void ir_error_note(ttref_error *e, const char *fmt, ...)
  * TTREF_E_USAGE with e->msg = "error: WHAT: ..." (WHAT names the option, e.g.
  * "--threads"); *out is only written on success. e may be NULL.
  */
-ttref_status ir_parse_int(const char *what, const char *s, int64_t lo, int64_t hi, int64_t *out,
-                          ttref_error *e);
-ttref_status ir_parse_real(const char *what, const char *s, double lo, double hi, double *out,
-                           ttref_error *e);
+ttref_status ir_parse_int(const char *what, const char *s, int64_t lo, int64_t hi, int64_t *out, ttref_error *e);
+ttref_status ir_parse_real(const char *what, const char *s, double lo, double hi, double *out, ttref_error *e);
 
 #define IR_ERR(e, code, loc, ...) ir_error_set((e), (code), (loc), __VA_ARGS__)
 

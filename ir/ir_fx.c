@@ -44,14 +44,22 @@ static const struct {
   const char *alias;
   ir_fx_opcode op;
 } op_aliases[] = {
-    {"program_id", IR_FX_THREAD_PROGRAM_ID}, {"load", IR_FX_LOAD},
-    {"store", IR_FX_STORE},                  {"constant", IR_FX_CONSTANT},
-    {"max", IR_FX_VECTOR_MAX},               {"sum", IR_FX_VECTOR_SUM},
-    {"dot", IR_FX_VECTOR_DOT},               {"broadcast", IR_FX_VECTOR_BROADCAST},
-    {"broadcast_in_dim", IR_FX_BROADCAST_IN_DIM}, {"transpose", IR_FX_VECTOR_TRANSPOSE},
-    {"__add__", IR_FX_ADD},                  {"__sub__", IR_FX_SUB},
-    {"__mul__", IR_FX_MUL},                  {"__truediv__", IR_FX_TRUEDIV},
-    {"__floordiv__", IR_FX_FLOORDIV},        {"__mod__", IR_FX_MOD},
+    {"program_id", IR_FX_THREAD_PROGRAM_ID},
+    {"load", IR_FX_LOAD},
+    {"store", IR_FX_STORE},
+    {"constant", IR_FX_CONSTANT},
+    {"max", IR_FX_VECTOR_MAX},
+    {"sum", IR_FX_VECTOR_SUM},
+    {"dot", IR_FX_VECTOR_DOT},
+    {"broadcast", IR_FX_VECTOR_BROADCAST},
+    {"broadcast_in_dim", IR_FX_BROADCAST_IN_DIM},
+    {"transpose", IR_FX_VECTOR_TRANSPOSE},
+    {"__add__", IR_FX_ADD},
+    {"__sub__", IR_FX_SUB},
+    {"__mul__", IR_FX_MUL},
+    {"__truediv__", IR_FX_TRUEDIV},
+    {"__floordiv__", IR_FX_FLOORDIV},
+    {"__mod__", IR_FX_MOD},
     {"__getitem__", IR_FX_GETITEM},
 };
 
@@ -83,8 +91,8 @@ typedef struct parser {
   const char *name, *text;
   size_t len, pos;
   int line, col;
-  int depth;      /* bracket depth: newlines inside brackets are spaces */
-  int rdepth;     /* recursion depth */
+  int depth;  /* bracket depth: newlines inside brackets are spaces */
+  int rdepth; /* recursion depth */
   tok t;
   ir_fx *g;
   ttref_error *err;
@@ -259,10 +267,7 @@ static ttref_status expect_id(parser *p, const char *w)
   return next(p);
 }
 
-static char *astr(parser *p, const char *s, size_t n)
-{
-  return ir_arena_strndup(p->g->arena, s, n);
-}
+static char *astr(parser *p, const char *s, size_t n) { return ir_arena_strndup(p->g->arena, s, n); }
 
 static ir_fx_arg *new_arg(parser *p, ir_fx_arg_kind k, int line, int col)
 {
@@ -396,7 +401,8 @@ static ttref_status parse_primary(parser *p, ir_fx_arg **out)
       TRY(next(p));
       if (!is_p(p, '.')) break;
       TRY(next(p));
-      if (p->t.k != T_IDENT) FAIL(perr(p, p->t.line, p->t.col, "expected a name after '.', found %s", tdesc(&p->t, b, sizeof b)));
+      if (p->t.k != T_IDENT)
+        FAIL(perr(p, p->t.line, p->t.col, "expected a name after '.', found %s", tdesc(&p->t, b, sizeof b)));
       name[n++] = '.';
     }
     name[n] = 0;
@@ -470,7 +476,8 @@ static ttref_status parse_primary(parser *p, ir_fx_arg **out)
         x->line = t.line, x->col = t.col;
         a = x;
       } else {
-        if (!(a = new_arg(p, IR_FX_A_NEG, t.line, t.col)) || !(a->items = ir_arena_alloc(p->g->arena, sizeof *a->items)))
+        if (!(a = new_arg(p, IR_FX_A_NEG, t.line, t.col)) ||
+            !(a->items = ir_arena_alloc(p->g->arena, sizeof *a->items)))
           FAIL(NOMEM(p));
         a->items[0] = x;
         a->nitems = 1;
@@ -554,9 +561,9 @@ static int buf_kind_of(const char *s, size_t n)
     const char *name;
     int kind;
   } kinds[] = {
-      {"InputBuffer", IR_FX_BUF_INPUT},      {"Input", IR_FX_BUF_INPUT},       {"OutputBuffer", IR_FX_BUF_OUTPUT},
-      {"Output", IR_FX_BUF_OUTPUT},          {"TemporaryBuffer", IR_FX_BUF_TEMP}, {"Temporary", IR_FX_BUF_TEMP},
-      {"Temp", IR_FX_BUF_TEMP},              {"TempBuffer", IR_FX_BUF_TEMP},   {"KernelBuffer", IR_FX_BUF_INPUT},
+      {"InputBuffer", IR_FX_BUF_INPUT}, {"Input", IR_FX_BUF_INPUT},          {"OutputBuffer", IR_FX_BUF_OUTPUT},
+      {"Output", IR_FX_BUF_OUTPUT},     {"TemporaryBuffer", IR_FX_BUF_TEMP}, {"Temporary", IR_FX_BUF_TEMP},
+      {"Temp", IR_FX_BUF_TEMP},         {"TempBuffer", IR_FX_BUF_TEMP},      {"KernelBuffer", IR_FX_BUF_INPUT},
   };
   for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
     if (strlen(kinds[i].name) == n && memcmp(kinds[i].name, s, n) == 0) return kinds[i].kind;
@@ -593,12 +600,14 @@ static ttref_status parse_annot(parser *p, ir_fx_node *nd)
         TRY(expect_p(p, ','));
         TRY(parse_expr(p, &hi));
         if (!is_p(p, ')') && !is_p(p, ']'))
-          FAIL(perr(p, p->t.line, p->t.col, "expected ')' or ']' closing the SymIndex range, found %s", tdesc(&p->t, b, sizeof b)));
+          FAIL(perr(p, p->t.line, p->t.col, "expected ')' or ']' closing the SymIndex range, found %s",
+                    tdesc(&p->t, b, sizeof b)));
         TRY(next(p));
       }
     } else if (kind != IR_FX_BUF_NONE) {
       nd->buf_kind = kind;
-      if (!is_p(p, '[')) FAIL(perr(p, p->t.line, p->t.col, "expected '[' and the buffer's dims after '%.*s'", (int)t.n, t.s));
+      if (!is_p(p, '['))
+        FAIL(perr(p, p->t.line, p->t.col, "expected '[' and the buffer's dims after '%.*s'", (int)t.n, t.s));
       ir_fx_arg *dims = new_arg(p, IR_FX_A_TUPLE, p->t.line, p->t.col);
       if (!dims) FAIL(NOMEM(p));
       TRY(next(p));
@@ -621,17 +630,20 @@ static ttref_status parse_annot(parser *p, ir_fx_node *nd)
       /* another Python type (e.g. torch.Tensor): skip its dotted name and a [...] group */
       while (is_p(p, '.')) {
         TRY(next(p));
-        if (p->t.k != T_IDENT) FAIL(perr(p, p->t.line, p->t.col, "expected a name after '.', found %s", tdesc(&p->t, b, sizeof b)));
+        if (p->t.k != T_IDENT)
+          FAIL(perr(p, p->t.line, p->t.col, "expected a name after '.', found %s", tdesc(&p->t, b, sizeof b)));
         TRY(next(p));
       }
     }
   }
   if (is_p(p, '[')) {
     TRY(next(p));
-    if (!is_id_tok(p, "num_users")) FAIL(perr(p, p->t.line, p->t.col, "expected 'num_users', found %s", tdesc(&p->t, b, sizeof b)));
+    if (!is_id_tok(p, "num_users"))
+      FAIL(perr(p, p->t.line, p->t.col, "expected 'num_users', found %s", tdesc(&p->t, b, sizeof b)));
     TRY(next(p));
     TRY(expect_p(p, '='));
-    if (p->t.k != T_INT || p->t.i < 0) FAIL(perr(p, p->t.line, p->t.col, "expected a user count, found %s", tdesc(&p->t, b, sizeof b)));
+    if (p->t.k != T_INT || p->t.i < 0)
+      FAIL(perr(p, p->t.line, p->t.col, "expected a user count, found %s", tdesc(&p->t, b, sizeof b)));
     nd->num_users = (int)(p->t.i > 1000000000 ? 1000000000 : p->t.i);
     TRY(next(p));
     TRY(expect_p(p, ']'));
@@ -663,7 +675,8 @@ static ttref_status parse_target(parser *p, ir_fx_node *nd)
     TRY(next(p));
   } else {
     for (;;) {
-      if (p->t.k != T_IDENT) FAIL(perr(p, p->t.line, p->t.col, "expected a target name, found %s", tdesc(&p->t, b, sizeof b)));
+      if (p->t.k != T_IDENT)
+        FAIL(perr(p, p->t.line, p->t.col, "expected a target name, found %s", tdesc(&p->t, b, sizeof b)));
       if (n + p->t.n + 2 >= sizeof name) FAIL(perr(p, p->t.line, p->t.col, "target name too long"));
       memcpy(name + n, p->t.s, p->t.n);
       n += p->t.n;
@@ -679,10 +692,7 @@ fail:
   return st;
 }
 
-static ir_fx_arg *empty(parser *p, ir_fx_arg_kind k)
-{
-  return new_arg(p, k, p->t.line, p->t.col);
-}
+static ir_fx_arg *empty(parser *p, ir_fx_arg_kind k) { return new_arg(p, k, p->t.line, p->t.col); }
 
 /* call -> '(' [ 'args' '=' tuple ] [ ',' ] [ 'kwargs' '=' dict ] ')'  (placeholders: '(' 'default' '=' expr ')') */
 static ttref_status parse_call_args(parser *p, ir_fx_node *nd)
@@ -714,7 +724,8 @@ static ttref_status parse_call_args(parser *p, ir_fx_node *nd)
       FAIL(perr(p, p->t.line, p->t.col, "expected 'args', 'kwargs' or ')', found %s", tdesc(&p->t, b, sizeof b)));
     }
     if (is_p(p, ',')) TRY(next(p));
-    else if (!is_p(p, ')')) FAIL(perr(p, p->t.line, p->t.col, "expected ',' or ')', found %s", tdesc(&p->t, b, sizeof b)));
+    else if (!is_p(p, ')'))
+      FAIL(perr(p, p->t.line, p->t.col, "expected ',' or ')', found %s", tdesc(&p->t, b, sizeof b)));
   }
   TRY(next(p));
 fail:
@@ -755,7 +766,9 @@ static ttref_status parse_node(parser *p, ir_fx_node *nd)
     TRY(end_of_line(p));
     goto fail;
   }
-  if (p->t.k != T_REF) FAIL(perr(p, p->t.line, p->t.col, "expected a node ('%%name : ... = ...') or 'return', found %s", tdesc(&p->t, b, sizeof b)));
+  if (p->t.k != T_REF)
+    FAIL(perr(p, p->t.line, p->t.col, "expected a node ('%%name : ... = ...') or 'return', found %s",
+              tdesc(&p->t, b, sizeof b)));
   if (!(nd->name = astr(p, p->t.s, p->t.n))) FAIL(NOMEM(p));
   TRY(next(p));
   if (is_p(p, ':')) {
@@ -763,12 +776,16 @@ static ttref_status parse_node(parser *p, ir_fx_node *nd)
     TRY(parse_annot(p, nd));
   }
   TRY(expect_p(p, '='));
-  if (p->t.k != T_IDENT) FAIL(perr(p, p->t.line, p->t.col, "expected a node kind (placeholder, call_function), found %s", tdesc(&p->t, b, sizeof b)));
+  if (p->t.k != T_IDENT)
+    FAIL(perr(p, p->t.line, p->t.col, "expected a node kind (placeholder, call_function), found %s",
+              tdesc(&p->t, b, sizeof b)));
   tok kt = p->t;
   if (is_id_tok(p, "placeholder")) nd->kind = IR_FX_N_PLACEHOLDER;
   else if (is_id_tok(p, "call_function")) nd->kind = IR_FX_N_CALL;
   else if (is_id_tok(p, "output")) nd->kind = IR_FX_N_OUTPUT;
-  else FAIL(perr(p, kt.line, kt.col, "unsupported node kind '%.*s' (TK traces use placeholder, call_function and output)", (int)kt.n, kt.s));
+  else
+    FAIL(perr(p, kt.line, kt.col, "unsupported node kind '%.*s' (TK traces use placeholder, call_function and output)",
+              (int)kt.n, kt.s));
   TRY(next(p));
   TRY(expect_p(p, '['));
   TRY(expect_id(p, "target"));
@@ -779,12 +796,15 @@ static ttref_status parse_node(parser *p, ir_fx_node *nd)
   TRY(end_of_line(p));
   if (nd->kind == IR_FX_N_CALL) {
     if (!op_lookup(nd->target, &nd->op))
-      FAIL(perr(p, nd->tline, nd->tcol, "unknown call_function target '%s' (not a TK op or traced operator)", nd->target));
+      FAIL(perr(p, nd->tline, nd->tcol, "unknown call_function target '%s' (not a TK op or traced operator)",
+                nd->target));
     int na = nd->args->nitems + nd->kwargs->nitems;
     if (na < op_amin[nd->op] || na > op_amax[nd->op])
       FAIL(op_amin[nd->op] == op_amax[nd->op]
-               ? perr(p, nd->tline, nd->tcol, "%s takes %d argument%s, got %d", op_names[nd->op], op_amin[nd->op], op_amin[nd->op] == 1 ? "" : "s", na)
-               : perr(p, nd->tline, nd->tcol, "%s takes %d to %d arguments, got %d", op_names[nd->op], op_amin[nd->op], op_amax[nd->op], na));
+               ? perr(p, nd->tline, nd->tcol, "%s takes %d argument%s, got %d", op_names[nd->op], op_amin[nd->op],
+                      op_amin[nd->op] == 1 ? "" : "s", na)
+               : perr(p, nd->tline, nd->tcol, "%s takes %d to %d arguments, got %d", op_names[nd->op], op_amin[nd->op],
+                      op_amax[nd->op], na));
   }
   if (nd->kind == IR_FX_N_OUTPUT && nd->args->nitems != 1)
     FAIL(perr(p, nd->line, nd->col, "output takes one argument"));
@@ -876,7 +896,8 @@ static ttref_status resolve(parser *p)
       ir_fx_node *nd = &r->nodes[i];
       for (int j = 0; j < i; j++)
         if (!strcmp(r->nodes[j].name, nd->name) && nd->kind != IR_FX_N_OUTPUT)
-          FAIL(perr(p, nd->line, nd->col, "node '%%%s' is defined twice in %s (first at line %d)", nd->name, r->name, r->nodes[j].line));
+          FAIL(perr(p, nd->line, nd->col, "node '%%%s' is defined twice in %s (first at line %d)", nd->name, r->name,
+                    r->nodes[j].line));
       if (nd->kind == IR_FX_N_OUTPUT) {
         if (nout++) FAIL(perr(p, nd->line, nd->col, "%s has a second return", r->name));
       } else if (nout) {
@@ -888,7 +909,8 @@ static ttref_status resolve(parser *p)
       if (nd->kind == IR_FX_N_CALL && nd->op == IR_FX_FOR_LOOP) {
         const ir_fx_arg *sg = ir_fx_kwarg(nd, "subgraph");
         if (!sg) FAIL(perr(p, nd->tline, nd->tcol, "for_loop needs kwargs subgraph"));
-        if (sg->kind != IR_FX_A_NAME && sg->kind != IR_FX_A_STR) FAIL(perr(p, sg->line, sg->col, "subgraph must name a region"));
+        if (sg->kind != IR_FX_A_NAME && sg->kind != IR_FX_A_STR)
+          FAIL(perr(p, sg->line, sg->col, "subgraph must name a region"));
         int k = ir_fx_find_region(g, sg->s);
         if (k < 0) FAIL(perr(p, sg->line, sg->col, "no region named '%s'", sg->s));
         if (k == ri) FAIL(perr(p, sg->line, sg->col, "region '%s' uses itself as a loop body", sg->s));
@@ -908,7 +930,8 @@ static ttref_status resolve(parser *p)
   if (marked >= 0) root = marked;
   if (root < 0) FAIL(perr(p, g->regions[0].line, g->regions[0].col, "no root region: every region is a loop body"));
   if (g->regions[root].is_subgraph)
-    FAIL(perr(p, g->regions[root].line, g->regions[root].col, "the root region '%s' is also a loop body", g->regions[root].name));
+    FAIL(perr(p, g->regions[root].line, g->regions[root].col, "the root region '%s' is also a loop body",
+              g->regions[root].name));
   g->root = root;
 fail:
   return st;
@@ -925,14 +948,17 @@ ttref_status ir_fx_parse_string(const char *name, const char *text, size_t len, 
   bool in_graph = false, pending = false;
   char b[64];
   *out = NULL;
-  if (len > FX_MAX_BYTES) FAIL(ir_error_set(err, TTREF_E_LIMIT, (ttref_loc){P.name, 0, 0}, "%s: trace larger than %zu bytes", P.name, FX_MAX_BYTES));
+  if (len > FX_MAX_BYTES)
+    FAIL(ir_error_set(err, TTREF_E_LIMIT, (ttref_loc){P.name, 0, 0}, "%s: trace larger than %zu bytes", P.name,
+                      FX_MAX_BYTES));
   if (!(P.g = ir_calloc(1, sizeof *P.g)) || !(P.g->arena = ir_arena_new())) {
     if (P.g) ir_free(P.g, sizeof *P.g);
     P.g = NULL;
     FAIL(ir_error_set(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
   }
   P.g->filename = P.name;
-  if (len >= 3 && (unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF) P.pos = 3;
+  if (len >= 3 && (unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF)
+    P.pos = 3;
   TRY(next(p));
   for (;;) {
     if (p->t.k == T_EOF) break;
@@ -1030,7 +1056,8 @@ static ttref_status read_all(const char *path, char **buf, size_t *len, size_t *
   for (;;) {
     if (n == *cap) {
       size_t nc = *cap ? *cap * 2 : 65536;
-      if (nc > FX_MAX_BYTES * 2) FAIL(ir_error_set(err, TTREF_E_LIMIT, (ttref_loc){0}, "%s: trace larger than %zu bytes", path, FX_MAX_BYTES));
+      if (nc > FX_MAX_BYTES * 2)
+        FAIL(ir_error_set(err, TTREF_E_LIMIT, (ttref_loc){0}, "%s: trace larger than %zu bytes", path, FX_MAX_BYTES));
       char *nb = ir_realloc(b, *cap, nc);
       if (!nb) FAIL(ir_error_set(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
       b = nb;
@@ -1079,7 +1106,8 @@ bool ir_fx_sniff(const char *path, const char *text, size_t len)
   size_t j = i;
   while (j < len && is_id((unsigned char)text[j])) j++;
   if (j == i) return false;
-  if (j - i == 5 && !memcmp(text + i, "graph", 5) && j + 3 < len + 1 && j + 2 < len && text[j] == '(' && text[j + 1] == ')')
+  if (j - i == 5 && !memcmp(text + i, "graph", 5) && j + 3 < len + 1 && j + 2 < len && text[j] == '(' &&
+      text[j + 1] == ')')
     return true;
   size_t k = j;
   if (k < len && text[k] == ' ') k++;

@@ -47,9 +47,9 @@ struct ir_fx_arg {
   int64_t i;
   double f;
   const char *s;
-  int node;             /* REF: index of the node in its region */
+  int node; /* REF: index of the node in its region */
   ir_fx_arg **items;
-  const char **keys;    /* DICT */
+  const char **keys; /* DICT */
   int nitems;
 };
 
@@ -60,37 +60,37 @@ enum { IR_FX_BUF_NONE = 0, IR_FX_BUF_INPUT, IR_FX_BUF_OUTPUT, IR_FX_BUF_TEMP };
 
 typedef struct ir_fx_node {
   ir_fx_node_kind kind;
-  const char *name;      /* without '%' ("output" for return) */
-  int line, col;         /* of the '%' (or of `return`) */
-  const char *target;    /* as written */
+  const char *name;   /* without '%' ("output" for return) */
+  int line, col;      /* of the '%' (or of `return`) */
+  const char *target; /* as written */
   int tline, tcol;
-  ir_fx_opcode op;       /* CALL */
-  ir_fx_arg *args;       /* TUPLE (positional), never NULL */
-  ir_fx_arg *kwargs;     /* DICT, never NULL */
+  ir_fx_opcode op;   /* CALL */
+  ir_fx_arg *args;   /* TUPLE (positional), never NULL */
+  ir_fx_arg *kwargs; /* DICT, never NULL */
   /* annotation */
-  int buf_kind;          /* IR_FX_BUF_* for `InputBuffer[...]` and short spellings */
-  ir_fx_arg *dims;       /* TUPLE of the buffer's symbolic dims (NULL without) */
-  const char *dtype;     /* `.of(dtype)` spelling, or NULL */
-  int dline, dcol;       /* where the dtype is */
-  bool sym_index;        /* SymIndex annotation */
-  int num_users;         /* -1 when absent */
+  int buf_kind;      /* IR_FX_BUF_* for `InputBuffer[...]` and short spellings */
+  ir_fx_arg *dims;   /* TUPLE of the buffer's symbolic dims (NULL without) */
+  const char *dtype; /* `.of(dtype)` spelling, or NULL */
+  int dline, dcol;   /* where the dtype is */
+  bool sym_index;    /* SymIndex annotation */
+  int num_users;     /* -1 when absent */
 } ir_fx_node;
 
 typedef struct ir_fx_region {
-  const char *name;      /* "region_0"; "graph" for an unlabelled graph */
+  const char *name; /* "region_0"; "graph" for an unlabelled graph */
   int line, col;
-  bool root_mark;        /* `region_1 [root]:` */
-  bool is_subgraph;      /* referenced by a for_loop */
+  bool root_mark;   /* `region_1 [root]:` */
+  bool is_subgraph; /* referenced by a for_loop */
   ir_fx_node *nodes;
   int nnodes;
 } ir_fx_region;
 
 typedef struct ir_fx {
   ir_arena *arena;
-  const char *filename;  /* as given */
+  const char *filename; /* as given */
   ir_fx_region *regions;
   int nregions;
-  int root;              /* index of the root region */
+  int root; /* index of the root region */
 } ir_fx;
 
 /* The region named @p name, or -1. */

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FX_MAX_NEST 16
+#define FX_MAX_NEST  16
 #define FX_MAX_NUMEL ((int64_t)1 << 24)
 
 /* ---- values ------------------------------------------------------------------- */
@@ -28,21 +28,21 @@ typedef enum vkind { V_NONE, V_INDEX, V_VEC, V_BUF, V_TUPLE, V_PYINT, V_PYFLOAT 
 typedef struct val val;
 struct val {
   vkind k;
-  char ref[40];              /* SSA spelling; "" for a constant index not yet materialised */
-  bool isc;                  /* INDEX: compile-time constant c */
-  int64_t c;                 /* INDEX constant, PYINT */
-  double f;                  /* PYFLOAT */
-  ir_scalar dt;              /* VEC */
+  char ref[40]; /* SSA spelling; "" for a constant index not yet materialised */
+  bool isc;     /* INDEX: compile-time constant c */
+  int64_t c;    /* INDEX constant, PYINT */
+  double f;     /* PYFLOAT */
+  ir_scalar dt; /* VEC */
   int rank;
   int64_t shape[IR_MAX_RANK];  /* VEC: TK's shape */
   int64_t pshape[IR_MAX_RANK]; /* VEC: the tensor's: each dim rounded up to a power of two */
-  int buf;                   /* BUF: index into L->bufs */
-  val *items;                /* TUPLE (arena) */
+  int buf;                     /* BUF: index into L->bufs */
+  val *items;                  /* TUPLE (arena) */
   int nitems;
 };
 
 typedef struct fxbuf {
-  const char *name;          /* TTIR argument name (placeholder target) */
+  const char *name; /* TTIR argument name (placeholder target) */
   const ir_fx_node *node;
   ir_scalar dt;
   int rank;
@@ -63,11 +63,11 @@ typedef struct lower {
   ir_arena *arena;
   sbuf body, locs;
   int nextid, nextloc, indent, curloc;
-  int nline, ncol;           /* the node being lowered: where a missing operand is reported */
-  const char *base;          /* file name for locations (basename) */
+  int nline, ncol;  /* the node being lowered: where a missing operand is reported */
+  const char *base; /* file name for locations (basename) */
   fxbuf bufs[64];
   int nbufs;
-  int stack[FX_MAX_NEST];    /* regions being lowered */
+  int stack[FX_MAX_NEST]; /* regions being lowered */
   int nstack;
 } lower;
 
@@ -118,7 +118,7 @@ static ttref_status lerr(lower *L, int line, int col, const char *fmt, ...)
 }
 
 /* an error at argument a; at the node being lowered when a is absent (a missing operand) */
-#define AERR(L, a, ...) lerr((L), (a) ? (a)->line : (L)->nline, (a) ? (a)->col : (L)->ncol, __VA_ARGS__)
+#define AERR(L, a, ...)  lerr((L), (a) ? (a)->line : (L)->nline, (a) ? (a)->col : (L)->ncol, __VA_ARGS__)
 #define NERR(L, nd, ...) lerr((L), (nd)->line, (nd)->col, __VA_ARGS__)
 
 /* one op line at the current indentation, located at the current node */
@@ -191,7 +191,9 @@ static ttref_status check_shape(lower *L, const ir_fx_node *nd, int rank, const 
   char b[160];
   int64_t n = 1;
   for (int d = 0; d < rank; d++) {
-    if (shape[d] < 1) return NERR(L, nd, "vector shape %s of %%%s has an empty dimension", shape_str(b, sizeof b, rank, shape), nd->name);
+    if (shape[d] < 1)
+      return NERR(L, nd, "vector shape %s of %%%s has an empty dimension", shape_str(b, sizeof b, rank, shape),
+                  nd->name);
     if (shape[d] > FX_MAX_NUMEL || (n *= pow2ceil(shape[d])) > FX_MAX_NUMEL)
       return NERR(L, nd, "vector shape %s of %%%s is too large", shape_str(b, sizeof b, rank, shape), nd->name);
   }
@@ -205,11 +207,11 @@ static bool dtype_lookup(const char *s, ir_scalar *out)
   static const struct {
     const char *n;
     ir_scalar s;
-  } t[] = {{"f16", IR_S_F16},     {"float16", IR_S_F16}, {"half", IR_S_F16},    {"bf16", IR_S_BF16},
-           {"bfloat16", IR_S_BF16}, {"f32", IR_S_F32},   {"float32", IR_S_F32}, {"float", IR_S_F32},
-           {"f64", IR_S_F64},     {"float64", IR_S_F64}, {"i8", IR_S_I8},       {"int8", IR_S_I8},
-           {"i16", IR_S_I16},     {"int16", IR_S_I16},   {"i32", IR_S_I32},     {"int32", IR_S_I32},
-           {"i64", IR_S_I64},     {"int64", IR_S_I64},   {"bool", IR_S_I1},     {"i1", IR_S_I1}};
+  } t[] = {{"f16", IR_S_F16},       {"float16", IR_S_F16}, {"half", IR_S_F16},    {"bf16", IR_S_BF16},
+           {"bfloat16", IR_S_BF16}, {"f32", IR_S_F32},     {"float32", IR_S_F32}, {"float", IR_S_F32},
+           {"f64", IR_S_F64},       {"float64", IR_S_F64}, {"i8", IR_S_I8},       {"int8", IR_S_I8},
+           {"i16", IR_S_I16},       {"int16", IR_S_I16},   {"i32", IR_S_I32},     {"int32", IR_S_I32},
+           {"i64", IR_S_I64},       {"int64", IR_S_I64},   {"bool", IR_S_I1},     {"i1", IR_S_I1}};
   for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
     if (!strcmp(t[i].n, s)) return *out = t[i].s, true;
   return false;
@@ -232,7 +234,8 @@ static bool sym_lookup(const lower *L, const char *name, int64_t *out)
   return false;
 }
 
-static ttref_status py_binop(lower *L, const ir_fx_arg *at, const char *op, int64_t a, int64_t b, bool floor_mod, int64_t *out)
+static ttref_status py_binop(lower *L, const ir_fx_arg *at, const char *op, int64_t a, int64_t b, bool floor_mod,
+                             int64_t *out)
 {
   ttref_status st = TTREF_OK;
   int64_t r = 0;
@@ -313,9 +316,14 @@ static ttref_status idx_binop(lower *L, const ir_fx_arg *at, const char *op, val
   const char *ra = iref(L, &a), *rb = iref(L, &b);
   int id = 0;
   val r = idx_new(L, &id);
-  const char *mn = !strcmp(op, "+") ? "addi" : !strcmp(op, "-") ? "subi" : !strcmp(op, "*") ? "muli"
-                 : !strcmp(op, "//") ? "floordivsi" : !strcmp(op, "ceil") ? "ceildivsi" : !strcmp(op, "max") ? "maxsi"
-                 : !strcmp(op, "min") ? "minsi" : "remsi";
+  const char *mn = !strcmp(op, "+")      ? "addi"
+                   : !strcmp(op, "-")    ? "subi"
+                   : !strcmp(op, "*")    ? "muli"
+                   : !strcmp(op, "//")   ? "floordivsi"
+                   : !strcmp(op, "ceil") ? "ceildivsi"
+                   : !strcmp(op, "max")  ? "maxsi"
+                   : !strcmp(op, "min")  ? "minsi"
+                                         : "remsi";
   emit(L, "%s = arith.%s %s, %s : i64", r.ref, mn, ra, rb);
   if (!strcmp(op, "%") && floor_mod) { /* ((a rem b) + b) rem b */
     int id2 = 0, id3 = 0;
@@ -425,7 +433,8 @@ fail:
 }
 
 /* a static shape: tuple/list of index expressions */
-static ttref_status eval_shape(lower *L, const ir_fx_region *r, const val *env, const ir_fx_arg *a, int *rank, int64_t *shape)
+static ttref_status eval_shape(lower *L, const ir_fx_region *r, const val *env, const ir_fx_arg *a, int *rank,
+                               int64_t *shape)
 {
   ttref_status st = TTREF_OK;
   if (a->kind != IR_FX_A_TUPLE && a->kind != IR_FX_A_LIST) {
@@ -502,8 +511,8 @@ static ttref_status bcast_shapes(lower *L, const ir_fx_node *nd, const val *a, c
     int ia = a->rank - R + i, ib = b->rank - R + i;
     int64_t x = ia >= 0 ? a->shape[ia] : 1, y = ib >= 0 ? b->shape[ib] : 1;
     if (x != y && x != 1 && y != 1)
-      return NERR(L, nd, "operands of %%%s do not broadcast: %s and %s", nd->name, shape_str(s1, sizeof s1, a->rank, a->shape),
-                  shape_str(s2, sizeof s2, b->rank, b->shape));
+      return NERR(L, nd, "operands of %%%s do not broadcast: %s and %s", nd->name,
+                  shape_str(s1, sizeof s1, a->rank, a->shape), shape_str(s2, sizeof s2, b->rank, b->shape));
     shape[i] = x == 1 ? y : x;
   }
   *rank = R;
@@ -586,7 +595,8 @@ static ttref_status as_vec(lower *L, const ir_fx_node *nd, const ir_fx_arg *at, 
   } else if (v.k == V_PYINT) {
     *out = vec_const(L, dt, 0, NULL, 0, v.c, true);
   } else if (v.k == V_PYFLOAT) {
-    if (!ir_scalar_is_float(dt)) FAIL(AERR(L, at, "float literal in an integer (%s) operation of %%%s", sname(dt), nd->name));
+    if (!ir_scalar_is_float(dt))
+      FAIL(AERR(L, at, "float literal in an integer (%s) operation of %%%s", sname(dt), nd->name));
     *out = vec_const(L, dt, 0, NULL, v.f, 0, false);
   } else if (v.k == V_INDEX) {
     if (v.isc) {
@@ -663,7 +673,6 @@ typedef struct dimacc {
   int64_t len; /* -1: a scalar index (dim dropped); else a range of len elements */
 } dimacc;
 
-
 /* a binary i1 op on two masks of the same shape; either may be absent (k == V_NONE) */
 static val mask_op(lower *L, const char *op, val a, val b)
 {
@@ -704,7 +713,8 @@ static val fill_padding(lower *L, val v, double f, int64_t i, bool isint)
   val m = valid_mask(L, &v);
   if (m.k == V_NONE) return v;
   val pad = vec_const(L, v.dt, v.rank, v.shape, f, i, isint), o = vec_new(L, v.dt, v.rank, v.shape);
-  emit(L, "%s = arith.select %s, %s, %s : %s, %s", o.ref, m.ref, v.ref, pad.ref, vty(t1, sizeof t1, &m), vty(t2, sizeof t2, &v));
+  emit(L, "%s = arith.select %s, %s, %s : %s, %s", o.ref, m.ref, v.ref, pad.ref, vty(t1, sizeof t1, &m),
+       vty(t2, sizeof t2, &v));
   return o;
 }
 
@@ -889,7 +899,8 @@ static ttref_status emit_store(lower *L, const ir_fx_node *nd, const fxbuf *B, d
   TRY(access(L, nd, B, d, &ptrs, &mask, &amask, &rr, rs));
   oob_assert(L, nd, B, &amask, true);
   snprintf(pty, sizeof pty, "!tt.ptr<%s>", sname(B->dt));
-  if (mask.k != V_NONE) emit(L, "tt.store %s, %s, %s : %s", ptrs.ref, item.ref, mask.ref, tystr(t1, sizeof t1, pty, rr, ptrs.pshape));
+  if (mask.k != V_NONE)
+    emit(L, "tt.store %s, %s, %s : %s", ptrs.ref, item.ref, mask.ref, tystr(t1, sizeof t1, pty, rr, ptrs.pshape));
   else emit(L, "tt.store %s, %s : %s", ptrs.ref, item.ref, tystr(t1, sizeof t1, pty, rr, ptrs.pshape));
 fail:
   return st;
@@ -907,17 +918,19 @@ fail:
 }
 
 /* multi_index: one index per buffer dim; the trailing dims of @p shape are ranges */
-static ttref_status multi_index(lower *L, const scope *s, const ir_fx_node *nd, const fxbuf *B, const ir_fx_arg *mi, int rank,
-                                const int64_t *shape, dimacc *d)
+static ttref_status multi_index(lower *L, const scope *s, const ir_fx_node *nd, const fxbuf *B, const ir_fx_arg *mi,
+                                int rank, const int64_t *shape, dimacc *d)
 {
   ttref_status st = TTREF_OK;
   (void)nd;
   char b[120];
-  if (mi->kind != IR_FX_A_TUPLE && mi->kind != IR_FX_A_LIST) FAIL(AERR(L, mi, "multi_index must be a tuple of indices"));
+  if (mi->kind != IR_FX_A_TUPLE && mi->kind != IR_FX_A_LIST)
+    FAIL(AERR(L, mi, "multi_index must be a tuple of indices"));
   if (mi->nitems != B->rank)
     FAIL(AERR(L, mi, "multi_index has %d indices, but buffer %s has rank %d", mi->nitems, B->name, B->rank));
   if (rank > B->rank)
-    FAIL(AERR(L, mi, "shape %s has more dims than buffer %s (rank %d)", shape_str(b, sizeof b, rank, shape), B->name, B->rank));
+    FAIL(AERR(L, mi, "shape %s has more dims than buffer %s (rank %d)", shape_str(b, sizeof b, rank, shape), B->name,
+              B->rank));
   for (int k = 0; k < B->rank; k++) {
     TRY(eval_index(L, s->r, s->env, mi->items[k], &d[k].idx));
     d[k].len = k >= B->rank - rank ? shape[k - (B->rank - rank)] : -1;
@@ -927,7 +940,8 @@ fail:
 }
 
 /* kernel_buffer_getitem/setitem key: one atom per dim, slice(start, stop, step) or an index (size-1 dim) */
-static ttref_status slice_key(lower *L, const scope *s, const ir_fx_node *nd, const fxbuf *B, const ir_fx_arg *key, dimacc *d)
+static ttref_status slice_key(lower *L, const scope *s, const ir_fx_node *nd, const fxbuf *B, const ir_fx_arg *key,
+                              dimacc *d)
 {
   ttref_status st = TTREF_OK;
   (void)nd;
@@ -978,7 +992,8 @@ static ttref_status emit_reduce(lower *L, const scope *s, const ir_fx_node *nd, 
   int64_t axis = -1;
   if (ax && ax->kind != IR_FX_A_NONE) TRY(eval_static(L, s->r, s->env, ax, &axis));
   if (axis < -1) FAIL(AERR(L, ax, "negative axis"));
-  if (axis > 0 && axis >= v.rank) FAIL(AERR(L, ax, "axis %" PRId64 " is out of range for a rank-%d vector", axis, v.rank));
+  if (axis > 0 && axis >= v.rank)
+    FAIL(AERR(L, ax, "axis %" PRId64 " is out of range for a rank-%d vector", axis, v.rank));
   bool fl = ir_scalar_is_float(v.dt);
   const char *comb = is_max ? (fl ? "maxnumf" : "maxsi") : (fl ? "addf" : "addi");
   /* padding lanes hold the combiner's identity: NaN for maxnumf, the minimum for maxsi, -0 for addf */
@@ -1017,8 +1032,10 @@ static ttref_status emit_reduce(lower *L, const scope *s, const ir_fx_node *nd, 
   }
   if (ac && ac->kind != IR_FX_A_NONE) {
     TRY(value_of(L, s, ac, &acc));
-    if (acc.k != V_VEC || acc.dt != r.dt || acc.rank != r.rank || memcmp(acc.shape, r.shape, sizeof *r.shape * (size_t)r.rank))
-      FAIL(AERR(L, ac, "acc of %%%s must be a %s vector of shape %s", nd->name, sname(r.dt), shape_str(t1, sizeof t1, r.rank, r.shape)));
+    if (acc.k != V_VEC || acc.dt != r.dt || acc.rank != r.rank ||
+        memcmp(acc.shape, r.shape, sizeof *r.shape * (size_t)r.rank))
+      FAIL(AERR(L, ac, "acc of %%%s must be a %s vector of shape %s", nd->name, sname(r.dt),
+                shape_str(t1, sizeof t1, r.rank, r.shape)));
   } else {
     acc = vec_const(L, r.dt, r.rank, r.shape, 0, 0, true); /* TK's codegen: the zero accumulator, for max too */
   }
@@ -1038,7 +1055,8 @@ static ttref_status emit_for(lower *L, const scope *s, const ir_fx_node *nd, val
   val *benv = NULL, *res = NULL;
   int nb = 0, ninit = 0;
   char t1[200];
-  const ir_fx_arg *a0 = param(nd, 0, "start"), *a1 = param(nd, 1, "stop"), *a2 = param(nd, 2, "step"), *a3 = param(nd, 3, "init_args");
+  const ir_fx_arg *a0 = param(nd, 0, "start"), *a1 = param(nd, 1, "stop"), *a2 = param(nd, 2, "step"),
+                  *a3 = param(nd, 3, "init_args");
   val start = vconst(0), stop, step = vconst(1);
   if (nd->args->nitems == 1) {
     TRY(eval_index(L, s->r, s->env, a0, &stop));
@@ -1072,8 +1090,10 @@ static ttref_status emit_for(lower *L, const scope *s, const ir_fx_node *nd, val
   int nph = 0;
   for (int i = 0; i < body->nnodes; i++) nph += body->nodes[i].kind == IR_FX_N_PLACEHOLDER;
   if (nph != 1 + ninit + ncap)
-    FAIL(lerr(L, nd->tline, nd->tcol, "loop body %s has %d placeholders, but for_loop passes %d (induction variable, %d init_args, %d captures)",
-              body->name, nph, 1 + ninit + ncap, ninit, ncap));
+    FAIL(
+        lerr(L, nd->tline, nd->tcol,
+             "loop body %s has %d placeholders, but for_loop passes %d (induction variable, %d init_args, %d captures)",
+             body->name, nph, 1 + ninit + ncap, ninit, ncap));
   nb = body->nnodes;
   if (!(benv = ir_calloc((size_t)nb + 1, sizeof *benv)) || !(res = ir_calloc((size_t)ninit + 1, sizeof *res)))
     FAIL(ir_error_set(L->err, TTREF_E_NOMEM, (ttref_loc){L->g->filename, nd->line, nd->col}, "out of memory"));
@@ -1102,12 +1122,16 @@ static ttref_status emit_for(lower *L, const scope *s, const ir_fx_node *nd, val
         int aid = newid(L);
         *b = (val){.k = V_INDEX};
         snprintf(b->ref, sizeof b->ref, "%%v%d", aid);
-        ip += (size_t)snprintf(iters + ip, sizeof iters - (ip < sizeof iters ? ip : sizeof iters), "%s%s = %s", k > 1 ? ", " : "", b->ref, ir_);
-        tp += (size_t)snprintf(types + tp, sizeof types - (tp < sizeof types ? tp : sizeof types), "%si64", k > 1 ? ", " : "");
+        ip += (size_t)snprintf(iters + ip, sizeof iters - (ip < sizeof iters ? ip : sizeof iters), "%s%s = %s",
+                               k > 1 ? ", " : "", b->ref, ir_);
+        tp += (size_t)snprintf(types + tp, sizeof types - (tp < sizeof types ? tp : sizeof types), "%si64",
+                               k > 1 ? ", " : "");
       } else if (init.k == V_VEC) {
         *b = vec_new(L, init.dt, init.rank, init.shape);
-        ip += (size_t)snprintf(iters + ip, sizeof iters - (ip < sizeof iters ? ip : sizeof iters), "%s%s = %s", k > 1 ? ", " : "", b->ref, init.ref);
-        tp += (size_t)snprintf(types + tp, sizeof types - (tp < sizeof types ? tp : sizeof types), "%s%s", k > 1 ? ", " : "", vty(t1, sizeof t1, &init));
+        ip += (size_t)snprintf(iters + ip, sizeof iters - (ip < sizeof iters ? ip : sizeof iters), "%s%s = %s",
+                               k > 1 ? ", " : "", b->ref, init.ref);
+        tp += (size_t)snprintf(types + tp, sizeof types - (tp < sizeof types ? tp : sizeof types), "%s%s",
+                               k > 1 ? ", " : "", vty(t1, sizeof t1, &init));
       } else {
         FAIL(AERR(L, inits[k - 1], "init_args entries must be vectors or index values"));
       }
@@ -1120,8 +1144,12 @@ static ttref_status emit_for(lower *L, const scope *s, const ir_fx_node *nd, val
   if (ip >= sizeof iters || tp >= sizeof types) FAIL(lerr(L, nd->line, nd->col, "too many init_args"));
   if (ninit > 1) snprintf(out->ref, sizeof out->ref, "%%v%d", id);
   if (ninit == 0) sb_add(&L->body, "%*sscf.for %%v%d = %s to %s step %s : i64 {\n", L->indent, "", iv, lb, ub, stp);
-  else if (ninit == 1) sb_add(&L->body, "%*s%%v%d = scf.for %%v%d = %s to %s step %s iter_args(%s) -> (%s) : i64 {\n", L->indent, "", id, iv, lb, ub, stp, iters, types);
-  else sb_add(&L->body, "%*s%%v%d:%d = scf.for %%v%d = %s to %s step %s iter_args(%s) -> (%s) : i64 {\n", L->indent, "", id, ninit, iv, lb, ub, stp, iters, types);
+  else if (ninit == 1)
+    sb_add(&L->body, "%*s%%v%d = scf.for %%v%d = %s to %s step %s iter_args(%s) -> (%s) : i64 {\n", L->indent, "", id,
+           iv, lb, ub, stp, iters, types);
+  else
+    sb_add(&L->body, "%*s%%v%d:%d = scf.for %%v%d = %s to %s step %s iter_args(%s) -> (%s) : i64 {\n", L->indent, "",
+           id, ninit, iv, lb, ub, stp, iters, types);
   int saved_loc = L->curloc;
   L->indent += 2;
   L->stack[L->nstack++] = ri;
@@ -1134,7 +1162,8 @@ static ttref_status emit_for(lower *L, const scope *s, const ir_fx_node *nd, val
   out->k = V_TUPLE;
   out->nitems = ninit;
   out->items = ninit ? ir_arena_alloc(L->arena, sizeof *out->items * (size_t)ninit) : NULL;
-  if (ninit && !out->items) FAIL(ir_error_set(L->err, TTREF_E_NOMEM, (ttref_loc){L->g->filename, nd->line, nd->col}, "out of memory"));
+  if (ninit && !out->items)
+    FAIL(ir_error_set(L->err, TTREF_E_NOMEM, (ttref_loc){L->g->filename, nd->line, nd->col}, "out of memory"));
   for (int i = 0; i < ninit; i++) {
     out->items[i] = res[i];
     out->items[i].isc = false;
@@ -1155,29 +1184,33 @@ static ttref_status binary(lower *L, const scope *s, const ir_fx_node *nd, val *
   val a = {0}, b = {0};
   TRY(value_of(L, s, aa, &a));
   TRY(value_of(L, s, ab, &b));
-  static const char *const pyop[] = {[IR_FX_ADD] = "+", [IR_FX_SUB] = "-", [IR_FX_MUL] = "*",
+  static const char *const pyop[] = {[IR_FX_ADD] = "+",     [IR_FX_SUB] = "-",       [IR_FX_MUL] = "*",
                                      [IR_FX_TRUEDIV] = "/", [IR_FX_FLOORDIV] = "//", [IR_FX_MOD] = "%"};
   const char *op = pyop[nd->op];
   bool ia = a.k == V_INDEX || a.k == V_PYINT, ib = b.k == V_INDEX || b.k == V_PYINT;
   if (ia && ib) { /* index arithmetic (TK: arith on index; floordivsi, remsi) */
     if (a.k == V_PYINT) a = vconst(a.c);
     if (b.k == V_PYINT) b = vconst(b.c);
-    if (nd->op == IR_FX_TRUEDIV) FAIL(lerr(L, nd->tline, nd->tcol, "truediv of index values is not supported (TK has no integer truediv)"));
+    if (nd->op == IR_FX_TRUEDIV)
+      FAIL(lerr(L, nd->tline, nd->tcol, "truediv of index values is not supported (TK has no integer truediv)"));
     TRY(idx_binop(L, aa, op, a, b, a.isc && b.isc, out));
     goto fail;
   }
   if (a.k != V_VEC && b.k != V_VEC) {
     if ((a.k == V_PYFLOAT || a.k == V_PYINT) && (b.k == V_PYFLOAT || b.k == V_PYINT))
-      FAIL(lerr(L, nd->tline, nd->tcol, "%%%s: arithmetic on two Python numbers is folded by the tracer, not traced", nd->name));
+      FAIL(lerr(L, nd->tline, nd->tcol, "%%%s: arithmetic on two Python numbers is folded by the tracer, not traced",
+                nd->name));
     FAIL(lerr(L, nd->tline, nd->tcol, "%%%s: operands must be vectors, index values or numbers", nd->name));
   }
   if ((a.k == V_INDEX && b.k == V_VEC) || (b.k == V_INDEX && a.k == V_VEC))
-    FAIL(lerr(L, nd->tline, nd->tcol, "%%%s mixes an index value with a vector (convert it with to_dtype first)", nd->name));
+    FAIL(lerr(L, nd->tline, nd->tcol, "%%%s mixes an index value with a vector (convert it with to_dtype first)",
+              nd->name));
   ir_scalar dt = a.k == V_VEC ? a.dt : b.dt;
   TRY(as_vec(L, nd, aa, a, dt, &a));
   TRY(as_vec(L, nd, ab, b, dt, &b));
   if (a.dt != b.dt)
-    FAIL(lerr(L, nd->tline, nd->tcol, "%%%s: element types differ (%s and %s); TK needs to_dtype first", nd->name, sname(a.dt), sname(b.dt)));
+    FAIL(lerr(L, nd->tline, nd->tcol, "%%%s: element types differ (%s and %s); TK needs to_dtype first", nd->name,
+              sname(a.dt), sname(b.dt)));
   int R = 0;
   int64_t shape[IR_MAX_RANK];
   TRY(bcast_shapes(L, nd, &a, &b, &R, shape));
@@ -1217,7 +1250,8 @@ static ttref_status lower_call(lower *L, const scope *s, const ir_fx_node *nd, v
   case IR_FX_THREAD_PROGRAM_ID: {
     int64_t axis = 0;
     TRY(eval_static(L, s->r, s->env, param(nd, 0, "axis"), &axis));
-    if (axis < 0 || axis > 2) FAIL(AERR(L, param(nd, 0, "axis"), "program id axis must be 0, 1 or 2, got %" PRId64, axis));
+    if (axis < 0 || axis > 2)
+      FAIL(AERR(L, param(nd, 0, "axis"), "program id axis must be 0, 1 or 2, got %" PRId64, axis));
     int p = newid(L), id;
     *out = idx_new(L, &id);
     emit(L, "%%v%d = tt.get_program_id %c : i32", p, "xyz"[axis]);
@@ -1253,8 +1287,8 @@ static ttref_status lower_call(lower *L, const scope *s, const ir_fx_node *nd, v
         int64_t ks[IR_MAX_RANK];
         for (int k = 0; k < B->rank; k++) ks[k] = d[k].len;
         if (item.rank != B->rank || memcmp(item.shape, ks, sizeof *ks * (size_t)B->rank))
-          FAIL(AERR(L, ai, "item of shape %s does not match the key's shape %s", shape_str(t1, sizeof t1, item.rank, item.shape),
-                    shape_str(t2, sizeof t2, B->rank, ks)));
+          FAIL(AERR(L, ai, "item of shape %s does not match the key's shape %s",
+                    shape_str(t1, sizeof t1, item.rank, item.shape), shape_str(t2, sizeof t2, B->rank, ks)));
       }
     }
     TRY(emit_store(L, nd, B, d, item));
@@ -1291,7 +1325,8 @@ static ttref_status lower_call(lower *L, const scope *s, const ir_fx_node *nd, v
   case IR_FX_EXP2: {
     val v = {0};
     TRY(want_vec(L, s, nd, param(nd, 0, "val"), &v));
-    if (!ir_scalar_is_float(v.dt)) FAIL(lerr(L, nd->tline, nd->tcol, "exp2 of %s: TK defines exp2 on floats only", sname(v.dt)));
+    if (!ir_scalar_is_float(v.dt))
+      FAIL(lerr(L, nd->tline, nd->tcol, "exp2 of %s: TK defines exp2 on floats only", sname(v.dt)));
     *out = vec_new(L, v.dt, v.rank, v.shape);
     emit(L, "%s = math.exp2 %s : %s", out->ref, v.ref, vty(t1, sizeof t1, &v));
     break;
@@ -1303,12 +1338,16 @@ static ttref_status lower_call(lower *L, const scope *s, const ir_fx_node *nd, v
     const ir_fx_arg *ac = param(nd, 2, "acc");
     TRY(want_vec(L, s, nd, param(nd, 0, "lhs"), &a));
     TRY(want_vec(L, s, nd, param(nd, 1, "rhs"), &b));
-    if (!ac || ac->kind == IR_FX_A_NONE) FAIL(lerr(L, nd->tline, nd->tcol, "vector_dot needs an accumulator (TK's codegen requires acc)"));
+    if (!ac || ac->kind == IR_FX_A_NONE)
+      FAIL(lerr(L, nd->tline, nd->tcol, "vector_dot needs an accumulator (TK's codegen requires acc)"));
     TRY(want_vec(L, s, nd, ac, &c));
-    if (a.rank != 2 || b.rank != 2 || c.rank != 2 || a.shape[1] != b.shape[0] || c.shape[0] != a.shape[0] || c.shape[1] != b.shape[1])
+    if (a.rank != 2 || b.rank != 2 || c.rank != 2 || a.shape[1] != b.shape[0] || c.shape[0] != a.shape[0] ||
+        c.shape[1] != b.shape[1])
       FAIL(lerr(L, nd->tline, nd->tcol, "vector_dot needs lhs (n, k), rhs (k, m), acc (n, m); got %s, %s, %s",
-                shape_str(t1, sizeof t1, a.rank, a.shape), shape_str(t2, sizeof t2, b.rank, b.shape), shape_str(b1, sizeof b1, c.rank, c.shape)));
-    if (a.dt != b.dt) FAIL(lerr(L, nd->tline, nd->tcol, "vector_dot operands differ in type (%s, %s)", sname(a.dt), sname(b.dt)));
+                shape_str(t1, sizeof t1, a.rank, a.shape), shape_str(t2, sizeof t2, b.rank, b.shape),
+                shape_str(b1, sizeof b1, c.rank, c.shape)));
+    if (a.dt != b.dt)
+      FAIL(lerr(L, nd->tline, nd->tcol, "vector_dot operands differ in type (%s, %s)", sname(a.dt), sname(b.dt)));
     if (ir_scalar_is_float(a.dt) != ir_scalar_is_float(c.dt))
       FAIL(lerr(L, nd->tline, nd->tcol, "vector_dot: %s operands with a %s accumulator", sname(a.dt), sname(c.dt)));
     a = fill_padding(L, a, 0, 0, true); /* padded k lanes must contribute 0 */
@@ -1318,7 +1357,8 @@ static ttref_status lower_call(lower *L, const scope *s, const ir_fx_node *nd, v
     vty(ta, sizeof ta, &a);
     vty(tb, sizeof tb, &b);
     if (ir_scalar_is_float(a.dt))
-      emit(L, "%s = tt.dot %s, %s, %s, inputPrecision = ieee : %s * %s -> %s", out->ref, a.ref, b.ref, c.ref, ta, tb, vty(t1, sizeof t1, &c));
+      emit(L, "%s = tt.dot %s, %s, %s, inputPrecision = ieee : %s * %s -> %s", out->ref, a.ref, b.ref, c.ref, ta, tb,
+           vty(t1, sizeof t1, &c));
     else
       emit(L, "%s = tt.dot %s, %s, %s : %s * %s -> %s", out->ref, a.ref, b.ref, c.ref, ta, tb, vty(t1, sizeof t1, &c));
     break;
@@ -1373,7 +1413,8 @@ static ttref_status lower_call(lower *L, const scope *s, const ir_fx_node *nd, v
         op += (size_t)snprintf(ord + op, sizeof ord - op, "%s%d", i ? ", " : "", order[i]);
       }
       val t = vec_new(L, v.dt, nb, ts);
-      emit(L, "%s = tt.trans %s {order = array<i32: %s>} : %s -> %s", t.ref, v.ref, ord, vty(t1, sizeof t1, &v), vty(t2, sizeof t2, &t));
+      emit(L, "%s = tt.trans %s {order = array<i32: %s>} : %s -> %s", t.ref, v.ref, ord, vty(t1, sizeof t1, &v),
+           vty(t2, sizeof t2, &t));
       v = t;
     }
     for (int i = 0; i < R; i++) pad[i] = 1;
@@ -1405,7 +1446,8 @@ static ttref_status lower_call(lower *L, const scope *s, const ir_fx_node *nd, v
       break;
     }
     *out = vec_new(L, v.dt, np, shape);
-    emit(L, "%s = tt.trans %s {order = array<i32: %s>} : %s -> %s", out->ref, v.ref, ord, vty(t1, sizeof t1, &v), vty(t2, sizeof t2, out));
+    emit(L, "%s = tt.trans %s {order = array<i32: %s>} : %s -> %s", out->ref, v.ref, ord, vty(t1, sizeof t1, &v),
+         vty(t2, sizeof t2, out));
     break;
   }
   case IR_FX_TO_DTYPE: {
@@ -1414,13 +1456,15 @@ static ttref_status lower_call(lower *L, const scope *s, const ir_fx_node *nd, v
     const ir_fx_arg *va = param(nd, 0, "val");
     TRY(value_of(L, s, va, &v));
     TRY(want_dtype(L, param(nd, 1, "dtype"), &dt));
-    if (v.k == V_PYFLOAT && !ir_scalar_is_float(dt)) FAIL(AERR(L, va, "float to %s: TK has no float-to-integer conversion", sname(dt)));
+    if (v.k == V_PYFLOAT && !ir_scalar_is_float(dt))
+      FAIL(AERR(L, va, "float to %s: TK has no float-to-integer conversion", sname(dt)));
     if (v.k != V_VEC) {
       TRY(as_vec(L, nd, va, v, dt, out));
       break;
     }
     if (ir_scalar_is_float(v.dt) && !ir_scalar_is_float(dt))
-      FAIL(lerr(L, nd->tline, nd->tcol, "to_dtype %s -> %s: TK has no float-to-integer conversion", sname(v.dt), sname(dt)));
+      FAIL(lerr(L, nd->tline, nd->tcol, "to_dtype %s -> %s: TK has no float-to-integer conversion", sname(v.dt),
+                sname(dt)));
     TRY(convert(L, nd, v, dt, out));
     break;
   }
@@ -1481,7 +1525,8 @@ static ttref_status lower_region(lower *L, int ri, val *env, val *results, int n
     } else if (ra->kind == IR_FX_A_NONE) {
       n = 0;
     }
-    if (n != nresults) FAIL(AERR(L, ra, "the loop body returns %d values, but for_loop %%%s has %d init_args", n, loop->name, nresults));
+    if (n != nresults)
+      FAIL(AERR(L, ra, "the loop body returns %d values, but for_loop %%%s has %d init_args", n, loop->name, nresults));
     char refs[4096] = "", types[2048] = "";
     size_t rp = 0, tp = 0;
     for (int k = 0; k < n; k++) {
@@ -1495,9 +1540,12 @@ static ttref_status lower_region(lower *L, int ri, val *env, val *results, int n
         tp += (size_t)snprintf(types + tp, tp < sizeof types ? sizeof types - tp : 0, "%si64", k ? ", " : "");
       } else {
         if (v.k == V_PYFLOAT || v.k == V_INDEX) TRY(as_vec(L, nd, items[k], v, want->dt, &v));
-        if (v.k != V_VEC || v.dt != want->dt || v.rank != want->rank || memcmp(v.shape, want->shape, sizeof *v.shape * (size_t)v.rank))
-          FAIL(AERR(L, items[k], "loop value %d has a different type than its init_arg (%s)", k, vty(t1, sizeof t1, want)));
-        tp += (size_t)snprintf(types + tp, tp < sizeof types ? sizeof types - tp : 0, "%s%s", k ? ", " : "", vty(t1, sizeof t1, &v));
+        if (v.k != V_VEC || v.dt != want->dt || v.rank != want->rank ||
+            memcmp(v.shape, want->shape, sizeof *v.shape * (size_t)v.rank))
+          FAIL(AERR(L, items[k], "loop value %d has a different type than its init_arg (%s)", k,
+                    vty(t1, sizeof t1, want)));
+        tp += (size_t)snprintf(types + tp, tp < sizeof types ? sizeof types - tp : 0, "%s%s", k ? ", " : "",
+                               vty(t1, sizeof t1, &v));
       }
       rp += (size_t)snprintf(refs + rp, rp < sizeof refs ? sizeof refs - rp : 0, "%s%s", k ? ", " : "", v.ref);
     }
@@ -1520,7 +1568,10 @@ static ttref_status bind_buffers(lower *L, val *env, char *args, size_t argn)
     const ir_fx_node *nd = &r->nodes[i];
     if (nd->kind != IR_FX_N_PLACEHOLDER) continue;
     if (nd->buf_kind == IR_FX_BUF_NONE)
-      FAIL(NERR(L, nd, "placeholder %%%s has no buffer type (expected e.g. '%%%s : InputBuffer[M, K] = placeholder[target=...]')", nd->name, nd->name));
+      FAIL(NERR(
+          L, nd,
+          "placeholder %%%s has no buffer type (expected e.g. '%%%s : InputBuffer[M, K] = placeholder[target=...]')",
+          nd->name, nd->name));
     if (L->nbufs >= (int)(sizeof L->bufs / sizeof L->bufs[0])) FAIL(NERR(L, nd, "more than 64 kernel buffers"));
     fxbuf *B = &L->bufs[L->nbufs];
     B->node = nd;
@@ -1529,7 +1580,8 @@ static ttref_status bind_buffers(lower *L, val *env, char *args, size_t argn)
       if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_'))
         FAIL(lerr(L, nd->tline, nd->tcol, "placeholder target '%s' is not a plain argument name", B->name));
     for (int k = 0; k < L->nbufs; k++)
-      if (!strcmp(L->bufs[k].name, B->name)) FAIL(lerr(L, nd->tline, nd->tcol, "two placeholders have the target '%s'", B->name));
+      if (!strcmp(L->bufs[k].name, B->name))
+        FAIL(lerr(L, nd->tline, nd->tcol, "two placeholders have the target '%s'", B->name));
     TRY(eval_shape(L, r, env, nd->dims, &B->rank, B->dims));
     if (B->rank == 0) FAIL(NERR(L, nd, "buffer %s has rank 0", B->name));
     int64_t stride = 1;
@@ -1539,19 +1591,21 @@ static ttref_status bind_buffers(lower *L, val *env, char *args, size_t argn)
       stride *= B->dims[d];
     }
     B->dt = IR_S_F32; /* TK's default; `.of(dtype)` or --dtype NAME=DT override */
-    if (nd->dtype && !dtype_lookup(nd->dtype, &B->dt)) FAIL(lerr(L, nd->dline, nd->dcol, "unknown dtype '%s'", nd->dtype));
+    if (nd->dtype && !dtype_lookup(nd->dtype, &B->dt))
+      FAIL(lerr(L, nd->dline, nd->dcol, "unknown dtype '%s'", nd->dtype));
     for (int k = 0; L->b && k < L->b->ndtypes; k++) {
       const char *spec = L->b->dtypes[k], *eq = strchr(spec, '=');
       if (!eq) continue;
       size_t n = (size_t)(eq - spec);
-      if ((strlen(B->name) == n && !strncmp(spec, B->name, n)) || (strlen(nd->name) == n && !strncmp(spec, nd->name, n)))
+      if ((strlen(B->name) == n && !strncmp(spec, B->name, n)) ||
+          (strlen(nd->name) == n && !strncmp(spec, nd->name, n)))
         if (!dtype_lookup(eq + 1, &B->dt))
           FAIL(ir_error_set(L->err, TTREF_E_INPUT, (ttref_loc){0}, "--dtype %s: unknown dtype '%s'", spec, eq + 1));
     }
     env[i] = (val){.k = V_BUF, .buf = L->nbufs};
     int lc = loc_of(L, nd->name, nd->line, nd->col);
-    ap += (size_t)snprintf(args + ap, ap < argn ? argn - ap : 0, "%s%%%s: !tt.ptr<%s> loc(#loc%d)", L->nbufs ? ", " : "", B->name,
-                           sname(B->dt), lc);
+    ap += (size_t)snprintf(args + ap, ap < argn ? argn - ap : 0, "%s%%%s: !tt.ptr<%s> loc(#loc%d)",
+                           L->nbufs ? ", " : "", B->name, sname(B->dt), lc);
     L->nbufs++;
   }
   if (ap >= argn) FAIL(lerr(L, r->line, r->col, "kernel signature too long"));
@@ -1563,7 +1617,9 @@ static ttref_status bind_buffers(lower *L, val *env, char *args, size_t argn)
     for (int j = 0; j < L->nbufs; j++)
       found |= (strlen(L->bufs[j].name) == n && !strncmp(spec, L->bufs[j].name, n)) ||
                (strlen(L->bufs[j].node->name) == n && !strncmp(spec, L->bufs[j].node->name, n));
-    if (!eq || !found) FAIL(ir_error_set(L->err, TTREF_E_INPUT, (ttref_loc){0}, "--dtype %s: no kernel buffer named '%.*s'", spec, (int)n, spec));
+    if (!eq || !found)
+      FAIL(ir_error_set(L->err, TTREF_E_INPUT, (ttref_loc){0}, "--dtype %s: no kernel buffer named '%.*s'", spec,
+                        (int)n, spec));
   }
 fail:
   return st;
@@ -1581,7 +1637,8 @@ ttref_status ir_fx_lower(const ir_fx *g, const ir_fx_bind *b, const char *kernel
   const ir_fx_region *r = &g->regions[g->root];
   *out_text = NULL;
   *out_len = 0;
-  if (!L || !(L->arena = ir_arena_new()) || !(env = ir_calloc((size_t)r->nnodes + 1, sizeof *env)) || !(args = ir_alloc(argn)))
+  if (!L || !(L->arena = ir_arena_new()) || !(env = ir_calloc((size_t)r->nnodes + 1, sizeof *env)) ||
+      !(args = ir_alloc(argn)))
     FAIL(ir_error_set(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
   args[0] = 0; /* a kernel may have no buffers */
   L->g = g;
@@ -1609,7 +1666,8 @@ ttref_status ir_fx_lower(const ir_fx *g, const ir_fx_bind *b, const char *kernel
   L->curloc = floc;
   emit(L, "tt.return");
   sbuf out = {0};
-  sb_add(&out, "// lowered by ttref from the TK trace %s\nmodule {\n  tt.func public @%s(%s) {\n", L->base, kernel_name, args);
+  sb_add(&out, "// lowered by ttref from the TK trace %s\nmodule {\n  tt.func public @%s(%s) {\n", L->base, kernel_name,
+         args);
   if (L->body.p) sb_add(&out, "%s", L->body.p);
   sb_add(&out, "  } loc(#loc%d)\n} loc(#loc%d)\n", floc, floc);
   if (L->locs.p) sb_add(&out, "%s", L->locs.p);
@@ -1681,7 +1739,8 @@ ttref_status ir_fx_load_file(const char *path, const ir_fx_bind *b, ir_module **
   const char *stem = slash ? slash + 1 : path;
   size_t n = 0;
   for (const char *c = stem; *c && *c != '.' && n + 1 < sizeof name; c++)
-    name[n++] = ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_') ? *c : '_';
+    name[n++] =
+        ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_') ? *c : '_';
   if (n == 0 || (name[0] >= '0' && name[0] <= '9')) {
     memmove(name + 1, name, n < sizeof name - 2 ? n : sizeof name - 2);
     name[0] = 'k';

@@ -16,11 +16,11 @@ enum { IR_FX_OOB_ERROR = 0, IR_FX_OOB_ZERO = 1 };
 
 /* Launch-time bindings of a trace. */
 typedef struct ir_fx_bind {
-  const char *const *syms;   /* "NAME=INT" per symbol */
+  const char *const *syms; /* "NAME=INT" per symbol */
   int nsyms;
   const char *const *dtypes; /* "BUFFER=DTYPE" (placeholder target or node name) */
   int ndtypes;
-  int oob;                   /* IR_FX_OOB_ERROR (default) or IR_FX_OOB_ZERO */
+  int oob; /* IR_FX_OOB_ERROR (default) or IR_FX_OOB_ZERO */
 } ir_fx_bind;
 
 /**

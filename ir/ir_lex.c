@@ -26,8 +26,8 @@ void ir_lex_seek(ir_lexer *lx, const char *p, int line, const char *lstart)
   lx->lstart = lstart;
 }
 
-ttref_status ir_lex_error(const ir_lexer *lx, ttref_status code, int line, int col,
-                          ttref_error *err, const char *fmt, ...)
+ttref_status ir_lex_error(const ir_lexer *lx, ttref_status code, int line, int col, ttref_error *err, const char *fmt,
+                          ...)
 {
   char body[400];
   va_list ap;
@@ -65,33 +65,72 @@ ttref_status ir_lex_error(const ir_lexer *lx, ttref_status code, int line, int c
 
 /* character classes: one table lookup per byte in the token loops */
 enum { C_START = 1, C_DIGIT = 2, C_HEX = 4, C_ID = 8, C_SUFFIX = 16 };
-static const unsigned char cclass[256] = {
-  ['$'] = C_ID | C_SUFFIX, ['-'] = C_SUFFIX, ['.'] = C_ID | C_SUFFIX, ['0'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX,
-  ['1'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX, ['2'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX,
-  ['3'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX, ['4'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX,
-  ['5'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX, ['6'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX,
-  ['7'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX, ['8'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX,
-  ['9'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX, ['A'] = C_START | C_HEX | C_ID | C_SUFFIX,
-  ['B'] = C_START | C_HEX | C_ID | C_SUFFIX, ['C'] = C_START | C_HEX | C_ID | C_SUFFIX,
-  ['D'] = C_START | C_HEX | C_ID | C_SUFFIX, ['E'] = C_START | C_HEX | C_ID | C_SUFFIX,
-  ['F'] = C_START | C_HEX | C_ID | C_SUFFIX, ['G'] = C_START | C_ID | C_SUFFIX, ['H'] = C_START | C_ID | C_SUFFIX,
-  ['I'] = C_START | C_ID | C_SUFFIX, ['J'] = C_START | C_ID | C_SUFFIX, ['K'] = C_START | C_ID | C_SUFFIX,
-  ['L'] = C_START | C_ID | C_SUFFIX, ['M'] = C_START | C_ID | C_SUFFIX, ['N'] = C_START | C_ID | C_SUFFIX,
-  ['O'] = C_START | C_ID | C_SUFFIX, ['P'] = C_START | C_ID | C_SUFFIX, ['Q'] = C_START | C_ID | C_SUFFIX,
-  ['R'] = C_START | C_ID | C_SUFFIX, ['S'] = C_START | C_ID | C_SUFFIX, ['T'] = C_START | C_ID | C_SUFFIX,
-  ['U'] = C_START | C_ID | C_SUFFIX, ['V'] = C_START | C_ID | C_SUFFIX, ['W'] = C_START | C_ID | C_SUFFIX,
-  ['X'] = C_START | C_ID | C_SUFFIX, ['Y'] = C_START | C_ID | C_SUFFIX, ['Z'] = C_START | C_ID | C_SUFFIX,
-  ['_'] = C_START | C_ID | C_SUFFIX, ['a'] = C_START | C_HEX | C_ID | C_SUFFIX,
-  ['b'] = C_START | C_HEX | C_ID | C_SUFFIX, ['c'] = C_START | C_HEX | C_ID | C_SUFFIX,
-  ['d'] = C_START | C_HEX | C_ID | C_SUFFIX, ['e'] = C_START | C_HEX | C_ID | C_SUFFIX,
-  ['f'] = C_START | C_HEX | C_ID | C_SUFFIX, ['g'] = C_START | C_ID | C_SUFFIX, ['h'] = C_START | C_ID | C_SUFFIX,
-  ['i'] = C_START | C_ID | C_SUFFIX, ['j'] = C_START | C_ID | C_SUFFIX, ['k'] = C_START | C_ID | C_SUFFIX,
-  ['l'] = C_START | C_ID | C_SUFFIX, ['m'] = C_START | C_ID | C_SUFFIX, ['n'] = C_START | C_ID | C_SUFFIX,
-  ['o'] = C_START | C_ID | C_SUFFIX, ['p'] = C_START | C_ID | C_SUFFIX, ['q'] = C_START | C_ID | C_SUFFIX,
-  ['r'] = C_START | C_ID | C_SUFFIX, ['s'] = C_START | C_ID | C_SUFFIX, ['t'] = C_START | C_ID | C_SUFFIX,
-  ['u'] = C_START | C_ID | C_SUFFIX, ['v'] = C_START | C_ID | C_SUFFIX, ['w'] = C_START | C_ID | C_SUFFIX,
-  ['x'] = C_START | C_ID | C_SUFFIX, ['y'] = C_START | C_ID | C_SUFFIX, ['z'] = C_START | C_ID | C_SUFFIX
-};
+static const unsigned char cclass[256] = {['$'] = C_ID | C_SUFFIX,
+                                          ['-'] = C_SUFFIX,
+                                          ['.'] = C_ID | C_SUFFIX,
+                                          ['0'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX,
+                                          ['1'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX,
+                                          ['2'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX,
+                                          ['3'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX,
+                                          ['4'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX,
+                                          ['5'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX,
+                                          ['6'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX,
+                                          ['7'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX,
+                                          ['8'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX,
+                                          ['9'] = C_DIGIT | C_HEX | C_ID | C_SUFFIX,
+                                          ['A'] = C_START | C_HEX | C_ID | C_SUFFIX,
+                                          ['B'] = C_START | C_HEX | C_ID | C_SUFFIX,
+                                          ['C'] = C_START | C_HEX | C_ID | C_SUFFIX,
+                                          ['D'] = C_START | C_HEX | C_ID | C_SUFFIX,
+                                          ['E'] = C_START | C_HEX | C_ID | C_SUFFIX,
+                                          ['F'] = C_START | C_HEX | C_ID | C_SUFFIX,
+                                          ['G'] = C_START | C_ID | C_SUFFIX,
+                                          ['H'] = C_START | C_ID | C_SUFFIX,
+                                          ['I'] = C_START | C_ID | C_SUFFIX,
+                                          ['J'] = C_START | C_ID | C_SUFFIX,
+                                          ['K'] = C_START | C_ID | C_SUFFIX,
+                                          ['L'] = C_START | C_ID | C_SUFFIX,
+                                          ['M'] = C_START | C_ID | C_SUFFIX,
+                                          ['N'] = C_START | C_ID | C_SUFFIX,
+                                          ['O'] = C_START | C_ID | C_SUFFIX,
+                                          ['P'] = C_START | C_ID | C_SUFFIX,
+                                          ['Q'] = C_START | C_ID | C_SUFFIX,
+                                          ['R'] = C_START | C_ID | C_SUFFIX,
+                                          ['S'] = C_START | C_ID | C_SUFFIX,
+                                          ['T'] = C_START | C_ID | C_SUFFIX,
+                                          ['U'] = C_START | C_ID | C_SUFFIX,
+                                          ['V'] = C_START | C_ID | C_SUFFIX,
+                                          ['W'] = C_START | C_ID | C_SUFFIX,
+                                          ['X'] = C_START | C_ID | C_SUFFIX,
+                                          ['Y'] = C_START | C_ID | C_SUFFIX,
+                                          ['Z'] = C_START | C_ID | C_SUFFIX,
+                                          ['_'] = C_START | C_ID | C_SUFFIX,
+                                          ['a'] = C_START | C_HEX | C_ID | C_SUFFIX,
+                                          ['b'] = C_START | C_HEX | C_ID | C_SUFFIX,
+                                          ['c'] = C_START | C_HEX | C_ID | C_SUFFIX,
+                                          ['d'] = C_START | C_HEX | C_ID | C_SUFFIX,
+                                          ['e'] = C_START | C_HEX | C_ID | C_SUFFIX,
+                                          ['f'] = C_START | C_HEX | C_ID | C_SUFFIX,
+                                          ['g'] = C_START | C_ID | C_SUFFIX,
+                                          ['h'] = C_START | C_ID | C_SUFFIX,
+                                          ['i'] = C_START | C_ID | C_SUFFIX,
+                                          ['j'] = C_START | C_ID | C_SUFFIX,
+                                          ['k'] = C_START | C_ID | C_SUFFIX,
+                                          ['l'] = C_START | C_ID | C_SUFFIX,
+                                          ['m'] = C_START | C_ID | C_SUFFIX,
+                                          ['n'] = C_START | C_ID | C_SUFFIX,
+                                          ['o'] = C_START | C_ID | C_SUFFIX,
+                                          ['p'] = C_START | C_ID | C_SUFFIX,
+                                          ['q'] = C_START | C_ID | C_SUFFIX,
+                                          ['r'] = C_START | C_ID | C_SUFFIX,
+                                          ['s'] = C_START | C_ID | C_SUFFIX,
+                                          ['t'] = C_START | C_ID | C_SUFFIX,
+                                          ['u'] = C_START | C_ID | C_SUFFIX,
+                                          ['v'] = C_START | C_ID | C_SUFFIX,
+                                          ['w'] = C_START | C_ID | C_SUFFIX,
+                                          ['x'] = C_START | C_ID | C_SUFFIX,
+                                          ['y'] = C_START | C_ID | C_SUFFIX,
+                                          ['z'] = C_START | C_ID | C_SUFFIX};
 static bool is_id_start(int c) { return cclass[c & 0xFF] & C_START; }
 static bool is_digit(int c) { return cclass[c & 0xFF] & C_DIGIT; }
 static bool is_hex(int c) { return cclass[c & 0xFF] & C_HEX; }
@@ -105,10 +144,19 @@ static int utf8_len(const unsigned char *p, const unsigned char *end)
   int n;
   unsigned min;
   if (c < 0x80) return c ? 1 : 0;
-  if ((c & 0xE0) == 0xC0) { n = 2; min = 0x80; c &= 0x1F; }
-  else if ((c & 0xF0) == 0xE0) { n = 3; min = 0x800; c &= 0x0F; }
-  else if ((c & 0xF8) == 0xF0) { n = 4; min = 0x10000; c &= 0x07; }
-  else return 0;
+  if ((c & 0xE0) == 0xC0) {
+    n = 2;
+    min = 0x80;
+    c &= 0x1F;
+  } else if ((c & 0xF0) == 0xE0) {
+    n = 3;
+    min = 0x800;
+    c &= 0x0F;
+  } else if ((c & 0xF8) == 0xF0) {
+    n = 4;
+    min = 0x10000;
+    c &= 0x07;
+  } else return 0;
   if (end - p < n) return 0;
   for (int i = 1; i < n; i++) {
     if ((p[i] & 0xC0) != 0x80) return 0;
@@ -118,7 +166,7 @@ static int utf8_len(const unsigned char *p, const unsigned char *end)
   return n;
 }
 
-#define COL(q) ((int)((q) - lx->lstart) + 1)
+#define COL(q) ((int)((q)-lx->lstart) + 1)
 
 /* string -> '"' (char | '\' (["\\nt] | hex hex))* '"' ; cur is at the quote */
 static ttref_status lex_string(ir_lexer *lx, const char **pq, ttref_error *err)
@@ -130,8 +178,7 @@ static ttref_status lex_string(ir_lexer *lx, const char **pq, ttref_error *err)
       *pq = q + 1;
       return TTREF_OK;
     }
-    if (c == '\n' || c == '\r')
-      return ir_lex_error(lx, TTREF_E_SYNTAX, lx->line, COL(*pq), err, "unterminated string");
+    if (c == '\n' || c == '\r') return ir_lex_error(lx, TTREF_E_SYNTAX, lx->line, COL(*pq), err, "unterminated string");
     if (c == '\\') {
       if (q + 1 >= lx->end) break;
       char d = q[1];
@@ -161,10 +208,16 @@ size_t ir_lex_unescape(const char *s, size_t n, char *out)
       continue;
     }
     char d = s[i + 1];
-    if (d == 'n') { out[k++] = '\n'; i++; }
-    else if (d == 't') { out[k++] = '\t'; i++; }
-    else if (d == '"' || d == '\\') { out[k++] = d; i++; }
-    else if (i + 2 < n) {
+    if (d == 'n') {
+      out[k++] = '\n';
+      i++;
+    } else if (d == 't') {
+      out[k++] = '\t';
+      i++;
+    } else if (d == '"' || d == '\\') {
+      out[k++] = d;
+      i++;
+    } else if (i + 2 < n) {
       int v = 0;
       for (int j = 1; j <= 2; j++) {
         char h = s[i + j];
@@ -184,7 +237,10 @@ ttref_status ir_lex_next(ir_lexer *lx, ir_token *t, ttref_error *err)
   for (;;) {
     if (q >= lx->end) break;
     char c = *q;
-    if (c == ' ' || c == '\t' || c == '\r') { q++; continue; }
+    if (c == ' ' || c == '\t' || c == '\r') {
+      q++;
+      continue;
+    }
     if (c == '\n') {
       q++;
       lx->line++;
@@ -220,30 +276,79 @@ ttref_status ir_lex_next(ir_lexer *lx, ir_token *t, ttref_error *err)
   unsigned char c = (unsigned char)*q;
   ir_tok_kind k;
   switch (c) {
-  case '(': k = IR_TK_LPAREN; q++; break;
-  case ')': k = IR_TK_RPAREN; q++; break;
-  case '{': k = IR_TK_LBRACE; q++; break;
-  case '}': k = IR_TK_RBRACE; q++; break;
-  case '[': k = IR_TK_LBRACKET; q++; break;
-  case ']': k = IR_TK_RBRACKET; q++; break;
-  case '<': k = IR_TK_LT; q++; break;
-  case '>': k = IR_TK_GT; q++; break;
-  case ',': k = IR_TK_COMMA; q++; break;
-  case '=': k = IR_TK_EQUAL; q++; break;
-  case '*': k = IR_TK_STAR; q++; break;
-  case '?': k = IR_TK_QUESTION; q++; break;
-  case '+': k = IR_TK_PLUS; q++; break;
-  case '|': k = IR_TK_VBAR; q++; break;
+  case '(':
+    k = IR_TK_LPAREN;
+    q++;
+    break;
+  case ')':
+    k = IR_TK_RPAREN;
+    q++;
+    break;
+  case '{':
+    k = IR_TK_LBRACE;
+    q++;
+    break;
+  case '}':
+    k = IR_TK_RBRACE;
+    q++;
+    break;
+  case '[':
+    k = IR_TK_LBRACKET;
+    q++;
+    break;
+  case ']':
+    k = IR_TK_RBRACKET;
+    q++;
+    break;
+  case '<':
+    k = IR_TK_LT;
+    q++;
+    break;
+  case '>':
+    k = IR_TK_GT;
+    q++;
+    break;
+  case ',':
+    k = IR_TK_COMMA;
+    q++;
+    break;
+  case '=':
+    k = IR_TK_EQUAL;
+    q++;
+    break;
+  case '*':
+    k = IR_TK_STAR;
+    q++;
+    break;
+  case '?':
+    k = IR_TK_QUESTION;
+    q++;
+    break;
+  case '+':
+    k = IR_TK_PLUS;
+    q++;
+    break;
+  case '|':
+    k = IR_TK_VBAR;
+    q++;
+    break;
   case ':':
     q++;
     k = IR_TK_COLON;
-    if (q < lx->end && *q == ':') { q++; k = IR_TK_COLONCOLON; }
+    if (q < lx->end && *q == ':') {
+      q++;
+      k = IR_TK_COLONCOLON;
+    }
     break;
   case '"':
     if (lex_string(lx, &q, err)) return TTREF_E_SYNTAX;
     k = IR_TK_STRING;
     break;
-  case '%': case '^': case '#': case '!': case '@': {
+  case '%':
+  case '^':
+  case '#':
+  case '!':
+  case '@': {
     q++;
     k = c == '%' ? IR_TK_PERCENT : c == '^' ? IR_TK_CARET : c == '#' ? IR_TK_HASH : c == '!' ? IR_TK_BANG : IR_TK_AT;
     if (c == '@' && q < lx->end && *q == '"') {
@@ -264,13 +369,31 @@ ttref_status ir_lex_next(ir_lexer *lx, ir_token *t, ttref_error *err)
     break;
   }
   case '-':
-    if (q + 1 < lx->end && q[1] == '>') { k = IR_TK_ARROW; q += 2; break; }
-    if (!(q + 1 < lx->end && is_digit((unsigned char)q[1]))) { k = IR_TK_MINUS; q++; break; }
+    if (q + 1 < lx->end && q[1] == '>') {
+      k = IR_TK_ARROW;
+      q += 2;
+      break;
+    }
+    if (!(q + 1 < lx->end && is_digit((unsigned char)q[1]))) {
+      k = IR_TK_MINUS;
+      q++;
+      break;
+    }
     q++;
     /* fallthrough */
-  case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9':
+  case '0':
+  case '1':
+  case '2':
+  case '3':
+  case '4':
+  case '5':
+  case '6':
+  case '7':
+  case '8':
+  case '9':
     k = IR_TK_INT;
-    if (*q == '0' && q + 2 <= lx->end && q + 1 < lx->end && q[1] == 'x' && q + 2 < lx->end && is_hex((unsigned char)q[2])) {
+    if (*q == '0' && q + 2 <= lx->end && q + 1 < lx->end && q[1] == 'x' && q + 2 < lx->end &&
+        is_hex((unsigned char)q[2])) {
       q += 2;
       while (q < lx->end && is_hex((unsigned char)*q)) q++;
       break;

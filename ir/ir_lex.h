@@ -14,18 +14,33 @@
 
 typedef enum ir_tok_kind {
   IR_TK_EOF,
-  IR_TK_IDENT,    /* bare-id with dots: tt.make_range, i32, x */
-  IR_TK_PERCENT,  /* %name, %0, %x#1 (text includes the '%') */
-  IR_TK_CARET,    /* ^bb0 */
-  IR_TK_AT,       /* @sym or @"quoted sym" */
-  IR_TK_HASH,     /* #loc3, #llvm.loop_annotation */
-  IR_TK_BANG,     /* !tt.ptr */
-  IR_TK_INT,      /* 12, -3, 0x7E00 */
-  IR_TK_FLOAT,    /* 1.0, -2.5e+03 */
-  IR_TK_STRING,   /* "..." (text includes the quotes, escapes undecoded) */
-  IR_TK_LPAREN, IR_TK_RPAREN, IR_TK_LBRACE, IR_TK_RBRACE, IR_TK_LBRACKET, IR_TK_RBRACKET,
-  IR_TK_LT, IR_TK_GT, IR_TK_COLON, IR_TK_COLONCOLON, IR_TK_COMMA, IR_TK_EQUAL, IR_TK_ARROW,
-  IR_TK_STAR, IR_TK_QUESTION, IR_TK_PLUS, IR_TK_MINUS, IR_TK_VBAR,
+  IR_TK_IDENT,   /* bare-id with dots: tt.make_range, i32, x */
+  IR_TK_PERCENT, /* %name, %0, %x#1 (text includes the '%') */
+  IR_TK_CARET,   /* ^bb0 */
+  IR_TK_AT,      /* @sym or @"quoted sym" */
+  IR_TK_HASH,    /* #loc3, #llvm.loop_annotation */
+  IR_TK_BANG,    /* !tt.ptr */
+  IR_TK_INT,     /* 12, -3, 0x7E00 */
+  IR_TK_FLOAT,   /* 1.0, -2.5e+03 */
+  IR_TK_STRING,  /* "..." (text includes the quotes, escapes undecoded) */
+  IR_TK_LPAREN,
+  IR_TK_RPAREN,
+  IR_TK_LBRACE,
+  IR_TK_RBRACE,
+  IR_TK_LBRACKET,
+  IR_TK_RBRACKET,
+  IR_TK_LT,
+  IR_TK_GT,
+  IR_TK_COLON,
+  IR_TK_COLONCOLON,
+  IR_TK_COMMA,
+  IR_TK_EQUAL,
+  IR_TK_ARROW,
+  IR_TK_STAR,
+  IR_TK_QUESTION,
+  IR_TK_PLUS,
+  IR_TK_MINUS,
+  IR_TK_VBAR,
 } ir_tok_kind;
 
 typedef struct ir_token {
@@ -36,7 +51,7 @@ typedef struct ir_token {
 } ir_token;
 
 typedef struct ir_lexer {
-  const char *file;   /* name used in messages (borrowed) */
+  const char *file; /* name used in messages (borrowed) */
   const char *buf, *end, *cur;
   int line;           /* line of cur */
   const char *lstart; /* first byte of cur's line */
@@ -54,8 +69,7 @@ void ir_lex_seek(ir_lexer *lx, const char *p, int line, const char *lstart);
 size_t ir_lex_unescape(const char *s, size_t n, char *out);
 /* Located error: err->msg = "file:line:col: error: ..." and err->note = the
  * source line of buf with a caret under col. Returns code. */
-ttref_status ir_lex_error(const ir_lexer *lx, ttref_status code, int line, int col,
-                          ttref_error *err, const char *fmt, ...)
-    __attribute__((format(printf, 6, 7)));
+ttref_status ir_lex_error(const ir_lexer *lx, ttref_status code, int line, int col, ttref_error *err, const char *fmt,
+                          ...) __attribute__((format(printf, 6, 7)));
 
 #endif

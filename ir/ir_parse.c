@@ -62,7 +62,6 @@ ttref_status irp_depth_in(P *p)
   return TTREF_OK;
 }
 
-
 /* ---- hashing ----------------------------------------------------------------- */
 uint32_t irp_hash_bytes(const char *s, size_t n)
 {
@@ -216,8 +215,7 @@ fail:
   return st;
 }
 
-static ttref_status type_mismatch(P *p, int line, int col, const char *name, const ir_type *have,
-                                  const ir_type *want)
+static ttref_status type_mismatch(P *p, int line, int col, const char *name, const ir_type *have, const ir_type *want)
 {
   char a[256], b[256];
   ir_type_str(have, a, sizeof a);
@@ -326,7 +324,8 @@ ttref_status irp_fit_int(P *p, int line, int col, int64_t v, int bits, int64_t *
     *out = v;
     return TTREF_OK;
   }
-  if (!ir_int_fits(v, bits)) return irp_perr(p, line, col, "integer value %lld does not fit in i%d", (long long)v, bits);
+  if (!ir_int_fits(v, bits))
+    return irp_perr(p, line, col, "integer value %lld does not fit in i%d", (long long)v, bits);
   uint64_t mask = ((uint64_t)1 << bits) - 1, u = (uint64_t)v & mask;
   if (bits == 1) *out = (int64_t)u;
   else *out = (u >> (bits - 1)) ? (int64_t)(u | ~mask) : (int64_t)u;
@@ -381,8 +380,8 @@ fail:
 }
 
 /* region -> '{' [entry-ops] (label-def ops)* '}' ; label-def -> ^id [block-args] ':' */
-ttref_status irp_parse_region(P *p, ir_region *r, ir_value *args, int nargs, bool entry_given,
-                                 const char *const *keys, const size_t *klens)
+ttref_status irp_parse_region(P *p, ir_region *r, ir_value *args, int nargs, bool entry_given, const char *const *keys,
+                              const size_t *klens)
 {
   ttref_status st = TTREF_OK;
   memset(r, 0, sizeof *r);

@@ -32,8 +32,7 @@ ttref_status ir_parse_file(const char *path, ir_module **out, ttref_error *err);
  * error). @p name is the file name used in messages and module->filename.
  * Same results as ir_parse_file.
  */
-ttref_status ir_parse_string(const char *name, const char *text, size_t len, ir_module **out,
-                             ttref_error *err);
+ttref_status ir_parse_string(const char *name, const char *text, size_t len, ir_module **out, ttref_error *err);
 
 /* ir_parse_file/_string read ops of the ttref program's registry (ir_vendor_process()); the
  * _ex forms take the registry of vendor ops to accept (NULL: built-in ops only). The module's

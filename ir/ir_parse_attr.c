@@ -16,8 +16,10 @@ ttref_status irp_skip_balanced(P *p, const char **start, const char **end)
   *start = c->q;
   while (c->q < p->lx.end) {
     char ch = *c->q;
-    if (ch == '\n') { c->line++; c->lstart = c->q + 1; }
-    else if (ch == '"') {
+    if (ch == '\n') {
+      c->line++;
+      c->lstart = c->q + 1;
+    } else if (ch == '"') {
       ir_lex_seek(&p->lx, c->q, c->line, c->lstart);
       ir_token t;
       TRY(ir_lex_next(&p->lx, &t, p->err));
@@ -54,7 +56,6 @@ bool irp_is_type_start(P *p)
     if (tok_eq(&p->tok, ir_scalar_name((ir_scalar)i))) return true;
   return false;
 }
-
 
 /* dict-body -> entry (',' entry)* '}' ; entry -> (IDENT|STRING) ['=' attr]; sorted, on p->attrs */
 int irp_attr_cmp(const void *x, const void *y)
@@ -191,13 +192,15 @@ static ttref_status parse_dense(P *p, ir_attr *a)
   a->kind = IR_A_DENSE;
   a->type = t;
   if (blob) {
-    if (bloblen < 2 || blob[0] != '0' || blob[1] != 'x') FAIL(irp_perr(p, line, col, "dense string must be a hex blob \"0x...\""));
+    if (bloblen < 2 || blob[0] != '0' || blob[1] != 'x')
+      FAIL(irp_perr(p, line, col, "dense string must be a hex blob \"0x...\""));
     size_t nb = (bloblen - 2) / 2, esz = (size_t)(bits + 7) / 8;
     if ((bloblen - 2) % 2) FAIL(irp_perr(p, line, col, "odd number of hex digits in dense blob"));
     for (size_t i = 2; i < bloblen; i++)
       if (!isxdigit((unsigned char)blob[i])) FAIL(irp_perr(p, line, col, "invalid hex digit in dense blob"));
     int64_t cnt = (int64_t)(nb / esz);
-    if (nb % esz || (cnt != t->numel && cnt != 1)) FAIL(irp_perr(p, line, col, "dense blob has %zu bytes, expected %lld", nb, (long long)(t->numel * (int64_t)esz)));
+    if (nb % esz || (cnt != t->numel && cnt != 1))
+      FAIL(irp_perr(p, line, col, "dense blob has %zu bytes, expected %lld", nb, (long long)(t->numel * (int64_t)esz)));
     a->splat = cnt == 1 && t->numel != 1;
     a->nvals = cnt;
     a->hex = isf;
@@ -220,7 +223,8 @@ static ttref_status parse_dense(P *p, ir_attr *a)
   }
   size_t cnt = p->svals.n - mark;
   if (cnt != 1 && (int64_t)cnt != t->numel)
-    FAIL(irp_perr(p, line, col, "dense literal has %zu elements but %s needs %lld", cnt, "the type", (long long)t->numel));
+    FAIL(irp_perr(p, line, col, "dense literal has %zu elements but %s needs %lld", cnt, "the type",
+                  (long long)t->numel));
   a->nvals = (int64_t)cnt;
   a->splat = cnt == 1 && t->numel != 1;
   NEW(a->vals, sizeof(ir_scalar_val) * (cnt ? cnt : 1));
@@ -233,7 +237,8 @@ static ttref_status parse_dense(P *p, ir_attr *a)
       if (fl == EL_BOOL) FAIL(irp_perr(p, el, ec, "boolean element in a float dense literal"));
       if (fl == EL_HEX) {
         nhex++;
-        if (bits < 64 && ((uint64_t)v.i >> bits)) FAIL(irp_perr(p, el, ec, "hex bit pattern wider than the element type"));
+        if (bits < 64 && ((uint64_t)v.i >> bits))
+          FAIL(irp_perr(p, el, ec, "hex bit pattern wider than the element type"));
       } else {
         ndec++;
         if (fl == EL_INT) v.f = (double)v.i;
@@ -245,7 +250,8 @@ static ttref_status parse_dense(P *p, ir_attr *a)
     }
     a->vals[i] = v;
   }
-  if (nhex && ndec) FAIL(irp_perr(p, line, col, "mixing hex bit patterns and decimal floats in one dense literal is not supported"));
+  if (nhex && ndec)
+    FAIL(irp_perr(p, line, col, "mixing hex bit patterns and decimal floats in one dense literal is not supported"));
   a->hex = nhex > 0;
 fail:
   p->svals.n = mark;
@@ -291,7 +297,8 @@ ttref_status irp_parse_attr(P *p, ir_attr *a)
         a->kind = IR_A_FLOAT;
         if (hx) {
           int bits = ir_scalar_bits(ty->scalar);
-          if (bits < 64 && ((uint64_t)v >> bits)) FAIL(irp_perr(p, line, col, "hex bit pattern wider than %s", ir_scalar_name(ty->scalar)));
+          if (bits < 64 && ((uint64_t)v >> bits))
+            FAIL(irp_perr(p, line, col, "hex bit pattern wider than %s", ir_scalar_name(ty->scalar)));
           a->hex = true;
           a->i = v;
         } else {
@@ -317,7 +324,8 @@ ttref_status irp_parse_attr(P *p, ir_attr *a)
     const ir_type *et;
     int tl = p->tok.line, tc = p->tok.col;
     TRY(irp_parse_type(p, HINT_NONE, &et));
-    if (et->kind != IR_T_SCALAR || !ir_scalar_is_int(et->scalar)) FAIL(irp_perr(p, tl, tc, "only integer arrays are supported"));
+    if (et->kind != IR_T_SCALAR || !ir_scalar_is_int(et->scalar))
+      FAIL(irp_perr(p, tl, tc, "only integer arrays are supported"));
     a->kind = IR_A_ARRAY;
     a->type = et;
     size_t mark = p->ints.n;
@@ -426,7 +434,7 @@ fail:
 
 static const char *const e_cmpi[] = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
 static const char *const e_cmpf[] = {"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
-                                     "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"};
+                                     "ueq",   "ugt", "uge", "ult", "ule", "une", "uno", "true"};
 static const char *const e_cache[] = {"none", "ca", "cg", "wb", "cs", "wt", "cv"};
 static const char *const e_evict[] = {"evict_normal", "evict_first", "evict_last"};
 static const char *const e_sem[] = {"relaxed", "acquire", "release", "acq_rel"};
@@ -439,7 +447,10 @@ static const int v_nan[] = {IR_NAN_NONE, IR_NAN_ALL};
 static const char *const e_sdt[] = {"e4m3", "e5m2", "e2m3", "e3m2", "e2m1", "bf16", "fp16"};
 static const char *const e_axis[] = {"x", "y", "z"};
 static const char *const e_dred[] = {"", "add", "min", "max", "inc", "dec", "and", "or", "xor"};
-#define ESET(arr, base) {arr, (int)(sizeof arr / sizeof arr[0]), base, NULL}
+#define ESET(arr, base)                                                                                                \
+  {                                                                                                                    \
+    arr, (int)(sizeof arr / sizeof arr[0]), base, NULL                                                                 \
+  }
 static const enum_set S_CMPI = ESET(e_cmpi, 0), S_CMPF = ESET(e_cmpf, 0), S_CACHE = ESET(e_cache, 1),
                       S_EVICT = ESET(e_evict, 1), S_SEM = ESET(e_sem, 1), S_SCOPE = ESET(e_scope, 1),
                       S_RMW = ESET(e_rmw, 1), S_PREC = ESET(e_prec, 0), S_ROUND = ESET(e_round, 0),
@@ -453,18 +464,30 @@ typedef struct enum_attr {
   const enum_set *set;
 } enum_attr;
 static const enum_attr ENUM_ATTRS[] = {
-  {IR_OP_CMPI, "predicate", &S_CMPI},          {IR_OP_CMPF, "predicate", &S_CMPF},
-  {IR_OP_LOAD, "cache", &S_CACHE},             {IR_OP_LOAD, "evict", &S_EVICT},
-  {IR_OP_STORE, "cache", &S_CACHE},            {IR_OP_STORE, "evict", &S_EVICT},
-  {IR_OP_DESC_LOAD, "cache", &S_CACHE},        {IR_OP_DESC_LOAD, "evict", &S_EVICT},
-  {IR_OP_XDESC_LOAD, "cache", &S_CACHE},       {IR_OP_XDESC_LOAD, "evict", &S_EVICT},
-  {IR_OP_ATOMIC_RMW, "atomic_rmw_op", &S_RMW}, {IR_OP_ATOMIC_RMW, "sem", &S_SEM},
-  {IR_OP_ATOMIC_RMW, "scope", &S_SCOPE},       {IR_OP_ATOMIC_CAS, "sem", &S_SEM},
-  {IR_OP_ATOMIC_CAS, "scope", &S_SCOPE},       {IR_OP_DOT, "inputPrecision", &S_PREC},
-  {IR_OP_FP_TO_FP, "rounding", &S_ROUND},      {IR_OP_CLAMPF, "propagateNan", &S_NAN},
-  {IR_OP_DOT_SCALED, "a_elem_type", &S_SDT},   {IR_OP_DOT_SCALED, "b_elem_type", &S_SDT},
-  {IR_OP_GET_PROGRAM_ID, "axis", &S_AXIS},     {IR_OP_GET_NUM_PROGRAMS, "axis", &S_AXIS},
-  {IR_OP_DESC_REDUCE, "kind", &S_DRED},        {IR_OP_DESC_STORE, "reduce_kind", &S_DRED},
+    {IR_OP_CMPI, "predicate", &S_CMPI},
+    {IR_OP_CMPF, "predicate", &S_CMPF},
+    {IR_OP_LOAD, "cache", &S_CACHE},
+    {IR_OP_LOAD, "evict", &S_EVICT},
+    {IR_OP_STORE, "cache", &S_CACHE},
+    {IR_OP_STORE, "evict", &S_EVICT},
+    {IR_OP_DESC_LOAD, "cache", &S_CACHE},
+    {IR_OP_DESC_LOAD, "evict", &S_EVICT},
+    {IR_OP_XDESC_LOAD, "cache", &S_CACHE},
+    {IR_OP_XDESC_LOAD, "evict", &S_EVICT},
+    {IR_OP_ATOMIC_RMW, "atomic_rmw_op", &S_RMW},
+    {IR_OP_ATOMIC_RMW, "sem", &S_SEM},
+    {IR_OP_ATOMIC_RMW, "scope", &S_SCOPE},
+    {IR_OP_ATOMIC_CAS, "sem", &S_SEM},
+    {IR_OP_ATOMIC_CAS, "scope", &S_SCOPE},
+    {IR_OP_DOT, "inputPrecision", &S_PREC},
+    {IR_OP_FP_TO_FP, "rounding", &S_ROUND},
+    {IR_OP_CLAMPF, "propagateNan", &S_NAN},
+    {IR_OP_DOT_SCALED, "a_elem_type", &S_SDT},
+    {IR_OP_DOT_SCALED, "b_elem_type", &S_SDT},
+    {IR_OP_GET_PROGRAM_ID, "axis", &S_AXIS},
+    {IR_OP_GET_NUM_PROGRAMS, "axis", &S_AXIS},
+    {IR_OP_DESC_REDUCE, "kind", &S_DRED},
+    {IR_OP_DESC_STORE, "reduce_kind", &S_DRED},
 };
 
 const enum_set *irp_enum_for(ir_opcode op, const char *name)

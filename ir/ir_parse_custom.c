@@ -19,7 +19,7 @@ ttref_status irp_parse_custom(P *p, opb *b)
   bool got;
 
   switch (code) {
-  /* regular ops: their format comes from the syntax column (irp_parse_regular) */
+    /* regular ops: their format comes from the syntax column (irp_parse_regular) */
 #define X(name, mnem, nopnd, nres, flags, syn, rule, ...) IR_CASE_SYN_##syn(name)
 #include "ir_op_list.h"
 #undef X
@@ -35,7 +35,10 @@ ttref_status irp_parse_custom(P *p, opb *b)
     TRY(irp_parse_type(p, HINT_NONE, &t1));
     TRY(irp_accept(p, IR_TK_COMMA, &got));
     if (got) TRY(irp_parse_type(p, HINT_NONE, &t2));
-    else { t2 = t1; t1 = p->t_i1; }
+    else {
+      t2 = t1;
+      t1 = p->t_i1;
+    }
     TRY(irp_opnd(p, &u[0], t1));
     TRY(irp_opnd(p, &u[1], t2));
     TRY(irp_opnd(p, &u[2], t2));
@@ -56,7 +59,11 @@ ttref_status irp_parse_custom(P *p, opb *b)
     break;
 
   /* ---- tt one-operand A -> B ---- */
-  case IR_OP_SPLIT: case IR_OP_RESHAPE: case IR_OP_FP_TO_FP: case IR_OP_HISTOGRAM: case IR_OP_CAT:
+  case IR_OP_SPLIT:
+  case IR_OP_RESHAPE:
+  case IR_OP_FP_TO_FP:
+  case IR_OP_HISTOGRAM:
+  case IR_OP_CAT:
   case IR_OP_JOIN: {
     int nu = 1;
     TRY(irp_parse_use(p, &u[0]));
@@ -112,10 +119,12 @@ ttref_status irp_parse_custom(P *p, opb *b)
     TRY(irp_result(p, t1->elem));
     break;
 
-  case IR_OP_GET_PROGRAM_ID: case IR_OP_GET_NUM_PROGRAMS:
+  case IR_OP_GET_PROGRAM_ID:
+  case IR_OP_GET_NUM_PROGRAMS:
     if (is(p, IR_TK_IDENT)) TRY(irp_push_enum_kw(p, code, "axis"));
     /* fallthrough */
-  case IR_OP_MAKE_RANGE: case IR_OP_POISON:
+  case IR_OP_MAKE_RANGE:
+  case IR_OP_POISON:
     TRY(irp_parse_opt_attr_dict(p));
     TRY(irp_expect(p, IR_TK_COLON, "':'"));
     TRY(irp_parse_type(p, HINT_NONE, &t1));
@@ -151,7 +160,8 @@ ttref_status irp_parse_custom(P *p, opb *b)
     TRY(irp_result(p, t1));
     break;
 
-  case IR_OP_LOAD: case IR_OP_STORE: {
+  case IR_OP_LOAD:
+  case IR_OP_STORE: {
     int nu = 0, first_opt = code == IR_OP_LOAD ? 1 : 2;
     TRY(irp_parse_use(p, &u[nu++]));
     if (code == IR_OP_STORE) {
@@ -177,7 +187,8 @@ ttref_status irp_parse_custom(P *p, opb *b)
     break;
   }
 
-  case IR_OP_ATOMIC_RMW: case IR_OP_ATOMIC_CAS: {
+  case IR_OP_ATOMIC_RMW:
+  case IR_OP_ATOMIC_CAS: {
     if (code == IR_OP_ATOMIC_RMW) {
       TRY(irp_push_enum_kw(p, code, "atomic_rmw_op"));
       TRY(irp_expect(p, IR_TK_COMMA, "','"));
@@ -229,10 +240,18 @@ ttref_status irp_parse_custom(P *p, opb *b)
     bool has_as = false, has_bs = false;
     const ir_type *tas = NULL, *tbs = NULL;
     TRY(irp_parse_use(p, &u[0]));
-    if (is_kw(p, "scale")) { TRY(irp_next(p)); TRY(irp_parse_use(p, &u[3])); has_as = true; }
+    if (is_kw(p, "scale")) {
+      TRY(irp_next(p));
+      TRY(irp_parse_use(p, &u[3]));
+      has_as = true;
+    }
     TRY(irp_expect(p, IR_TK_COMMA, "','"));
     TRY(irp_parse_use(p, &u[1]));
-    if (is_kw(p, "scale")) { TRY(irp_next(p)); TRY(irp_parse_use(p, &u[4])); has_bs = true; }
+    if (is_kw(p, "scale")) {
+      TRY(irp_next(p));
+      TRY(irp_parse_use(p, &u[4]));
+      has_bs = true;
+    }
     TRY(irp_expect(p, IR_TK_COMMA, "','"));
     TRY(irp_parse_use(p, &u[2]));
     TRY(irp_expect_kw(p, "lhs"));
@@ -244,10 +263,16 @@ ttref_status irp_parse_custom(P *p, opb *b)
     TRY(irp_parse_opt_attr_dict(p));
     TRY(irp_expect(p, IR_TK_COLON, "':'"));
     TRY(irp_parse_type(p, HINT_NONE, &t1));
-    if (has_as) { TRY(irp_expect(p, IR_TK_COMMA, "','")); TRY(irp_parse_type(p, HINT_NONE, &tas)); }
+    if (has_as) {
+      TRY(irp_expect(p, IR_TK_COMMA, "','"));
+      TRY(irp_parse_type(p, HINT_NONE, &tas));
+    }
     TRY(irp_expect(p, IR_TK_STAR, "'*'"));
     TRY(irp_parse_type(p, HINT_NONE, &t2));
-    if (has_bs) { TRY(irp_expect(p, IR_TK_COMMA, "','")); TRY(irp_parse_type(p, HINT_NONE, &tbs)); }
+    if (has_bs) {
+      TRY(irp_expect(p, IR_TK_COMMA, "','"));
+      TRY(irp_parse_type(p, HINT_NONE, &tbs));
+    }
     TRY(irp_expect(p, IR_TK_ARROW, "'->'"));
     TRY(irp_parse_type(p, HINT_NONE, &t3));
     TRY(irp_opnd(p, &u[0], t1));
@@ -269,7 +294,9 @@ ttref_status irp_parse_custom(P *p, opb *b)
     break;
   }
 
-  case IR_OP_MAKE_TENSOR_PTR: case IR_OP_ADVANCE: case IR_OP_MAKE_TENSOR_DESC: {
+  case IR_OP_MAKE_TENSOR_PTR:
+  case IR_OP_ADVANCE:
+  case IR_OP_MAKE_TENSOR_DESC: {
     size_t um = p->uses.n, cnt[3] = {0, 0, 0};
     int nlists = code == IR_OP_MAKE_TENSOR_PTR ? 3 : code == IR_OP_ADVANCE ? 1 : 2;
     TRY(irp_parse_use(p, &u[0]));
@@ -288,7 +315,8 @@ ttref_status irp_parse_custom(P *p, opb *b)
       if (t2->kind != IR_T_DESC) FAIL(irp_perr(p, l2, c2, "expected a tensor descriptor type"));
       TRY(irp_opnd(p, &u[0], t1));
     } else {
-      if (t1->kind != IR_T_PTR || t1->elem->kind != IR_T_TENSOR) FAIL(irp_perr(p, l1, c1, "expected a block pointer type"));
+      if (t1->kind != IR_T_PTR || t1->elem->kind != IR_T_TENSOR)
+        FAIL(irp_perr(p, l1, c1, "expected a block pointer type"));
       if (code == IR_OP_MAKE_TENSOR_PTR) {
         const ir_type *base = ir_type_ptr(p->m, t1->elem->elem, t1->addrspace);
         TRY(irp_opnd(p, &u[0], base));
@@ -308,7 +336,10 @@ ttref_status irp_parse_custom(P *p, opb *b)
     break;
   }
 
-  case IR_OP_DESC_LOAD: case IR_OP_XDESC_LOAD: case IR_OP_DESC_STORE: case IR_OP_XDESC_STORE:
+  case IR_OP_DESC_LOAD:
+  case IR_OP_XDESC_LOAD:
+  case IR_OP_DESC_STORE:
+  case IR_OP_XDESC_STORE:
   case IR_OP_DESC_REDUCE: {
     size_t um = p->uses.n;
     bool store = code != IR_OP_DESC_LOAD && code != IR_OP_XDESC_LOAD;
@@ -339,7 +370,10 @@ ttref_status irp_parse_custom(P *p, opb *b)
     break;
   }
 
-  case IR_OP_DESC_GATHER: case IR_OP_XDESC_GATHER: case IR_OP_DESC_SCATTER: case IR_OP_XDESC_SCATTER: {
+  case IR_OP_DESC_GATHER:
+  case IR_OP_XDESC_GATHER:
+  case IR_OP_DESC_SCATTER:
+  case IR_OP_XDESC_SCATTER: {
     bool scatter = code == IR_OP_DESC_SCATTER || code == IR_OP_XDESC_SCATTER;
     size_t tm = p->tys.n;
     TRY(irp_parse_use(p, &u[0]));
@@ -376,7 +410,8 @@ ttref_status irp_parse_custom(P *p, opb *b)
     TRY(irp_parse_use(p, &u[1]));
     TRY(irp_expect(p, IR_TK_RBRACKET, "']'"));
     /* fallthrough */
-  case IR_OP_EXTERN_ELEMENTWISE: case IR_OP_CALL: {
+  case IR_OP_EXTERN_ELEMENTWISE:
+  case IR_OP_CALL: {
     size_t um = p->uses.n, tm = p->tys.n, nu = 2;
     if (code == IR_OP_CALL) {
       if (!is(p, IR_TK_AT)) FAIL(TERR("expected callee symbol"));
@@ -410,8 +445,12 @@ ttref_status irp_parse_custom(P *p, opb *b)
   }
 
   /* ---- terminators with value lists: [attrs] [uses ':' types] [attrs] ---- */
-  case IR_OP_RETURN: case IR_OP_SCF_YIELD: case IR_OP_REDUCE_RETURN: case IR_OP_SCAN_RETURN:
-  case IR_OP_MAP_ELEM_RETURN: case IR_OP_SCF_CONDITION: {
+  case IR_OP_RETURN:
+  case IR_OP_SCF_YIELD:
+  case IR_OP_REDUCE_RETURN:
+  case IR_OP_SCAN_RETURN:
+  case IR_OP_MAP_ELEM_RETURN:
+  case IR_OP_SCF_CONDITION: {
     size_t um = p->uses.n, tm = p->tys.n;
     if (code == IR_OP_SCF_CONDITION) {
       TRY(irp_expect(p, IR_TK_LPAREN, "'('"));
@@ -500,7 +539,8 @@ ttref_status irp_parse_custom(P *p, opb *b)
     TRY(irp_opnd(p, &u[0], t1));
     break;
 
-  case IR_OP_GPU_BARRIER: case IR_OP_TTG_BARRIER:
+  case IR_OP_GPU_BARRIER:
+  case IR_OP_TTG_BARRIER:
     if (code == IR_OP_TTG_BARRIER && is(p, IR_TK_IDENT) && !is_kw(p, "loc")) {
       const char *s = p->tok.p;
       TRY(irp_next(p));
@@ -737,13 +777,15 @@ ttref_status irp_parse_custom(P *p, opb *b)
     break;
   }
 
-  case IR_OP_REDUCE: case IR_OP_SCAN: case IR_OP_MAP_ELEMENTWISE:
-    FAIL(irp_perr(p, b->line, b->col, "'%s' has no custom form: write it in generic form \"%s\"(...)", ir_op_name(code), ir_op_name(code)));
+  case IR_OP_REDUCE:
+  case IR_OP_SCAN:
+  case IR_OP_MAP_ELEMENTWISE:
+    FAIL(irp_perr(p, b->line, b->col, "'%s' has no custom form: write it in generic form \"%s\"(...)", ir_op_name(code),
+                  ir_op_name(code)));
 
   case IR_OP_VENDOR: /* generic form only */
   case IR_OP_COUNT:
-  default:
-    FAIL(irp_perr(p, b->line, b->col, "no custom syntax known for '%s'", ir_op_name(code)));
+  default: FAIL(irp_perr(p, b->line, b->col, "no custom syntax known for '%s'", ir_op_name(code)));
   }
 fail:
   return st;

@@ -20,11 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_DEPTH IR_PARSE_MAX_DEPTH
+#define MAX_DEPTH   IR_PARSE_MAX_DEPTH
 #define MAX_REGIONS 16
-#define MAX_SUCCS 16
-#define FWD_ID UINT32_MAX
-#define MAX_NUMEL ((int64_t)1 << 31)
+#define MAX_SUCCS   16
+#define FWD_ID      UINT32_MAX
+#define MAX_NUMEL   ((int64_t)1 << 31)
 
 /* ---- growable scratch stacks (LIFO by mark) ------------------------------ */
 typedef struct vec {
@@ -50,7 +50,7 @@ static inline void vec_free(vec *v, size_t esz)
   v->n = v->cap = 0;
 }
 #define VAT(v, T, i) (((T *)(v).d)[i])
-#define VTOP(v, T) (((T *)(v).d) + (v).n)
+#define VTOP(v, T)   (((T *)(v).d) + (v).n)
 
 typedef struct use {
   const char *p;
@@ -89,7 +89,7 @@ typedef struct smap {
 typedef struct alias_ent {
   const char *name; /* without '#' */
   size_t len;
-  ir_loc *node;     /* IR_L_ALIAS node shared by all references (an alias_node) */
+  ir_loc *node; /* IR_L_ALIAS node shared by all references (an alias_node) */
   int defined, is_loc;
   int ref_line, ref_col; /* first reference */
   int def_line, def_col;
@@ -130,14 +130,14 @@ typedef struct P {
   int nfwd, had_fwd;
   ir_func *fn;
   /* aliases */
-  vec aents;  /* alias_ent */
+  vec aents; /* alias_ent */
   smap amap;
   vec aliases; /* ir_alias in file order */
   vec arefs;   /* attr_ref: #alias uses inside attributes */
   /* functions and calls */
-  vec funcs;  /* ir_func* */
+  vec funcs; /* ir_func* */
   smap fmap;
-  vec calls;  /* ir_op* */
+  vec calls; /* ir_op* */
   /* mnemonic table */
   short mn[512];
   const ttref_registry *reg; /* vendor ops (NULL: none) */
@@ -145,15 +145,15 @@ typedef struct P {
 } P;
 
 #define TERR(...) irp_perr(p, p->tok.line, p->tok.col, __VA_ARGS__)
-#define NEW(ptr, bytes)                                                        \
-  do {                                                                         \
-    (ptr) = ir_arena_alloc(p->a, (bytes));                                     \
-    if (!(ptr)) FAIL(irp_nomem(p));                                                \
+#define NEW(ptr, bytes)                                                                                                \
+  do {                                                                                                                 \
+    (ptr) = ir_arena_alloc(p->a, (bytes));                                                                             \
+    if (!(ptr)) FAIL(irp_nomem(p));                                                                                    \
   } while (0)
-#define PUSH(v, T, x)                                                          \
-  do {                                                                         \
-    if ((v).n >= (v).cap && vec_grow(&(v), sizeof(T), (v).n + 1)) FAIL(irp_nomem(p)); \
-    ((T *)(v).d)[(v).n++] = (x);                                               \
+#define PUSH(v, T, x)                                                                                                  \
+  do {                                                                                                                 \
+    if ((v).n >= (v).cap && vec_grow(&(v), sizeof(T), (v).n + 1)) FAIL(irp_nomem(p));                                  \
+    ((T *)(v).d)[(v).n++] = (x);                                                                                       \
   } while (0)
 
 typedef const char *(*smap_key_fn)(P *p, int idx, size_t *len);
@@ -205,8 +205,8 @@ ttref_status irp_define(P *p, const char *k, size_t n, ir_value *v, int line, in
 ttref_status irp_tok_int(P *p, const ir_token *t, int64_t *v, bool *hex);
 ttref_status irp_tok_float(P *p, const ir_token *t, double *v);
 ttref_status irp_fit_int(P *p, int line, int col, int64_t v, int bits, int64_t *out);
-ttref_status irp_parse_region(P *p, ir_region *r, ir_value *args, int nargs, bool entry_given,
-                                 const char *const *keys, const size_t *klens);
+ttref_status irp_parse_region(P *p, ir_region *r, ir_value *args, int nargs, bool entry_given, const char *const *keys,
+                              const size_t *klens);
 ttref_status irp_parse_type(P *p, int hint, const ir_type **out);
 ttref_status irp_parse_types(P *p, int hint, size_t *n);
 ttref_status irp_parse_fn_type(P *p, size_t *nin, size_t *nout);

@@ -49,7 +49,6 @@ fail:
   return st;
 }
 
-
 /* locinst -> "unknown" | STRING [':' INT ':' INT [to ..]] | STRING '(' locinst ')'
  *          | "callsite" '(' locinst "at" locinst ')' | "fused" ['<' attr '>'] '[' locs ']' | HASH */
 static ttref_status parse_locinst(P *p, const ir_loc **out)
@@ -246,12 +245,14 @@ ttref_status irp_check_aliases(P *p)
   for (size_t i = 0; i < na; i++) {
     alias_ent *e = &VAT(p->aents, alias_ent, i);
     if (!e->defined) FAIL(irp_perr(p, e->ref_line, e->ref_col, "undefined alias '#%s'", e->name));
-    if (e->used_as_loc && !e->is_loc) FAIL(irp_perr(p, e->ref_line, e->ref_col, "alias '#%s' is not a location", e->name));
+    if (e->used_as_loc && !e->is_loc)
+      FAIL(irp_perr(p, e->ref_line, e->ref_col, "alias '#%s' is not a location", e->name));
   }
   for (size_t i = 0; i < p->arefs.n; i++) {
     attr_ref *r = &VAT(p->arefs, attr_ref, i);
     size_t s = p->amap.cap ? irp_smap_probe(p, &p->amap, r->name, r->len, irp_akey) : 0;
-    if (!p->amap.cap || p->amap.slot[s].idx < 0) FAIL(irp_perr(p, r->line, r->col, "undefined alias '#%.*s'", (int)r->len, r->name));
+    if (!p->amap.cap || p->amap.slot[s].idx < 0)
+      FAIL(irp_perr(p, r->line, r->col, "undefined alias '#%.*s'", (int)r->len, r->name));
   }
   if (!na) goto fail;
   if (vec_grow(&start, sizeof(size_t), na + 1)) FAIL(irp_nomem(p));

@@ -53,12 +53,12 @@ fail:
   return st;
 }
 
-
 /* pointee of a pointer-like type: ptr<T> -> T; tensor<..x ptr<T>> -> tensor<..xT> */
 const ir_type *irp_pointee_of(P *p, const ir_type *t)
 {
   if (t->kind == IR_T_PTR) return t->elem;
-  if (t->kind == IR_T_TENSOR && t->elem->kind == IR_T_PTR) return ir_type_tensor(p->m, t->elem->elem, t->rank, t->shape);
+  if (t->kind == IR_T_TENSOR && t->elem->kind == IR_T_PTR)
+    return ir_type_tensor(p->m, t->elem->elem, t->rank, t->shape);
   return NULL;
 }
 
@@ -132,8 +132,6 @@ fail:
   return st;
 }
 
-
-
 ttref_status irp_make_args(P *p, size_t mark, size_t n, ir_value **out, const char ***keys, size_t **klens)
 {
   ttref_status st = TTREF_OK;
@@ -184,7 +182,6 @@ fail:
   return st;
 }
 
-
 /* Parse the body of a custom-format op (after its mnemonic). */
 ttref_status irp_parse_succ(P *p, opb *b, bool with_args)
 {
@@ -218,7 +215,8 @@ ttref_status irp_parse_succ(P *p, opb *b, bool with_args)
     if (nt != n) FAIL(irp_perr(p, l1, c1, "%zu types for %zu values", nt, n));
     s->nargs = (int)n;
     NEW(s->args, sizeof(ir_value *) * n);
-    for (size_t k = 0; k < n; k++) TRY(irp_resolve(p, &VAT(p->uses, use, um + k), VAT(p->tys, const ir_type *, tm + k), &s->args[k]));
+    for (size_t k = 0; k < n; k++)
+      TRY(irp_resolve(p, &VAT(p->uses, use, um + k), VAT(p->tys, const ir_type *, tm + k), &s->args[k]));
     p->uses.n = um;
     p->tys.n = tm;
   }
@@ -259,11 +257,12 @@ static ttref_status parse_generic(P *p, opb *b)
     }
     TRY(irp_next(p));
   }
-  int want_regions = !(ir_op_flags(op->code) & IR_F_REGION)                        ? 0
+  int want_regions = !(ir_op_flags(op->code) & IR_F_REGION)                      ? 0
                      : (op->code == IR_OP_SCF_IF || op->code == IR_OP_SCF_WHILE) ? 2
                                                                                  : 1;
   if (b->nregs != want_regions)
-    FAIL(irp_perr(p, b->line, b->col, "'%s' needs %d region(s), found %d", ir_op_name(op->code), want_regions, b->nregs));
+    FAIL(irp_perr(p, b->line, b->col, "'%s' needs %d region(s), found %d", ir_op_name(op->code), want_regions,
+                  b->nregs));
   TRY(irp_parse_opt_attr_dict(p));
   TRY(irp_expect(p, IR_TK_COLON, "':'"));
   int l1 = p->tok.line, c1 = p->tok.col;
@@ -281,7 +280,8 @@ static ttref_status parse_generic(P *p, opb *b)
       const ir_attr *sg = NULL;
       for (size_t i = b->amark; i < p->attrs.n; i++)
         if (!strcmp(VAT(p->attrs, ir_attr, i).name, "operandSegmentSizes")) sg = &VAT(p->attrs, ir_attr, i);
-      if (b->nsuccs != 2 || !sg || sg->nints != 3 || sg->ints[0] + sg->ints[1] + sg->ints[2] != (int64_t)n || sg->ints[0] != 1)
+      if (b->nsuccs != 2 || !sg || sg->nints != 3 || sg->ints[0] + sg->ints[1] + sg->ints[2] != (int64_t)n ||
+          sg->ints[0] != 1)
         FAIL(irp_perr(p, b->line, b->col, "cf.cond_br needs two successors and operandSegmentSizes"));
       memcpy(seg, sg->ints, sizeof seg);
     } else {
@@ -297,7 +297,8 @@ static ttref_status parse_generic(P *p, opb *b)
         TRY(irp_resolve(p, &VAT(p->uses, use, um + k), VAT(p->tys, const ir_type *, tm + k), &sc->args[j]));
     }
   }
-  for (size_t i = 0; i < first_succ; i++) TRY(irp_opnd(p, &VAT(p->uses, use, um + i), VAT(p->tys, const ir_type *, tm + i)));
+  for (size_t i = 0; i < first_succ; i++)
+    TRY(irp_opnd(p, &VAT(p->uses, use, um + i), VAT(p->tys, const ir_type *, tm + i)));
   for (size_t i = 0; i < nout; i++) TRY(irp_result(p, VAT(p->tys, const ir_type *, tm + nin + i)));
   p->uses.n = um;
   p->tys.n = tm;
@@ -414,7 +415,9 @@ ttref_status irp_parse_op(P *p, ir_op **out)
     if (!lookup_op(p, p->tok.p + 1, p->tok.n - 2, &op->code) &&
         !(op->vdef = ir_vendor_find(p->reg, p->tok.p + 1, p->tok.n - 2)))
       FAIL(TERR("unknown op %.*s%s", (int)(p->tok.n > 60 ? 60 : p->tok.n), p->tok.p,
-                memchr(p->tok.p, '.', p->tok.n) ? " (not a built-in op; a vendor op needs its registry or plugin: --ops PLUGIN.so)" : ""));
+                memchr(p->tok.p, '.', p->tok.n)
+                    ? " (not a built-in op; a vendor op needs its registry or plugin: --ops PLUGIN.so)"
+                    : ""));
     if (op->vdef) op->code = IR_OP_VENDOR;
     TRY(irp_next(p));
     TRY(parse_generic(p, &b));
@@ -433,7 +436,9 @@ ttref_status irp_parse_op(P *p, ir_op **out)
   /* build */
   size_t nres = p->types.n - b.tmark;
   size_t want = group ? (size_t)group : nnames;
-  if (want != nres) FAIL(irp_perr(p, b.line, b.col, "'%s' has %zu result(s) but %zu name(s) are given", ir_op_name(op->code), nres, want));
+  if (want != nres)
+    FAIL(irp_perr(p, b.line, b.col, "'%s' has %zu result(s) but %zu name(s) are given", ir_op_name(op->code), nres,
+                  want));
   op->nopnds = (int)(p->vals.n - b.vmark);
   if (op->nopnds) {
     NEW(op->opnds, sizeof(ir_value *) * (size_t)op->nopnds);

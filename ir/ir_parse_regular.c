@@ -21,7 +21,8 @@ ttref_status irp_parse_regular(P *p, opb *b)
   switch (syn) {
   /* same -> use (',' use)* [fastmath|overflow] [dict] ':' type */
   case IR_SYN_SAME:
-    if (nfix < 1 || nfix > 3) FAIL(irp_perr(p, b->line, b->col, "internal: '%s' has %d operands", ir_op_name(code), nfix));
+    if (nfix < 1 || nfix > 3)
+      FAIL(irp_perr(p, b->line, b->col, "internal: '%s' has %d operands", ir_op_name(code), nfix));
     for (int i = 0; i < nfix; i++) {
       if (i) TRY(irp_expect(p, IR_TK_COMMA, "','"));
       TRY(irp_parse_use(p, &u[i]));
@@ -76,9 +77,7 @@ ttref_status irp_parse_regular(P *p, opb *b)
     TRY(irp_result(p, t2));
     break;
 
-  case IR_SYN_CUSTOM:
-    TRY(irp_parse_custom(p, b));
-    break;
+  case IR_SYN_CUSTOM: TRY(irp_parse_custom(p, b)); break;
   }
 fail:
   return st;

@@ -65,15 +65,23 @@ static ttref_status cskip_enc(P *p, cpos *c)
 {
   if (!cis(p, c, '#')) return CERR("expected encoding attribute");
   c->q++;
-  while (c->q < p->lx.end && (isalnum((unsigned char)*c->q) || *c->q == '_' || *c->q == '.' || *c->q == '$' || *c->q == '-')) c->q++;
+  while (c->q < p->lx.end &&
+         (isalnum((unsigned char)*c->q) || *c->q == '_' || *c->q == '.' || *c->q == '$' || *c->q == '-'))
+    c->q++;
   if (!cis(p, c, '<')) return TTREF_OK;
   int d = 0;
   while (c->q < p->lx.end) {
     char ch = *c->q;
-    if (ch == '\n') { c->line++; c->lstart = c->q + 1; }
+    if (ch == '\n') {
+      c->line++;
+      c->lstart = c->q + 1;
+    }
     if (ch == '<') d++;
     if (ch == '>' && !(c->q > p->lx.buf && c->q[-1] == '-')) {
-      if (--d == 0) { c->q++; return TTREF_OK; }
+      if (--d == 0) {
+        c->q++;
+        return TTREF_OK;
+      }
     }
     if (d > MAX_DEPTH) return CERR("nesting too deep");
     c->q++;
@@ -193,9 +201,13 @@ static ttref_status ctype(P *p, cpos *c, int hint, const ir_type **out)
   if (cstarts(p, c, "tensor<")) TRY(ctensor(p, c, false, NULL, out));
   else if (cstarts(p, c, "!tt.ptr<")) TRY(cptr(p, c, out));
   else if (cstarts(p, c, "!tt.tensordesc<")) TRY(cdesc(p, c, out));
-  else if (cis(p, c, '<') && hint == HINT_PTR) { c->q++; TRY(cptr(p, c, out)); }
-  else if (cis(p, c, '<') && hint == HINT_DESC) { c->q++; TRY(cdesc(p, c, out)); }
-  else if (cis(p, c, '!')) {
+  else if (cis(p, c, '<') && hint == HINT_PTR) {
+    c->q++;
+    TRY(cptr(p, c, out));
+  } else if (cis(p, c, '<') && hint == HINT_DESC) {
+    c->q++;
+    TRY(cdesc(p, c, out));
+  } else if (cis(p, c, '!')) {
     const char *s = c->q;
     while (c->q < p->lx.end && !strchr("<> ,)\n\t", *c->q)) c->q++;
     int n = (int)(c->q - s);

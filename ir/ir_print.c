@@ -85,8 +85,8 @@ static bool bare_id(const char *s)
 {
   if (!s || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_')) return false;
   for (; *s; s++)
-    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_' ||
-          *s == '$' || *s == '.'))
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_' || *s == '$' ||
+          *s == '.'))
       return false;
   return true;
 }
@@ -483,7 +483,8 @@ static void wop(W *w, const ir_op *op, int ind)
     }
     ws(w, " = ");
   }
-  if (op->code == IR_OP_REDUCE || op->code == IR_OP_SCAN || op->code == IR_OP_MAP_ELEMENTWISE || op->code == IR_OP_VENDOR)
+  if (op->code == IR_OP_REDUCE || op->code == IR_OP_SCAN || op->code == IR_OP_MAP_ELEMENTWISE ||
+      op->code == IR_OP_VENDOR)
     wgeneric(w, op, ind);
   else irw_wcustom(w, op, ind);
   wloc(w, op->loc);
@@ -583,10 +584,10 @@ static void wfunc(W *w, const ir_func *f)
 /* ---- alias placement -------------------------------------------------------- */
 typedef struct AP {
   const ir_module *m;
-  int *slot;    /* name hash -> alias index */
+  int *slot; /* name hash -> alias index */
   size_t cap;
-  char *early;  /* alias must precede the module (nested use) */
-  char *done;   /* printed */
+  char *early; /* alias must precede the module (nested use) */
+  char *done;  /* printed */
   int *stack;
   int oom;
 } AP;

@@ -19,19 +19,19 @@
 typedef struct W {
   FILE *f;
   size_t n;
-  int bad;        /* write error */
-  int internal;   /* inexpressible IR */
+  int bad;      /* write error */
+  int internal; /* inexpressible IR */
   const char *why;
   const ir_print_hooks *h; /* may be NULL */
   char buf[1 << 16];
 } W;
 
-#define NEED(cond)                                                             \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      irw_wbad(w, "op does not fit its custom syntax");                            \
-      return;                                                                  \
-    }                                                                          \
+#define NEED(cond)                                                                                                     \
+  do {                                                                                                                 \
+    if (!(cond)) {                                                                                                     \
+      irw_wbad(w, "op does not fit its custom syntax");                                                                \
+      return;                                                                                                          \
+    }                                                                                                                  \
   } while (0)
 
 static const char *const SK_NONE[] __attribute__((unused)) = {NULL};

@@ -75,9 +75,7 @@ static void wregular(W *w, const ir_op *op)
     ws(w, " -> ");
     irw_wtype(w, op->res[0].type);
     return;
-  case IR_SYN_CUSTOM:
-    irw_wbad(w, "op does not fit its custom syntax");
-    return;
+  case IR_SYN_CUSTOM: irw_wbad(w, "op does not fit its custom syntax"); return;
   }
 }
 
@@ -117,7 +115,11 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
     ws(w, " to ");
     irw_wtype(w, op->res[0].type);
     return;
-  case IR_OP_SPLIT: case IR_OP_RESHAPE: case IR_OP_FP_TO_FP: case IR_OP_HISTOGRAM: case IR_OP_CAT:
+  case IR_OP_SPLIT:
+  case IR_OP_RESHAPE:
+  case IR_OP_FP_TO_FP:
+  case IR_OP_HISTOGRAM:
+  case IR_OP_CAT:
   case IR_OP_JOIN: {
     int want = (c == IR_OP_CAT || c == IR_OP_JOIN) ? 2 : 1;
     if (c == IR_OP_HISTOGRAM || c == IR_OP_FP_TO_FP) NEED(n == 1 || n == 2);
@@ -154,7 +156,8 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
     ws(w, " : ");
     irw_wtype(w, o[0]->type);
     return;
-  case IR_OP_GET_PROGRAM_ID: case IR_OP_GET_NUM_PROGRAMS:
+  case IR_OP_GET_PROGRAM_ID:
+  case IR_OP_GET_NUM_PROGRAMS:
     NEED(irw_attr_s(op, "axis") && op->nres == 1);
     wc(w, ' ');
     ws(w, irw_attr_s(op, "axis"));
@@ -162,7 +165,8 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
     ws(w, " : ");
     irw_wtype(w, op->res[0].type);
     return;
-  case IR_OP_MAKE_RANGE: case IR_OP_POISON:
+  case IR_OP_MAKE_RANGE:
+  case IR_OP_POISON:
     NEED(op->nres == 1 && n == 0);
     irw_wattr_dict(w, op->attrs, op->nattrs, SK_NONE);
     ws(w, " : ");
@@ -190,20 +194,28 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
     ws(w, ", ");
     irw_wtype(w, o[1]->type);
     return;
-  case IR_OP_LOAD: case IR_OP_STORE: {
+  case IR_OP_LOAD:
+  case IR_OP_STORE: {
     if (c == IR_OP_LOAD) NEED(n >= 1 && n <= 3 && op->nres == 1);
     else NEED(n >= 2 && n <= 3);
     wc(w, ' ');
     irw_wvals(w, o, n);
     const char *cm = irw_attr_s(op, "cache"), *ev = irw_attr_s(op, "evict");
-    if (cm) { ws(w, " cacheModifier = "); ws(w, cm); }
-    if (ev) { ws(w, " evictionPolicy = "); ws(w, ev); }
+    if (cm) {
+      ws(w, " cacheModifier = ");
+      ws(w, cm);
+    }
+    if (ev) {
+      ws(w, " evictionPolicy = ");
+      ws(w, ev);
+    }
     irw_wattr_dict(w, op->attrs, op->nattrs, SK_LS);
     ws(w, " : ");
     irw_wtype(w, o[0]->type);
     return;
   }
-  case IR_OP_ATOMIC_RMW: case IR_OP_ATOMIC_CAS:
+  case IR_OP_ATOMIC_RMW:
+  case IR_OP_ATOMIC_CAS:
     NEED(op->nres == 1 && irw_attr_s(op, "sem") && irw_attr_s(op, "scope"));
     if (c == IR_OP_ATOMIC_RMW) {
       NEED(irw_attr_s(op, "atomic_rmw_op") && n >= 2);
@@ -226,7 +238,10 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
     wc(w, ' ');
     irw_wvals(w, o, 3);
     const char *pr = irw_attr_s(op, "inputPrecision");
-    if (pr) { ws(w, ", inputPrecision = "); ws(w, pr); }
+    if (pr) {
+      ws(w, ", inputPrecision = ");
+      ws(w, pr);
+    }
     irw_wattr_dict(w, op->attrs, op->nattrs, SK_DOT);
     ws(w, " : ");
     irw_wtype(w, o[0]->type);
@@ -243,10 +258,16 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
     const ir_value *as = sg->ints[3] ? o[3] : NULL, *bs = sg->ints[4] ? o[3 + sg->ints[3]] : NULL;
     wc(w, ' ');
     irw_wval(w, o[0]);
-    if (as) { ws(w, " scale "); irw_wval(w, as); }
+    if (as) {
+      ws(w, " scale ");
+      irw_wval(w, as);
+    }
     ws(w, ", ");
     irw_wval(w, o[1]);
-    if (bs) { ws(w, " scale "); irw_wval(w, bs); }
+    if (bs) {
+      ws(w, " scale ");
+      irw_wval(w, bs);
+    }
     ws(w, ", ");
     irw_wval(w, o[2]);
     ws(w, " lhs = ");
@@ -256,15 +277,23 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
     irw_wattr_dict(w, op->attrs, op->nattrs, SK_DOTS);
     ws(w, " : ");
     irw_wtype(w, o[0]->type);
-    if (as) { ws(w, ", "); irw_wtype(w, as->type); }
+    if (as) {
+      ws(w, ", ");
+      irw_wtype(w, as->type);
+    }
     ws(w, " * ");
     irw_wtype(w, o[1]->type);
-    if (bs) { ws(w, ", "); irw_wtype(w, bs->type); }
+    if (bs) {
+      ws(w, ", ");
+      irw_wtype(w, bs->type);
+    }
     ws(w, " -> ");
     irw_wtype(w, op->res[0].type);
     return;
   }
-  case IR_OP_MAKE_TENSOR_PTR: case IR_OP_ADVANCE: case IR_OP_MAKE_TENSOR_DESC: {
+  case IR_OP_MAKE_TENSOR_PTR:
+  case IR_OP_ADVANCE:
+  case IR_OP_MAKE_TENSOR_DESC: {
     NEED(op->nres == 1 && n >= 1);
     int nl = c == IR_OP_MAKE_TENSOR_PTR ? 3 : c == IR_OP_ADVANCE ? 1 : 2;
     NEED((n - 1) % nl == 0);
@@ -285,7 +314,10 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
     irw_wtype(w, op->res[0].type);
     return;
   }
-  case IR_OP_DESC_LOAD: case IR_OP_XDESC_LOAD: case IR_OP_DESC_STORE: case IR_OP_XDESC_STORE:
+  case IR_OP_DESC_LOAD:
+  case IR_OP_XDESC_LOAD:
+  case IR_OP_DESC_STORE:
+  case IR_OP_XDESC_STORE:
   case IR_OP_DESC_REDUCE: {
     bool store = c != IR_OP_DESC_LOAD && c != IR_OP_XDESC_LOAD;
     NEED(n >= (store ? 2 : 1) && op->nres == (store ? 0 : 1));
@@ -301,11 +333,23 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
     wc(w, '[');
     irw_wvals(w, o + first, n - first);
     wc(w, ']');
-    if (store) { ws(w, ", "); irw_wval(w, o[1]); }
+    if (store) {
+      ws(w, ", ");
+      irw_wval(w, o[1]);
+    }
     const char *cm = irw_attr_s(op, "cache"), *ev = irw_attr_s(op, "evict"), *rk = irw_attr_s(op, "reduce_kind");
-    if (cm) { ws(w, " cacheModifier = "); ws(w, cm); }
-    if (ev) { ws(w, " evictionPolicy = "); ws(w, ev); }
-    if (rk && c == IR_OP_DESC_STORE) { ws(w, " reduce_kind = "); ws(w, rk); }
+    if (cm) {
+      ws(w, " cacheModifier = ");
+      ws(w, cm);
+    }
+    if (ev) {
+      ws(w, " evictionPolicy = ");
+      ws(w, ev);
+    }
+    if (rk && c == IR_OP_DESC_STORE) {
+      ws(w, " reduce_kind = ");
+      ws(w, rk);
+    }
     irw_wattr_dict(w, op->attrs, op->nattrs, c == IR_OP_DESC_REDUCE ? SK_KIND : SK_DSTORE);
     ws(w, " : ");
     irw_wtype(w, o[0]->type);
@@ -313,7 +357,10 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
     irw_wtype(w, store ? o[1]->type : op->res[0].type);
     return;
   }
-  case IR_OP_DESC_GATHER: case IR_OP_XDESC_GATHER: case IR_OP_DESC_SCATTER: case IR_OP_XDESC_SCATTER: {
+  case IR_OP_DESC_GATHER:
+  case IR_OP_XDESC_GATHER:
+  case IR_OP_DESC_SCATTER:
+  case IR_OP_XDESC_SCATTER: {
     bool sc = c == IR_OP_DESC_SCATTER || c == IR_OP_XDESC_SCATTER;
     NEED(n == (sc ? 4 : 3) && op->nres == (sc ? 0 : 1));
     wc(w, ' ');
@@ -321,7 +368,10 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
     wc(w, '[');
     irw_wvals(w, o + 1, 2);
     wc(w, ']');
-    if (sc) { ws(w, ", "); irw_wval(w, o[3]); }
+    if (sc) {
+      ws(w, ", ");
+      irw_wval(w, o[3]);
+    }
     irw_wattr_dict(w, op->attrs, op->nattrs, SK_NONE);
     ws(w, " : ");
     if (sc) irw_wvtypes(w, o, 4);
@@ -358,7 +408,9 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
     ws(w, " : ");
     irw_wfntype(w, op, 0, n);
     return;
-  case IR_OP_RETURN: case IR_OP_SCF_YIELD: case IR_OP_MAP_ELEM_RETURN:
+  case IR_OP_RETURN:
+  case IR_OP_SCF_YIELD:
+  case IR_OP_MAP_ELEM_RETURN:
     irw_wattr_dict(w, op->attrs, op->nattrs, SK_NONE);
     if (n) {
       wc(w, ' ');
@@ -367,7 +419,8 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
       irw_wvtypes(w, o, n);
     }
     return;
-  case IR_OP_REDUCE_RETURN: case IR_OP_SCAN_RETURN:
+  case IR_OP_REDUCE_RETURN:
+  case IR_OP_SCAN_RETURN:
     if (n) {
       wc(w, ' ');
       irw_wvals(w, o, n);
@@ -435,7 +488,8 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
     ws(w, " : ");
     irw_wtype(w, o[0]->type);
     return;
-  case IR_OP_GPU_BARRIER: case IR_OP_TTG_BARRIER: {
+  case IR_OP_GPU_BARRIER:
+  case IR_OP_TTG_BARRIER: {
     const ir_attr *as = ir_op_attr(op, "addrSpace");
     if (as && c == IR_OP_TTG_BARRIER && as->s) {
       wc(w, ' ');
@@ -569,11 +623,12 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
     }
     return;
   }
-  case IR_OP_REDUCE: case IR_OP_SCAN: case IR_OP_MAP_ELEMENTWISE: case IR_OP_VENDOR: /* generic form (wop) */
+  case IR_OP_REDUCE:
+  case IR_OP_SCAN:
+  case IR_OP_MAP_ELEMENTWISE:
+  case IR_OP_VENDOR: /* generic form (wop) */
   case IR_OP_COUNT:
-  default:
-    irw_wbad(w, "no custom printer");
-    return;
+  default: irw_wbad(w, "no custom printer"); return;
   }
 }
 #pragma GCC diagnostic pop

@@ -12,7 +12,7 @@
 struct ttref_registry {
   ttref_op_def **defs; /* each allocated separately: kernels hold pointers to them */
   int n, cap;
-  void **dl;           /* plugin handles, closed by ttref_registry_free */
+  void **dl; /* plugin handles, closed by ttref_registry_free */
   int ndl, capdl;
 };
 
@@ -58,7 +58,8 @@ static bool good_name(const char *s)
   if (!dot || s[n - 1] == '.') return false;
   for (size_t i = 0; i < n; i++) {
     char c = s[i];
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '$'))
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+          c == '$'))
       return false;
   }
   return true;
@@ -139,17 +140,20 @@ ttref_status ttref_registry_load(ttref_registry *reg, const char *path, ttref_er
   }
   /* a path without '/' would make dlopen search the library path: the user means a file */
   char buf[4096];
-  if (!strchr(path, '/') && snprintf(buf, sizeof buf, "./%s", path) < (int)sizeof buf) h = dlopen(buf, RTLD_NOW | RTLD_LOCAL);
+  if (!strchr(path, '/') && snprintf(buf, sizeof buf, "./%s", path) < (int)sizeof buf)
+    h = dlopen(buf, RTLD_NOW | RTLD_LOCAL);
   else h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!h) {
     const char *why = dlerror();
-    FAIL(ir_error_set(err, TTREF_E_IO, noloc, "cannot load ops plugin %.300s: %.150s", path, why ? why : "dlopen failed"));
+    FAIL(ir_error_set(err, TTREF_E_IO, noloc, "cannot load ops plugin %.300s: %.150s", path,
+                      why ? why : "dlopen failed"));
   }
   ttref_ops_init_fn init;
   void *sym = dlsym(h, TTREF_OPS_INIT_SYMBOL);
   memcpy(&init, &sym, sizeof init); /* object pointer to function pointer, as POSIX allows */
   if (!sym)
-    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ops plugin %.300s has no entry symbol '%s'", path, TTREF_OPS_INIT_SYMBOL));
+    FAIL(ir_error_set(err, TTREF_E_INPUT, noloc, "ops plugin %.300s has no entry symbol '%s'", path,
+                      TTREF_OPS_INIT_SYMBOL));
   ttref_error e = {0};
   const int before = reg->n;
   ttref_status ist = init(&api, reg, &e);
@@ -160,8 +164,8 @@ ttref_status ttref_registry_load(ttref_registry *reg, const char *path, ttref_er
       ir_free(d, sizeof *d);
     }
     const char *m = strncmp(e.msg, "error: ", 7) == 0 ? e.msg + 7 : e.msg;
-    FAIL(ir_error_set(err, ist == TTREF_E_NOMEM ? TTREF_E_NOMEM : TTREF_E_INPUT, noloc, "ops plugin %.200s: %.280s", path,
-                      m[0] ? m : ttref_status_str(ist)));
+    FAIL(ir_error_set(err, ist == TTREF_E_NOMEM ? TTREF_E_NOMEM : TTREF_E_INPUT, noloc, "ops plugin %.200s: %.280s",
+                      path, m[0] ? m : ttref_status_str(ist)));
   }
   reg->dl[reg->ndl++] = h;
   h = NULL;

@@ -51,8 +51,8 @@ static ttref_status bad_func(vctx *c, const ir_func *fn, const char *fmt, ...)
 
 ttref_status irv_internal(vctx *c, const ir_op *op, const char *what)
 {
-  ir_error_set(c->err, TTREF_E_INTERNAL, ir_op_ttir_loc(c->m, op), "'%s' op: malformed IR: %s",
-               ir_op_name(op->code), what);
+  ir_error_set(c->err, TTREF_E_INTERNAL, ir_op_ttir_loc(c->m, op), "'%s' op: malformed IR: %s", ir_op_name(op->code),
+               what);
   return TTREF_E_INTERNAL;
 }
 
@@ -62,11 +62,11 @@ static ttref_status check_size(vctx *c, const ir_op *op, const ir_type *t, bool 
   ttref_status st = TTREF_OK;
   if (!is_tensor(t)) goto fail;
   if (t->numel > MAX_NUMEL)
-    FAIL(irv_bad(c, op, "%s #%d '%s' has %lld elements, more than the limit of %lld", what, i, irv_tstr(c, t), (long long)t->numel,
-             (long long)MAX_NUMEL));
+    FAIL(irv_bad(c, op, "%s #%d '%s' has %lld elements, more than the limit of %lld", what, i, irv_tstr(c, t),
+                 (long long)t->numel, (long long)MAX_NUMEL));
   if (pow2 && !is_pow2(t->numel))
     FAIL(irv_bad(c, op, "number of elements must be power-of-two, but %s #%d '%s' has %lld", what, i, irv_tstr(c, t),
-             (long long)t->numel));
+                 (long long)t->numel));
 fail:
   return st;
 }
@@ -85,7 +85,8 @@ static ttref_status check_common(vctx *c, const ir_op *op)
     FAIL(irv_bad(c, op, "expected %d operand%s, but found %d", no, no == 1 ? "" : "s", op->nopnds));
   if (nr >= 0 && op->nres != nr && !(fl & IR_F_UNSUPPORTED))
     FAIL(irv_bad(c, op, "expected %d result%s, but found %d", nr, nr == 1 ? "" : "s", op->nres));
-  if (!(fl & IR_F_REGION) && op->nregions != 0 && !(fl & IR_F_UNSUPPORTED)) FAIL(irv_bad(c, op, "requires zero regions"));
+  if (!(fl & IR_F_REGION) && op->nregions != 0 && !(fl & IR_F_UNSUPPORTED))
+    FAIL(irv_bad(c, op, "requires zero regions"));
   if (op->code != IR_OP_CF_BR && op->code != IR_OP_CF_COND_BR && op->nsuccs != 0)
     FAIL(irv_bad(c, op, "requires zero successors"));
   bool pow2 = strncmp(ir_op_name(op->code), "tt.", 3) == 0; /* Triton's TensorSizeTrait is on tt.* ops only */
@@ -106,7 +107,7 @@ static ttref_status mark(vctx *c, const ir_value *v)
 {
   ttref_status st = TTREF_OK;
   if (v->id >= c->nseen) goto fail; /* reported at its uses */
-  if (c->seen[v->id]) /* two values in scope share an interpreter slot */
+  if (c->seen[v->id])               /* two values in scope share an interpreter slot */
     FAIL(ir_error_set(c->err, TTREF_E_INTERNAL, (ttref_loc){0}, "malformed IR: value id %u of '%%%s' is not unique",
                       (unsigned)v->id, v->name ? v->name : "?"));
   if (c->nundo == c->capundo) {
@@ -176,11 +177,13 @@ static ttref_status check_block(vctx *c, const ir_block *b)
   int ridx = r ? region_index(r) : 0;
   const ir_op *p = r ? r->parent : NULL;
   for (int i = 0; i < b->nargs; i++)
-    if (!b->args[i].type) FAIL(ir_error_set(c->err, TTREF_E_INTERNAL, (ttref_loc){c->m->filename, b->line, b->col},
-                                            "malformed IR: block argument without a type"));
+    if (!b->args[i].type)
+      FAIL(ir_error_set(c->err, TTREF_E_INTERNAL, (ttref_loc){c->m->filename, b->line, b->col},
+                        "malformed IR: block argument without a type"));
   for (int i = 0; i < b->nops; i++)
-    if (!b->ops[i]) FAIL(ir_error_set(c->err, TTREF_E_INTERNAL, (ttref_loc){c->m->filename, b->line, b->col},
-                                      "malformed IR: NULL op in block"));
+    if (!b->ops[i])
+      FAIL(ir_error_set(c->err, TTREF_E_INTERNAL, (ttref_loc){c->m->filename, b->line, b->col},
+                        "malformed IR: NULL op in block"));
   for (int i = 0; i + 1 < b->nops; i++) {
     const ir_op *op = b->ops[i];
     if (ir_op_flags(op->code) & IR_F_TERMINATOR) FAIL(irv_bad(c, op, "must be the last operation in the parent block"));
@@ -189,14 +192,18 @@ static ttref_status check_block(vctx *c, const ir_block *b)
   bool implicit = p && (p->code == IR_OP_SCF_FOR || p->code == IR_OP_SCF_IF) && p->nres == 0;
   if (!last || !(ir_op_flags(last->code) & IR_F_TERMINATOR)) {
     if (implicit) goto fail; /* MLIR's implicit empty scf.yield */
-    if (!last && p) FAIL(irv_bad(c, p, "region #%d has an empty block: expected at least a terminator (%s)", ridx, terminator_names(p, ridx)));
+    if (!last && p)
+      FAIL(irv_bad(c, p, "region #%d has an empty block: expected at least a terminator (%s)", ridx,
+                   terminator_names(p, ridx)));
     if (!last) FAIL(bad_func(c, c->fn, "empty block: expected at least a terminator (%s)", terminator_names(p, ridx)));
-    FAIL(irv_bad(c, last, "is not a terminator, but it ends a block (block with no terminator; expected %s)", terminator_names(p, ridx)));
+    FAIL(irv_bad(c, last, "is not a terminator, but it ends a block (block with no terminator; expected %s)",
+                 terminator_names(p, ridx)));
   }
   if (!terminator_ok(p, ridx, last->code))
-    FAIL(irv_bad(c, last, "is not a valid terminator %s%s%s (expected %s)", p ? "for '" : "of a function body", p ? ir_op_name(p->code) : "",
-             p ? (p->code == IR_OP_SCF_WHILE ? (ridx ? "' after region" : "' before region") : "'") : "",
-             terminator_names(p, ridx)));
+    FAIL(irv_bad(c, last, "is not a valid terminator %s%s%s (expected %s)", p ? "for '" : "of a function body",
+                 p ? ir_op_name(p->code) : "",
+                 p ? (p->code == IR_OP_SCF_WHILE ? (ridx ? "' after region" : "' before region") : "'") : "",
+                 terminator_names(p, ridx)));
 fail:
   return st;
 }
@@ -263,7 +270,8 @@ static ttref_status verify_cfg_region(vctx *c, const ir_region *r)
   size_t szi = (size_t)n * sizeof(int);
   blk_ix *ix = ir_calloc((size_t)n, sizeof *ix);
   int *rpo = ir_alloc(szi), *num = ir_alloc(szi), *idom = ir_alloc(szi), *stk = ir_alloc(szi), *it = ir_alloc(szi);
-  int *npred = ir_calloc((size_t)n + 1, sizeof(int)), *preds = NULL, *kids = NULL, *nkid = ir_calloc((size_t)n + 1, sizeof(int));
+  int *npred = ir_calloc((size_t)n + 1, sizeof(int)), *preds = NULL, *kids = NULL,
+      *nkid = ir_calloc((size_t)n + 1, sizeof(int));
   size_t *lvl = ir_alloc((size_t)n * sizeof(size_t));
   int npreds = 0, nrpo = 0;
   if (!ix || !rpo || !num || !idom || !stk || !it || !npred || !nkid || !lvl) FAIL(oom(c));
@@ -402,8 +410,7 @@ static ttref_status verify_region(vctx *c, const ir_region *r)
   if (r->nblocks > 1 && p && p->code != IR_OP_MAP_ELEMENTWISE)
     FAIL(irv_bad(c, p, "region #%d must have at most one block, but has %d", region_index(r), r->nblocks));
   if (r->nblocks == 1) TRY(verify_block(c, r->blocks[0]));
-  else if (r->nblocks > 1)
-    TRY(verify_cfg_region(c, r));
+  else if (r->nblocks > 1) TRY(verify_cfg_region(c, r));
 fail:
   unmark_to(c, level);
   return st;
@@ -473,8 +480,7 @@ ttref_status ir_verify_module(const ir_module *m, ttref_error *err)
   for (size_t k = 0; k < cap; k++) set[k] = -1;
   for (int i = 0; i < m->nfuncs; i++) {
     const ir_func *f = m->funcs[i];
-    if (f->name && name_seen(m, set, cap - 1, i))
-      FAIL(bad_func(&c, f, "redefinition of symbol named '%s'", f->name));
+    if (f->name && name_seen(m, set, cap - 1, i)) FAIL(bad_func(&c, f, "redefinition of symbol named '%s'", f->name));
     TRY(verify_func(&c, f));
   }
 fail:

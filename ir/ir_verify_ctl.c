@@ -9,17 +9,21 @@ static ttref_status check_reduce_scan(vctx *c, const ir_op *op, bool scan)
 {
   ttref_status st = TTREF_OK;
   if (op->nopnds < 1) FAIL(irv_bad(c, op, "must have at least 1 operand"));
-  if (op->nopnds != op->nres) FAIL(irv_bad(c, op, "must have the same number of inputs as outputs (%d vs %d)", op->nopnds, op->nres));
+  if (op->nopnds != op->nres)
+    FAIL(irv_bad(c, op, "must have the same number of inputs as outputs (%d vs %d)", op->nopnds, op->nres));
   const ir_type *s0 = otype(op, 0);
   if (!has_attr(op, "axis")) FAIL(irv_bad(c, op, "requires attribute 'axis'"));
   int64_t ax = ir_op_attr_int(op, "axis", -1);
   for (int i = 0; i < op->nopnds; i++) {
     const ir_type *s = otype(op, i), *r = rtype(op, i);
     if (!is_tensor(s)) FAIL(irv_bad(c, op, "operand #%d must be a tensor, but got '%s'", i, irv_tstr(c, s)));
-    if (ax < 0 || ax >= s->rank) FAIL(irv_bad(c, op, "axis %lld out of bounds for operand rank %d", (long long)ax, s->rank));
-    if (!same_shape(s, s0)) FAIL(irv_bad(c, op, "requires the same shape for all operands ('%s' vs '%s')", irv_tstr(c, s), irv_tstr(c, s0)));
+    if (ax < 0 || ax >= s->rank)
+      FAIL(irv_bad(c, op, "axis %lld out of bounds for operand rank %d", (long long)ax, s->rank));
+    if (!same_shape(s, s0))
+      FAIL(irv_bad(c, op, "requires the same shape for all operands ('%s' vs '%s')", irv_tstr(c, s), irv_tstr(c, s0)));
     if (scan) {
-      if (r != s) FAIL(irv_bad(c, op, "result #%d type '%s' must match operand type '%s'", i, irv_tstr(c, r), irv_tstr(c, s)));
+      if (r != s)
+        FAIL(irv_bad(c, op, "result #%d type '%s' must match operand type '%s'", i, irv_tstr(c, r), irv_tstr(c, s)));
       continue;
     }
     bool ok;
@@ -33,8 +37,8 @@ static ttref_status check_reduce_scan(vctx *c, const ir_op *op, bool scan)
       }
     }
     if (!ok)
-      FAIL(irv_bad(c, op, "result #%d type '%s' must be operand '%s' reduced along axis %lld%s", i, irv_tstr(c, r), irv_tstr(c, s),
-               (long long)ax, s->rank == 1 ? " (a scalar)" : ""));
+      FAIL(irv_bad(c, op, "result #%d type '%s' must be operand '%s' reduced along axis %lld%s", i, irv_tstr(c, r),
+                   irv_tstr(c, s), (long long)ax, s->rank == 1 ? " (a scalar)" : ""));
   }
   if (op->nregions != 1 || op->regions[0].nblocks != 1)
     FAIL(irv_bad(c, op, "requires one region with one block (the combine function)"));
@@ -45,7 +49,7 @@ static ttref_status check_reduce_scan(vctx *c, const ir_op *op, bool scan)
   for (int i = 0; i < 2 * n; i++)
     if (b->args[i].type != elem(otype(op, i % n)))
       FAIL(irv_bad(c, op, "type mismatch on combine operation. Expected argument %d to have type '%s' but got '%s'", i,
-               irv_tstr(c, elem(otype(op, i % n))), irv_tstr(c, b->args[i].type)));
+                   irv_tstr(c, elem(otype(op, i % n))), irv_tstr(c, b->args[i].type)));
 fail:
   return st;
 }
@@ -59,18 +63,19 @@ static ttref_status check_region_return(vctx *c, const ir_op *op)
   if (p->code == IR_OP_MAP_ELEMENTWISE) {
     int pack = (int)ir_op_attr_int(p, "pack", 1);
     if (op->nopnds != p->nres * pack)
-      FAIL(irv_bad(c, op, "region return does not match map_elementwise result: expected %d values, got %d", p->nres * pack, op->nopnds));
+      FAIL(irv_bad(c, op, "region return does not match map_elementwise result: expected %d values, got %d",
+                   p->nres * pack, op->nopnds));
     for (int i = 0; i < op->nopnds; i++)
       if (otype(op, i) != elem(rtype(p, i / pack)))
         FAIL(irv_bad(c, op, "region return does not match map_elementwise result: value #%d is '%s', expected '%s'", i,
-                 irv_tstr(c, otype(op, i)), irv_tstr(c, elem(rtype(p, i / pack)))));
+                     irv_tstr(c, otype(op, i)), irv_tstr(c, elem(rtype(p, i / pack)))));
   } else {
     if (op->nopnds != p->nopnds)
       FAIL(irv_bad(c, op, "expected combine operation to return %d values but got %d", p->nopnds, op->nopnds));
     for (int i = 0; i < op->nopnds; i++)
       if (otype(op, i) != elem(otype(p, i)))
         FAIL(irv_bad(c, op, "type mismatch on combine operation. Expected result %d to have type '%s' but got '%s'", i,
-                 irv_tstr(c, elem(otype(p, i))), irv_tstr(c, otype(op, i))));
+                     irv_tstr(c, elem(otype(p, i))), irv_tstr(c, otype(op, i))));
   }
 fail:
   return st;
@@ -82,15 +87,17 @@ static ttref_status check_map_elementwise(vctx *c, const ir_op *op)
   if (op->nopnds < 1) FAIL(irv_bad(c, op, "must have at least 1 operand"));
   TRY(irv_check_same_shape_all(c, op));
   int64_t pack = ir_op_attr_int(op, "pack", 1);
-  if (pack < 1 || !is_pow2(pack) || pack > 1024) FAIL(irv_bad(c, op, "pack must be a power of 2 in [1, 1024], but got %lld", (long long)pack));
+  if (pack < 1 || !is_pow2(pack) || pack > 1024)
+    FAIL(irv_bad(c, op, "pack must be a power of 2 in [1, 1024], but got %lld", (long long)pack));
   if (op->nregions != 1 || op->regions[0].nblocks < 1) FAIL(irv_bad(c, op, "requires one non-empty region"));
   const ir_block *b = op->regions[0].blocks[0];
   if (b->nargs != op->nopnds * pack)
-    FAIL(irv_bad(c, op, "region has wrong number of arguments: expected %lld, got %d", (long long)(op->nopnds * pack), b->nargs));
+    FAIL(irv_bad(c, op, "region has wrong number of arguments: expected %lld, got %d", (long long)(op->nopnds * pack),
+                 b->nargs));
   for (int i = 0; i < b->nargs; i++)
     if (b->args[i].type != elem(otype(op, (int)(i / pack))))
-      FAIL(irv_bad(c, op, "argument types did not match: argument #%d is '%s', expected '%s'", i, irv_tstr(c, b->args[i].type),
-               irv_tstr(c, elem(otype(op, (int)(i / pack))))));
+      FAIL(irv_bad(c, op, "argument types did not match: argument #%d is '%s', expected '%s'", i,
+                   irv_tstr(c, b->args[i].type), irv_tstr(c, elem(otype(op, (int)(i / pack))))));
 fail:
   return st;
 }
@@ -101,30 +108,32 @@ static ttref_status check_scf_for(vctx *c, const ir_op *op)
   if (op->nopnds < 3) FAIL(irv_bad(c, op, "expected at least 3 operands (lb, ub, step), but found %d", op->nopnds));
   const ir_type *t = otype(op, 0);
   if (t->kind != IR_T_SCALAR || !is_int_scalar(t) || otype(op, 1) != t || otype(op, 2) != t)
-    FAIL(irv_bad(c, op, "lower bound, upper bound and step must have the same integer type ('%s', '%s', '%s')", irv_tstr(c, t),
-             irv_tstr(c, otype(op, 1)), irv_tstr(c, otype(op, 2))));
+    FAIL(irv_bad(c, op, "lower bound, upper bound and step must have the same integer type ('%s', '%s', '%s')",
+                 irv_tstr(c, t), irv_tstr(c, otype(op, 1)), irv_tstr(c, otype(op, 2))));
   const ir_op *sd = op->opnds[2]->def;
   if (sd && sd->code == IR_OP_CONSTANT) {
     const ir_attr *v = ir_op_attr(sd, "value");
     if (v && v->kind == IR_A_INT && v->i <= 0) FAIL(irv_bad(c, op, "constant step operand must be positive"));
   }
   int n = op->nopnds - 3;
-  if (op->nres != n) FAIL(irv_bad(c, op, "mismatch in number of loop-carried values (%d) and defined values (%d)", n, op->nres));
+  if (op->nres != n)
+    FAIL(irv_bad(c, op, "mismatch in number of loop-carried values (%d) and defined values (%d)", n, op->nres));
   for (int i = 0; i < n; i++)
     if (otype(op, 3 + i) != rtype(op, i))
-      FAIL(irv_bad(c, op, "type mismatch between init value #%d ('%s') and result #%d ('%s')", i, irv_tstr(c, otype(op, 3 + i)), i,
-               irv_tstr(c, rtype(op, i))));
+      FAIL(irv_bad(c, op, "type mismatch between init value #%d ('%s') and result #%d ('%s')", i,
+                   irv_tstr(c, otype(op, 3 + i)), i, irv_tstr(c, rtype(op, i))));
   if (op->nregions != 1 || op->regions[0].nblocks != 1) FAIL(irv_bad(c, op, "requires one region with one block"));
   const ir_block *b = op->regions[0].blocks[0];
   if (b->nargs != 1 + n)
-    FAIL(irv_bad(c, op, "region must take the induction variable and %d iter_args, but takes %d arguments", n, b->nargs));
+    FAIL(irv_bad(c, op, "region must take the induction variable and %d iter_args, but takes %d arguments", n,
+                 b->nargs));
   if (b->args[0].type != t)
-    FAIL(irv_bad(c, op, "expected induction variable to be same type as bounds and step ('%s' vs '%s')", irv_tstr(c, b->args[0].type),
-             irv_tstr(c, t)));
+    FAIL(irv_bad(c, op, "expected induction variable to be same type as bounds and step ('%s' vs '%s')",
+                 irv_tstr(c, b->args[0].type), irv_tstr(c, t)));
   for (int i = 0; i < n; i++)
     if (b->args[1 + i].type != rtype(op, i))
-      FAIL(irv_bad(c, op, "types mismatch between iter_arg #%d ('%s') and result #%d ('%s')", i, irv_tstr(c, b->args[1 + i].type), i,
-               irv_tstr(c, rtype(op, i))));
+      FAIL(irv_bad(c, op, "types mismatch between iter_arg #%d ('%s') and result #%d ('%s')", i,
+                   irv_tstr(c, b->args[1 + i].type), i, irv_tstr(c, rtype(op, i))));
 fail:
   return st;
 }
@@ -137,7 +146,8 @@ static ttref_status check_scf_if(vctx *c, const ir_op *op)
   if (op->nregions < 1 || op->nregions > 2 || op->regions[0].nblocks != 1)
     FAIL(irv_bad(c, op, "requires a 'then' region with one block and an optional 'else' region"));
   bool has_else = op->nregions == 2 && op->regions[1].nblocks > 0;
-  if (op->nregions == 2 && op->regions[1].nblocks > 1) FAIL(irv_bad(c, op, "'else' region must have at most one block"));
+  if (op->nregions == 2 && op->regions[1].nblocks > 1)
+    FAIL(irv_bad(c, op, "'else' region must have at most one block"));
   if (op->nres > 0 && !has_else) FAIL(irv_bad(c, op, "must have an else block if defining values"));
   for (int r = 0; r < op->nregions; r++)
     if (op->regions[r].nblocks == 1 && op->regions[r].blocks[0]->nargs != 0)
@@ -156,14 +166,14 @@ static ttref_status check_scf_while(vctx *c, const ir_op *op)
     FAIL(irv_bad(c, op, "'before' region takes %d arguments, but the op has %d init values", b->nargs, op->nopnds));
   for (int i = 0; i < b->nargs; i++)
     if (b->args[i].type != otype(op, i))
-      FAIL(irv_bad(c, op, "'before' region argument #%d is '%s', but init value #%d is '%s'", i, irv_tstr(c, b->args[i].type), i,
-               irv_tstr(c, otype(op, i))));
+      FAIL(irv_bad(c, op, "'before' region argument #%d is '%s', but init value #%d is '%s'", i,
+                   irv_tstr(c, b->args[i].type), i, irv_tstr(c, otype(op, i))));
   if (a->nargs != op->nres)
     FAIL(irv_bad(c, op, "'after' region takes %d arguments, but the op has %d results", a->nargs, op->nres));
   for (int i = 0; i < a->nargs; i++)
     if (a->args[i].type != rtype(op, i))
-      FAIL(irv_bad(c, op, "'after' region argument #%d is '%s', but result #%d is '%s'", i, irv_tstr(c, a->args[i].type), i,
-               irv_tstr(c, rtype(op, i))));
+      FAIL(irv_bad(c, op, "'after' region argument #%d is '%s', but result #%d is '%s'", i,
+                   irv_tstr(c, a->args[i].type), i, irv_tstr(c, rtype(op, i))));
 fail:
   return st;
 }
@@ -178,7 +188,8 @@ static ttref_status yield_types(vctx *c, const ir_op *op, int from, const ir_op 
   for (int i = 0; i < n; i++) {
     const ir_type *w = want_results ? rtype(p, i) : otype(p, i);
     if (otype(op, from + i) != w)
-      FAIL(irv_bad(c, op, "%s: value #%d is '%s', but '%s' is expected", what, i, irv_tstr(c, otype(op, from + i)), irv_tstr(c, w)));
+      FAIL(irv_bad(c, op, "%s: value #%d is '%s', but '%s' is expected", what, i, irv_tstr(c, otype(op, from + i)),
+                   irv_tstr(c, w)));
   }
 fail:
   return st;
@@ -191,11 +202,10 @@ static ttref_status check_scf_yield(vctx *c, const ir_op *op)
   const ir_op *p = parent_op(op, &ridx);
   if (!p || !(p->code == IR_OP_SCF_FOR || p->code == IR_OP_SCF_IF || (p->code == IR_OP_SCF_WHILE && ridx == 1)))
     FAIL(irv_bad(c, op, "expects parent op to be one of 'scf.for, scf.if, scf.while (after region)'"));
-  if (p->code == IR_OP_SCF_WHILE) TRY(yield_types(c, op, 0, p, false, "must yield the types of the scf.while init values"));
-  else if (p->code == IR_OP_SCF_FOR)
-    TRY(yield_types(c, op, 0, p, true, "must yield the types of the scf.for results"));
-  else
-    TRY(yield_types(c, op, 0, p, true, "must yield the types of the scf.if results"));
+  if (p->code == IR_OP_SCF_WHILE)
+    TRY(yield_types(c, op, 0, p, false, "must yield the types of the scf.while init values"));
+  else if (p->code == IR_OP_SCF_FOR) TRY(yield_types(c, op, 0, p, true, "must yield the types of the scf.for results"));
+  else TRY(yield_types(c, op, 0, p, true, "must yield the types of the scf.if results"));
 fail:
   return st;
 }
@@ -205,7 +215,8 @@ static ttref_status check_scf_condition(vctx *c, const ir_op *op)
   ttref_status st = TTREF_OK;
   int ridx;
   const ir_op *p = parent_op(op, &ridx);
-  if (!p || p->code != IR_OP_SCF_WHILE || ridx != 0) FAIL(irv_bad(c, op, "expects parent op 'scf.while' (before region)"));
+  if (!p || p->code != IR_OP_SCF_WHILE || ridx != 0)
+    FAIL(irv_bad(c, op, "expects parent op 'scf.while' (before region)"));
   if (op->nopnds < 1 || !is_scalar_of(otype(op, 0), IR_S_I1))
     FAIL(irv_bad(c, op, "first operand must be an i1 condition"));
   TRY(yield_types(c, op, 1, p, true, "must forward the types of the scf.while results"));
@@ -222,8 +233,8 @@ static ttref_status check_return(vctx *c, const ir_op *op)
     FAIL(irv_bad(c, op, "has %d operands, but enclosing function (@%s) returns %d", op->nopnds, f->name, f->nres));
   for (int i = 0; i < f->nres; i++)
     if (otype(op, i) != f->res_types[i])
-      FAIL(irv_bad(c, op, "type of return operand %d ('%s') doesn't match function result type ('%s') in function @%s", i,
-               irv_tstr(c, otype(op, i)), irv_tstr(c, f->res_types[i]), f->name));
+      FAIL(irv_bad(c, op, "type of return operand %d ('%s') doesn't match function result type ('%s') in function @%s",
+                   i, irv_tstr(c, otype(op, i)), irv_tstr(c, f->res_types[i]), f->name));
 fail:
   return st;
 }
@@ -233,16 +244,18 @@ static ttref_status check_call(vctx *c, const ir_op *op)
   ttref_status st = TTREF_OK;
   const ir_func *f = op->callee_fn;
   if (!f) FAIL(irv_bad(c, op, "'@%s' does not reference a valid function", op->callee ? op->callee : "?"));
-  if (f->nargs != op->nopnds) FAIL(irv_bad(c, op, "incorrect number of operands for callee @%s (%d vs %d)", f->name, op->nopnds, f->nargs));
+  if (f->nargs != op->nopnds)
+    FAIL(irv_bad(c, op, "incorrect number of operands for callee @%s (%d vs %d)", f->name, op->nopnds, f->nargs));
   for (int i = 0; i < f->nargs; i++)
     if (otype(op, i) != f->args[i].type)
       FAIL(irv_bad(c, op, "operand type mismatch: expected operand type '%s', but provided '%s' for operand number %d",
-               irv_tstr(c, f->args[i].type), irv_tstr(c, otype(op, i)), i));
-  if (f->nres != op->nres) FAIL(irv_bad(c, op, "incorrect number of results for callee @%s (%d vs %d)", f->name, op->nres, f->nres));
+                   irv_tstr(c, f->args[i].type), irv_tstr(c, otype(op, i)), i));
+  if (f->nres != op->nres)
+    FAIL(irv_bad(c, op, "incorrect number of results for callee @%s (%d vs %d)", f->name, op->nres, f->nres));
   for (int i = 0; i < f->nres; i++)
     if (rtype(op, i) != f->res_types[i])
       FAIL(irv_bad(c, op, "result type mismatch at index %d: '%s' vs the callee's '%s'", i, irv_tstr(c, rtype(op, i)),
-               irv_tstr(c, f->res_types[i])));
+                   irv_tstr(c, f->res_types[i])));
 fail:
   return st;
 }
@@ -266,12 +279,13 @@ static ttref_status check_branch(vctx *c, const ir_op *op, int nsucc, int base)
     if (r && r->nblocks > 0 && sc->block == r->blocks[0])
       FAIL(irv_bad(c, op, "successor #%d is the entry block of the region, which may not have predecessors", s));
     if (sc->nargs != sc->block->nargs)
-      FAIL(irv_bad(c, op, "branch has %d operands for successor #%d, but target block has %d", sc->nargs, s, sc->block->nargs));
+      FAIL(irv_bad(c, op, "branch has %d operands for successor #%d, but target block has %d", sc->nargs, s,
+                   sc->block->nargs));
     for (int i = 0; i < sc->nargs; i++) {
       if (!sc->args[i] || !sc->args[i]->type) FAIL(irv_internal(c, op, "NULL successor operand"));
       if (sc->args[i]->type != sc->block->args[i].type)
         FAIL(irv_bad(c, op, "type mismatch for bb argument #%d of successor #%d ('%s' vs '%s')", i, s,
-                 irv_tstr(c, sc->args[i]->type), irv_tstr(c, sc->block->args[i].type)));
+                     irv_tstr(c, sc->args[i]->type), irv_tstr(c, sc->block->args[i].type)));
     }
   }
 fail:
@@ -315,14 +329,14 @@ static ttref_status check_vendor(vctx *c, const ir_op *op)
     if ((t->kind != IR_T_SCALAR && t->kind != IR_T_TENSOR) || e->kind != IR_T_SCALAR ||
         !(ir_scalar_is_int(e->scalar) || ir_scalar_is_float(e->scalar)))
       FAIL(irv_bad(c, op, "vendor ops take and give ints, floats and tensors of them, but %s #%d is '%s'",
-               i < op->nopnds ? "operand" : "result", i < op->nopnds ? i : 0, irv_tstr(c, t)));
+                   i < op->nopnds ? "operand" : "result", i < op->nopnds ? i : 0, irv_tstr(c, t)));
   }
   if (d->elementwise) TRY(irv_check_same_shape_all(c, op));
   if (!d->verify) {
     for (int i = 0; i < op->nopnds; i++)
       if (otype(op, i) != rtype(op, 0))
-        FAIL(irv_bad(c, op, "requires the same type for all operands and results (operand #%d is '%s', result is '%s')", i,
-                 irv_tstr(c, otype(op, i)), irv_tstr(c, rtype(op, 0))));
+        FAIL(irv_bad(c, op, "requires the same type for all operands and results (operand #%d is '%s', result is '%s')",
+                     i, irv_tstr(c, otype(op, i)), irv_tstr(c, rtype(op, 0))));
     goto fail;
   }
   for (int i = 0; i < op->nopnds; i++) type_info(otype(op, i), &in[i]);
@@ -338,9 +352,11 @@ static ttref_status check_vendor(vctx *c, const ir_op *op)
   if (!same) {
     char ob[160];
     int n = snprintf(ob, sizeof ob, "%s", out.rank > 0 ? "tensor<" : "");
-    for (int k = 0; k < out.rank && k < 8 && n < 100; k++) n += snprintf(ob + n, sizeof ob - (size_t)n, "%lldx", (long long)out.shape[k]);
+    for (int k = 0; k < out.rank && k < 8 && n < 100; k++)
+      n += snprintf(ob + n, sizeof ob - (size_t)n, "%lldx", (long long)out.shape[k]);
     snprintf(ob + n, sizeof ob - (size_t)n, "%.20s%s", out.dtype ? out.dtype : "?", out.rank > 0 ? ">" : "");
-    FAIL(irv_bad(c, op, "result type '%s' does not match the type its operands give, '%s'", irv_tstr(c, rtype(op, 0)), ob));
+    FAIL(irv_bad(c, op, "result type '%s' does not match the type its operands give, '%s'", irv_tstr(c, rtype(op, 0)),
+                 ob));
   }
 fail:
   return st;
@@ -363,190 +379,190 @@ ttref_status irv_check_op(vctx *c, const ir_op *op)
 {
   ttref_status st = TTREF_OK;
   switch (op->code) {
-  /* regular ops: the type rule column of ir_op_list.h (irv_check_rule) */
+    /* regular ops: the type rule column of ir_op_list.h (irv_check_rule) */
 #define X(name, mnem, nopnd, nres, flags, syn, rule, ...) IR_CASE_RULE_##rule(name)
 #include "ir_op_list.h"
 #undef X
     st = irv_check_rule(c, op);
     OP_BREAK;
-  OP_CASE(GET_PROGRAM_ID)
-  OP_CASE(GET_NUM_PROGRAMS)
+    OP_CASE(GET_PROGRAM_ID)
+    OP_CASE(GET_NUM_PROGRAMS)
     st = irv_check_program_id(c, op);
     OP_BREAK;
-  OP_CASE(MAKE_RANGE)
+    OP_CASE(MAKE_RANGE)
     st = irv_check_make_range(c, op);
     OP_BREAK;
-  OP_CASE(CONSTANT)
+    OP_CASE(CONSTANT)
     st = irv_check_constant(c, op);
     OP_BREAK;
-  OP_CASE(POISON)
+    OP_CASE(POISON)
     OP_BREAK; /* any type */
-  OP_CASE(SPLAT)
+    OP_CASE(SPLAT)
     st = irv_check_splat(c, op);
     OP_BREAK;
-  OP_CASE(UNSPLAT)
+    OP_CASE(UNSPLAT)
     st = irv_check_unsplat(c, op);
     OP_BREAK;
-  OP_CASE(BROADCAST)
+    OP_CASE(BROADCAST)
     st = irv_check_broadcast(c, op);
     OP_BREAK;
-  OP_CASE(EXPAND_DIMS)
+    OP_CASE(EXPAND_DIMS)
     st = irv_check_expand_dims(c, op);
     OP_BREAK;
-  OP_CASE(RESHAPE)
+    OP_CASE(RESHAPE)
     st = irv_check_reshape(c, op);
     OP_BREAK;
-  OP_CASE(TRANS)
+    OP_CASE(TRANS)
     st = irv_check_trans(c, op);
     OP_BREAK;
-  OP_CASE(CAT)
+    OP_CASE(CAT)
     st = irv_check_cat(c, op);
     OP_BREAK;
-  OP_CASE(JOIN)
+    OP_CASE(JOIN)
     st = irv_check_join(c, op);
     OP_BREAK;
-  OP_CASE(SPLIT)
+    OP_CASE(SPLIT)
     st = irv_check_split(c, op);
     OP_BREAK;
-  OP_CASE(GATHER)
+    OP_CASE(GATHER)
     st = irv_check_gather(c, op);
     OP_BREAK;
-  OP_CASE(HISTOGRAM)
+    OP_CASE(HISTOGRAM)
     st = irv_check_histogram(c, op);
     OP_BREAK;
-  OP_CASE(ADDPTR)
+    OP_CASE(ADDPTR)
     st = irv_check_addptr(c, op);
     OP_BREAK;
-  OP_CASE(INT_TO_PTR)
+    OP_CASE(INT_TO_PTR)
     st = irv_check_int_ptr(c, op, true);
     OP_BREAK;
-  OP_CASE(PTR_TO_INT)
+    OP_CASE(PTR_TO_INT)
     st = irv_check_int_ptr(c, op, false);
     OP_BREAK;
-  OP_CASE(TT_BITCAST)
+    OP_CASE(TT_BITCAST)
     st = irv_check_tt_bitcast(c, op);
     OP_BREAK;
-  OP_CASE(FP_TO_FP)
+    OP_CASE(FP_TO_FP)
     st = irv_check_fp_to_fp(c, op);
     OP_BREAK;
-  OP_CASE(LOAD)
+    OP_CASE(LOAD)
     st = irv_check_load(c, op);
     OP_BREAK;
-  OP_CASE(STORE)
+    OP_CASE(STORE)
     st = irv_check_store(c, op);
     OP_BREAK;
-  OP_CASE(MAKE_TENSOR_PTR)
+    OP_CASE(MAKE_TENSOR_PTR)
     st = irv_check_make_tensor_ptr(c, op);
     OP_BREAK;
-  OP_CASE(ADVANCE)
+    OP_CASE(ADVANCE)
     st = irv_check_advance(c, op);
     OP_BREAK;
-  OP_CASE(ATOMIC_RMW)
+    OP_CASE(ATOMIC_RMW)
     st = irv_check_atomic_rmw(c, op);
     OP_BREAK;
-  OP_CASE(ATOMIC_CAS)
+    OP_CASE(ATOMIC_CAS)
     st = irv_check_atomic_cas(c, op);
     OP_BREAK;
-  OP_CASE(MAKE_TENSOR_DESC)
+    OP_CASE(MAKE_TENSOR_DESC)
     st = irv_check_make_desc(c, op);
     OP_BREAK;
-  OP_CASE(DESC_LOAD)
-  OP_CASE(XDESC_LOAD)
+    OP_CASE(DESC_LOAD)
+    OP_CASE(XDESC_LOAD)
     st = irv_check_desc_access(c, op, false);
     OP_BREAK;
-  OP_CASE(DESC_STORE)
-  OP_CASE(DESC_REDUCE)
-  OP_CASE(XDESC_STORE)
+    OP_CASE(DESC_STORE)
+    OP_CASE(DESC_REDUCE)
+    OP_CASE(XDESC_STORE)
     st = irv_check_desc_access(c, op, true);
     OP_BREAK;
-  OP_CASE(DESC_GATHER)
-  OP_CASE(XDESC_GATHER)
+    OP_CASE(DESC_GATHER)
+    OP_CASE(XDESC_GATHER)
     st = irv_check_desc_gather(c, op, false);
     OP_BREAK;
-  OP_CASE(DESC_SCATTER)
-  OP_CASE(XDESC_SCATTER)
+    OP_CASE(DESC_SCATTER)
+    OP_CASE(XDESC_SCATTER)
     st = irv_check_desc_gather(c, op, true);
     OP_BREAK;
-  OP_CASE(REINTERPRET_DESC)
-  OP_CASE(INLINE_ASM)
+    OP_CASE(REINTERPRET_DESC)
+    OP_CASE(INLINE_ASM)
     OP_BREAK; /* IR_F_UNSUPPORTED: the interpreter refuses them, not the verifier */
-  OP_CASE(DOT)
+    OP_CASE(DOT)
     st = irv_check_dot(c, op);
     OP_BREAK;
-  OP_CASE(DOT_SCALED)
+    OP_CASE(DOT_SCALED)
     st = irv_check_dot_scaled(c, op);
     OP_BREAK;
-  OP_CASE(REDUCE)
+    OP_CASE(REDUCE)
     st = check_reduce_scan(c, op, false);
     OP_BREAK;
-  OP_CASE(SCAN)
+    OP_CASE(SCAN)
     st = check_reduce_scan(c, op, true);
     OP_BREAK;
-  OP_CASE(REDUCE_RETURN)
-  OP_CASE(SCAN_RETURN)
-  OP_CASE(MAP_ELEM_RETURN)
+    OP_CASE(REDUCE_RETURN)
+    OP_CASE(SCAN_RETURN)
+    OP_CASE(MAP_ELEM_RETURN)
     st = check_region_return(c, op);
     OP_BREAK;
-  OP_CASE(MAP_ELEMENTWISE)
+    OP_CASE(MAP_ELEMENTWISE)
     st = check_map_elementwise(c, op);
     OP_BREAK;
-  OP_CASE(EXTERN_ELEMENTWISE)
+    OP_CASE(EXTERN_ELEMENTWISE)
     st = check_extern(c, op);
     OP_BREAK;
-  OP_CASE(VENDOR)
+    OP_CASE(VENDOR)
     st = check_vendor(c, op);
     OP_BREAK;
-  OP_CASE(PRINT)
+    OP_CASE(PRINT)
     OP_BREAK; /* any operands */
-  OP_CASE(ASSERT)
+    OP_CASE(ASSERT)
     st = check_assert(c, op);
     OP_BREAK;
-  OP_CASE(ASSUME)
+    OP_CASE(ASSUME)
     st = irv_want_scalar(c, op, 0, IR_S_I1, "condition");
     OP_BREAK;
-  OP_CASE(GPU_BARRIER)
-  OP_CASE(TTG_BARRIER)
+    OP_CASE(GPU_BARRIER)
+    OP_CASE(TTG_BARRIER)
     OP_BREAK;
-  OP_CASE(CALL)
+    OP_CASE(CALL)
     st = check_call(c, op);
     OP_BREAK;
-  OP_CASE(RETURN)
+    OP_CASE(RETURN)
     st = check_return(c, op);
     OP_BREAK;
-  OP_CASE(SELECT) {
-    const ir_type *cd = otype(op, 0), *r = rtype(op, 0);
-    if (otype(op, 1) != r || otype(op, 2) != r)
-      st = irv_bad(c, op, "true value '%s', false value '%s' and result '%s' must have the same type", irv_tstr(c, otype(op, 1)),
-               irv_tstr(c, otype(op, 2)), irv_tstr(c, r));
-    else if (!elem_is(cd, IR_S_I1) || (is_tensor(cd) && !same_shape(cd, r)))
-      st = irv_bad(c, op, "condition '%s' must be i1, or a tensor of i1 with the shape of the result '%s'", irv_tstr(c, cd), irv_tstr(c, r));
-    OP_BREAK;
-  }
-  OP_CASE(SCF_FOR)
+    OP_CASE(SELECT)
+    {
+      const ir_type *cd = otype(op, 0), *r = rtype(op, 0);
+      if (otype(op, 1) != r || otype(op, 2) != r)
+        st = irv_bad(c, op, "true value '%s', false value '%s' and result '%s' must have the same type",
+                     irv_tstr(c, otype(op, 1)), irv_tstr(c, otype(op, 2)), irv_tstr(c, r));
+      else if (!elem_is(cd, IR_S_I1) || (is_tensor(cd) && !same_shape(cd, r)))
+        st = irv_bad(c, op, "condition '%s' must be i1, or a tensor of i1 with the shape of the result '%s'",
+                     irv_tstr(c, cd), irv_tstr(c, r));
+      OP_BREAK;
+    }
+    OP_CASE(SCF_FOR)
     st = check_scf_for(c, op);
     OP_BREAK;
-  OP_CASE(SCF_IF)
+    OP_CASE(SCF_IF)
     st = check_scf_if(c, op);
     OP_BREAK;
-  OP_CASE(SCF_WHILE)
+    OP_CASE(SCF_WHILE)
     st = check_scf_while(c, op);
     OP_BREAK;
-  OP_CASE(SCF_CONDITION)
+    OP_CASE(SCF_CONDITION)
     st = check_scf_condition(c, op);
     OP_BREAK;
-  OP_CASE(SCF_YIELD)
+    OP_CASE(SCF_YIELD)
     st = check_scf_yield(c, op);
     OP_BREAK;
-  OP_CASE(CF_BR)
+    OP_CASE(CF_BR)
     st = check_branch(c, op, 1, 0);
     OP_BREAK;
-  OP_CASE(CF_COND_BR)
+    OP_CASE(CF_COND_BR)
     st = check_branch(c, op, 2, 1);
     OP_BREAK;
   case IR_OP_COUNT:
-  default:
-    st = irv_internal(c, op, "unknown opcode");
-    OP_BREAK;
+  default: st = irv_internal(c, op, "unknown opcode"); OP_BREAK;
   }
   return st;
 }

@@ -29,13 +29,13 @@
 typedef struct vctx {
   const ir_module *m;
   ttref_error *err;
-  const ir_func *fn;   /* function being verified */
-  uint8_t *seen;       /* per value id: 1 while the value dominates the walk position */
+  const ir_func *fn; /* function being verified */
+  uint8_t *seen;     /* per value id: 1 while the value dominates the walk position */
   uint32_t nseen;
-  uint32_t *undo;      /* ids marked in scope, popped when their scope closes */
+  uint32_t *undo; /* ids marked in scope, popped when their scope closes */
   size_t nundo, capundo;
-  int nodom;           /* > 0 inside unreachable blocks: no dominance checks (as MLIR) */
-  char tbuf[4][160];   /* rotating buffers for type spellings in messages */
+  int nodom;         /* > 0 inside unreachable blocks: no dominance checks (as MLIR) */
+  char tbuf[4][160]; /* rotating buffers for type spellings in messages */
   int tnext;
 } vctx;
 
@@ -48,10 +48,19 @@ static inline bool is_int_scalar(const ir_type *e) { return e->kind == IR_T_SCAL
 static inline bool is_float_scalar(const ir_type *e) { return e->kind == IR_T_SCALAR && ir_scalar_is_float(e->scalar); }
 static inline bool elem_int(const ir_type *t) { return is_int_scalar(elem(t)); }
 static inline bool elem_float(const ir_type *t) { return is_float_scalar(elem(t)); }
-static inline bool elem_ptr(const ir_type *t) { return elem(t)->kind == IR_T_PTR && elem(t)->elem && elem(t)->elem->kind != IR_T_TENSOR; }
-static inline bool elem_is(const ir_type *t, ir_scalar s) { return elem(t)->kind == IR_T_SCALAR && elem(t)->scalar == s; }
+static inline bool elem_ptr(const ir_type *t)
+{
+  return elem(t)->kind == IR_T_PTR && elem(t)->elem && elem(t)->elem->kind != IR_T_TENSOR;
+}
+static inline bool elem_is(const ir_type *t, ir_scalar s)
+{
+  return elem(t)->kind == IR_T_SCALAR && elem(t)->scalar == s;
+}
 static inline bool is_scalar_of(const ir_type *t, ir_scalar s) { return t->kind == IR_T_SCALAR && t->scalar == s; }
-static inline bool is_block_ptr(const ir_type *t) { return t->kind == IR_T_PTR && t->elem && t->elem->kind == IR_T_TENSOR; }
+static inline bool is_block_ptr(const ir_type *t)
+{
+  return t->kind == IR_T_PTR && t->elem && t->elem->kind == IR_T_TENSOR;
+}
 static inline int elem_bits(const ir_type *t)
 {
   const ir_type *e = elem(t);
@@ -94,10 +103,7 @@ static inline int attr_ints(const ir_attr *a, int64_t *out, int max)
 static inline bool has_attr(const ir_op *op, const char *name) { return ir_op_attr(op, name) != NULL; }
 
 /* Region index of r within its parent op. */
-static inline int region_index(const ir_region *r)
-{
-  return r->parent ? (int)(r - r->parent->regions) : 0;
-}
+static inline int region_index(const ir_region *r) { return r->parent ? (int)(r - r->parent->regions) : 0; }
 
 /* The op owning the region that holds op's block (NULL: function body). */
 static inline const ir_op *parent_op(const ir_op *op, int *ridx)
@@ -110,7 +116,7 @@ static inline const ir_op *parent_op(const ir_op *op, int *ridx)
 typedef enum cls { C_ANY, C_INT, C_FLOAT, C_PTR, C_I1 } cls;
 typedef enum width_rule { W_ANY, W_WIDER, W_NARROWER, W_SAME } width_rule;
 #define OP_CASE(name) case IR_OP_##name:
-#define OP_BREAK break
+#define OP_BREAK      break
 
 /* ---- helpers shared by the verifier files ---------------------------------------- */
 const char *irv_tstr(vctx *c, const ir_type *t);
@@ -152,7 +158,5 @@ ttref_status irv_check_dot(vctx *c, const ir_op *op);
 ttref_status irv_check_dot_scaled(vctx *c, const ir_op *op);
 ttref_status irv_check_op(vctx *c, const ir_op *op);
 ttref_status irv_check_rule(vctx *c, const ir_op *op);
-
-
 
 #endif

@@ -53,7 +53,7 @@ ttref_status irv_check_same_type(vctx *c, const ir_op *op, cls k)
   for (int i = 0; i < op->nopnds; i++)
     if (otype(op, i) != rtype(op, 0))
       FAIL(irv_bad(c, op, "requires the same type for all operands and results (operand #%d is '%s', result is '%s')",
-               i, irv_tstr(c, otype(op, i)), irv_tstr(c, rtype(op, 0))));
+                   i, irv_tstr(c, otype(op, i)), irv_tstr(c, rtype(op, 0))));
 fail:
   return st;
 }
@@ -66,7 +66,7 @@ ttref_status irv_check_cmp(vctx *c, const ir_op *op, cls k, int npred)
   TRY(want_opnd(c, op, 1, k));
   if (otype(op, 0) != otype(op, 1))
     FAIL(irv_bad(c, op, "requires all operands to have the same type ('%s' vs '%s')", irv_tstr(c, otype(op, 0)),
-             irv_tstr(c, otype(op, 1))));
+                 irv_tstr(c, otype(op, 1))));
   if (!elem_is(rtype(op, 0), IR_S_I1) || !same_shape(rtype(op, 0), otype(op, 0)))
     FAIL(irv_bad(c, op, "result must be i1 with the operands' shape, but got '%s'", irv_tstr(c, rtype(op, 0))));
   const ir_attr *p = ir_op_attr(op, "predicate");
@@ -77,7 +77,6 @@ fail:
   return st;
 }
 
-
 /* Elementwise casts: same shape, operand/result classes, element width rule. */
 ttref_status irv_check_cast(vctx *c, const ir_op *op, cls from, cls to, width_rule w)
 {
@@ -86,7 +85,8 @@ ttref_status irv_check_cast(vctx *c, const ir_op *op, cls from, cls to, width_ru
   TRY(want_opnd(c, op, 0, from));
   TRY(want_res(c, op, 0, to));
   if (!same_shape(s, r))
-    FAIL(irv_bad(c, op, "requires the same shape for all operands and results ('%s' vs '%s')", irv_tstr(c, s), irv_tstr(c, r)));
+    FAIL(irv_bad(c, op, "requires the same shape for all operands and results ('%s' vs '%s')", irv_tstr(c, s),
+                 irv_tstr(c, r)));
   int sb = elem_bits(s), rb = elem_bits(r);
   if (w == W_WIDER && !(rb > sb))
     FAIL(irv_bad(c, op, "result type '%s' must be wider than operand type '%s'", irv_tstr(c, r), irv_tstr(c, s)));
@@ -94,7 +94,7 @@ ttref_status irv_check_cast(vctx *c, const ir_op *op, cls from, cls to, width_ru
     FAIL(irv_bad(c, op, "result type '%s' must be shorter than operand type '%s'", irv_tstr(c, r), irv_tstr(c, s)));
   if (w == W_SAME && rb != sb)
     FAIL(irv_bad(c, op, "operand type '%s' and result type '%s' are cast incompatible (bit widths %d and %d)",
-             irv_tstr(c, s), irv_tstr(c, r), sb, rb));
+                 irv_tstr(c, s), irv_tstr(c, r), sb, rb));
 fail:
   return st;
 }
@@ -119,8 +119,8 @@ ttref_status irv_check_rule(vctx *c, const ir_op *op)
   case IR_TR_FLOAT_INT: return irv_check_cast(c, op, C_FLOAT, C_INT, W_ANY);
   case IR_TR_BITCAST:
     st = irv_check_cast(c, op, C_ANY, C_ANY, W_SAME);
-    if (st == TTREF_OK && (elem_ptr(otype(op, 0)) || elem_ptr(rtype(op, 0)) || elem(otype(op, 0))->kind != IR_T_SCALAR ||
-                           elem(rtype(op, 0))->kind != IR_T_SCALAR))
+    if (st == TTREF_OK && (elem_ptr(otype(op, 0)) || elem_ptr(rtype(op, 0)) ||
+                           elem(otype(op, 0))->kind != IR_T_SCALAR || elem(rtype(op, 0))->kind != IR_T_SCALAR))
       st = irv_bad(c, op, "operand and result must be integers or floats (use tt.bitcast for pointers)");
     return st;
   case IR_TR_CUSTOM: break;
@@ -136,21 +136,25 @@ ttref_status irv_check_same_shape_all(vctx *c, const ir_op *op)
   const ir_type *ref = op->nopnds ? otype(op, 0) : op->nres ? rtype(op, 0) : NULL;
   for (int i = 0; ref && i < op->nopnds; i++)
     if (!same_shape(otype(op, i), ref))
-      FAIL(irv_bad(c, op, "requires the same shape for all operands and results (operand #%d is '%s', expected the shape of '%s')",
-               i, irv_tstr(c, otype(op, i)), irv_tstr(c, ref)));
+      FAIL(irv_bad(
+          c, op,
+          "requires the same shape for all operands and results (operand #%d is '%s', expected the shape of '%s')", i,
+          irv_tstr(c, otype(op, i)), irv_tstr(c, ref)));
   for (int i = 0; ref && i < op->nres; i++)
     if (!same_shape(rtype(op, i), ref))
-      FAIL(irv_bad(c, op, "requires the same shape for all operands and results (result #%d is '%s', expected the shape of '%s')",
-               i, irv_tstr(c, rtype(op, i)), irv_tstr(c, ref)));
+      FAIL(irv_bad(
+          c, op,
+          "requires the same shape for all operands and results (result #%d is '%s', expected the shape of '%s')", i,
+          irv_tstr(c, rtype(op, i)), irv_tstr(c, ref)));
 fail:
   return st;
 }
 
 ttref_status irv_want_scalar(vctx *c, const ir_op *op, int i, ir_scalar s, const char *what)
 {
-  return is_scalar_of(otype(op, i), s)
-             ? TTREF_OK
-             : irv_bad(c, op, "%s (operand #%d) must be %s, but got '%s'", what, i, ir_scalar_name(s), irv_tstr(c, otype(op, i)));
+  return is_scalar_of(otype(op, i), s) ? TTREF_OK
+                                       : irv_bad(c, op, "%s (operand #%d) must be %s, but got '%s'", what, i,
+                                                 ir_scalar_name(s), irv_tstr(c, otype(op, i)));
 }
 
 /* ---- structural helpers ----------------------------------------------------------------- */
@@ -197,10 +201,9 @@ ttref_status irv_check_constant(vctx *c, const ir_op *op)
       FAIL(irv_bad(c, op, "value type '%s' must match the result type '%s'", irv_tstr(c, a->type), irv_tstr(c, r)));
     if (!a->splat && a->nvals != r->numel)
       FAIL(irv_bad(c, op, "dense value has %lld elements, but the result type '%s' has %lld", (long long)a->nvals,
-               irv_tstr(c, r), (long long)r->numel));
+                   irv_tstr(c, r), (long long)r->numel));
     break;
-  default:
-    FAIL(irv_bad(c, op, "value must be an integer, float or dense attribute"));
+  default: FAIL(irv_bad(c, op, "value must be an integer, float or dense attribute"));
   }
 fail:
   return st;
@@ -223,12 +226,17 @@ ttref_status irv_check_make_range(vctx *c, const ir_op *op)
   const ir_type *r = rtype(op, 0);
   if (!has_attr(op, "start") || !has_attr(op, "end")) FAIL(irv_bad(c, op, "requires attributes 'start' and 'end'"));
   int64_t s = ir_op_attr_int(op, "start", 0), e = ir_op_attr_int(op, "end", 0);
-  if (s >= e) FAIL(irv_bad(c, op, "start must be less than end (start = %lld, end = %lld)", (long long)s, (long long)e));
-  if (!is_tensor(r) || r->rank != 1) FAIL(irv_bad(c, op, "return type must be a 1D tensor, but got '%s'", irv_tstr(c, r)));
+  if (s >= e)
+    FAIL(irv_bad(c, op, "start must be less than end (start = %lld, end = %lld)", (long long)s, (long long)e));
+  if (!is_tensor(r) || r->rank != 1)
+    FAIL(irv_bad(c, op, "return type must be a 1D tensor, but got '%s'", irv_tstr(c, r)));
   if (r->shape[0] != e - s)
-    FAIL(irv_bad(c, op, "number of elements in returned tensor, %lld, must match size of range [%lld, %lld), which has %lld elements",
-             (long long)r->shape[0], (long long)s, (long long)e, (long long)(e - s)));
-  if (!elem_is(r, IR_S_I32)) FAIL(irv_bad(c, op, "returned tensor must have i32 elements, but got '%s'", irv_tstr(c, r)));
+    FAIL(irv_bad(
+        c, op,
+        "number of elements in returned tensor, %lld, must match size of range [%lld, %lld), which has %lld elements",
+        (long long)r->shape[0], (long long)s, (long long)e, (long long)(e - s)));
+  if (!elem_is(r, IR_S_I32))
+    FAIL(irv_bad(c, op, "returned tensor must have i32 elements, but got '%s'", irv_tstr(c, r)));
 fail:
   return st;
 }
@@ -241,7 +249,8 @@ ttref_status irv_check_splat(vctx *c, const ir_op *op)
     FAIL(irv_bad(c, op, "operand must be a scalar or pointer, but got '%s'", irv_tstr(c, s)));
   if (!is_tensor(r)) FAIL(irv_bad(c, op, "result must be a tensor, but got '%s'", irv_tstr(c, r)));
   if (r->elem != s)
-    FAIL(irv_bad(c, op, "requires the same element type for operand and result ('%s' vs '%s')", irv_tstr(c, s), irv_tstr(c, r)));
+    FAIL(irv_bad(c, op, "requires the same element type for operand and result ('%s' vs '%s')", irv_tstr(c, s),
+                 irv_tstr(c, r)));
 fail:
   return st;
 }
@@ -251,8 +260,11 @@ ttref_status irv_check_unsplat(vctx *c, const ir_op *op)
   ttref_status st = TTREF_OK;
   const ir_type *s = otype(op, 0), *r = rtype(op, 0);
   if (!is_tensor(s)) FAIL(irv_bad(c, op, "operand must be a tensor, but got '%s'", irv_tstr(c, s)));
-  if (s->numel != 1) FAIL(irv_bad(c, op, "source tensor must have exactly one element, but '%s' has %lld", irv_tstr(c, s), (long long)s->numel));
-  if (r != s->elem) FAIL(irv_bad(c, op, "result type '%s' must be the element type of '%s'", irv_tstr(c, r), irv_tstr(c, s)));
+  if (s->numel != 1)
+    FAIL(irv_bad(c, op, "source tensor must have exactly one element, but '%s' has %lld", irv_tstr(c, s),
+                 (long long)s->numel));
+  if (r != s->elem)
+    FAIL(irv_bad(c, op, "result type '%s' must be the element type of '%s'", irv_tstr(c, r), irv_tstr(c, s)));
 fail:
   return st;
 }
@@ -265,7 +277,8 @@ static ttref_status tensors_same_elem(vctx *c, const ir_op *op)
   if (!is_tensor(s)) FAIL(irv_bad(c, op, "operand #0 must be a tensor, but got '%s'", irv_tstr(c, s)));
   if (!is_tensor(r)) FAIL(irv_bad(c, op, "result must be a tensor, but got '%s'", irv_tstr(c, r)));
   if (s->elem != r->elem)
-    FAIL(irv_bad(c, op, "requires the same element type for operand and result ('%s' vs '%s')", irv_tstr(c, s), irv_tstr(c, r)));
+    FAIL(irv_bad(c, op, "requires the same element type for operand and result ('%s' vs '%s')", irv_tstr(c, s),
+                 irv_tstr(c, r)));
 fail:
   return st;
 }
@@ -276,11 +289,14 @@ ttref_status irv_check_broadcast(vctx *c, const ir_op *op)
   TRY(tensors_same_elem(c, op));
   const ir_type *s = otype(op, 0), *r = rtype(op, 0);
   if (s->rank != r->rank)
-    FAIL(irv_bad(c, op, "rank of source must be same as rank of result ('%s' vs '%s')", irv_tstr(c, s), irv_tstr(c, r)));
+    FAIL(
+        irv_bad(c, op, "rank of source must be same as rank of result ('%s' vs '%s')", irv_tstr(c, s), irv_tstr(c, r)));
   for (int i = 0; i < s->rank; i++)
     if (s->shape[i] != 1 && s->shape[i] != r->shape[i])
-      FAIL(irv_bad(c, op, "different dimensions at index %d between source and result ('%s' vs '%s'); broadcast requires the source dimension to be 1",
-               i, irv_tstr(c, s), irv_tstr(c, r)));
+      FAIL(irv_bad(c, op,
+                   "different dimensions at index %d between source and result ('%s' vs '%s'); broadcast requires the "
+                   "source dimension to be 1",
+                   i, irv_tstr(c, s), irv_tstr(c, r)));
 fail:
   return st;
 }
@@ -293,15 +309,16 @@ ttref_status irv_check_expand_dims(vctx *c, const ir_op *op)
   if (!has_attr(op, "axis")) FAIL(irv_bad(c, op, "requires attribute 'axis'"));
   int64_t ax = ir_op_attr_int(op, "axis", -1);
   if (ax < 0 || ax > s->rank)
-    FAIL(irv_bad(c, op, "axis %lld is out of range for a rank-%d operand (must be in [0, %d])", (long long)ax, s->rank, s->rank));
+    FAIL(irv_bad(c, op, "axis %lld is out of range for a rank-%d operand (must be in [0, %d])", (long long)ax, s->rank,
+                 s->rank));
   bool ok = r->rank == s->rank + 1 && r->shape[ax] == 1;
   for (int i = 0, j = 0; ok && i < r->rank; i++) {
     if (i == ax) continue;
     if (r->shape[i] != s->shape[j++]) ok = false;
   }
   if (!ok)
-    FAIL(irv_bad(c, op, "result '%s' must be '%s' with a size-1 dimension inserted at axis %lld", irv_tstr(c, r), irv_tstr(c, s),
-             (long long)ax));
+    FAIL(irv_bad(c, op, "result '%s' must be '%s' with a size-1 dimension inserted at axis %lld", irv_tstr(c, r),
+                 irv_tstr(c, s), (long long)ax));
 fail:
   return st;
 }
@@ -313,7 +330,7 @@ ttref_status irv_check_reshape(vctx *c, const ir_op *op)
   const ir_type *s = otype(op, 0), *r = rtype(op, 0);
   if (s->numel != r->numel)
     FAIL(irv_bad(c, op, "number of src and dst elements of reshape must be the same ('%s' has %lld, '%s' has %lld)",
-             irv_tstr(c, s), (long long)s->numel, irv_tstr(c, r), (long long)r->numel));
+                 irv_tstr(c, s), (long long)s->numel, irv_tstr(c, r), (long long)r->numel));
 fail:
   return st;
 }
@@ -326,7 +343,8 @@ ttref_status irv_check_trans(vctx *c, const ir_op *op)
   int64_t ord[IR_MAX_RANK];
   int n = attr_ints(ir_op_attr(op, "order"), ord, IR_MAX_RANK);
   if (n < 0) FAIL(irv_bad(c, op, "requires an integer array attribute 'order'"));
-  if (n != s->rank) FAIL(irv_bad(c, op, "order must have the same size as the source tensor (%d vs rank %d)", n, s->rank));
+  if (n != s->rank)
+    FAIL(irv_bad(c, op, "order must have the same size as the source tensor (%d vs rank %d)", n, s->rank));
   bool used[IR_MAX_RANK] = {false};
   for (int i = 0; i < n; i++) {
     if (ord[i] < 0 || ord[i] >= n || used[ord[i]]) FAIL(irv_bad(c, op, "order must be a permutation of 0..%d", n - 1));
@@ -337,7 +355,7 @@ ttref_status irv_check_trans(vctx *c, const ir_op *op)
     if (r->shape[i] != s->shape[ord[i]]) ok = false;
   if (!ok)
     FAIL(irv_bad(c, op, "result shape must match the permutation of the source shape ('%s' permuted is not '%s')",
-             irv_tstr(c, s), irv_tstr(c, r)));
+                 irv_tstr(c, s), irv_tstr(c, r)));
 fail:
   return st;
 }
@@ -347,10 +365,12 @@ ttref_status irv_check_cat(vctx *c, const ir_op *op)
   ttref_status st = TTREF_OK;
   TRY(tensors_same_elem(c, op));
   const ir_type *a = otype(op, 0), *b = otype(op, 1), *r = rtype(op, 0);
-  if (a != b) FAIL(irv_bad(c, op, "requires all operands to have the same type ('%s' vs '%s')", irv_tstr(c, a), irv_tstr(c, b)));
+  if (a != b)
+    FAIL(irv_bad(c, op, "requires all operands to have the same type ('%s' vs '%s')", irv_tstr(c, a), irv_tstr(c, b)));
   if (r->numel != 2 * a->numel)
-    FAIL(irv_bad(c, op, "result element count must equal the sum of the operand element counts, expected %lld but got %lld",
-             (long long)(2 * a->numel), (long long)r->numel));
+    FAIL(irv_bad(c, op,
+                 "result element count must equal the sum of the operand element counts, expected %lld but got %lld",
+                 (long long)(2 * a->numel), (long long)r->numel));
 fail:
   return st;
 }
@@ -360,11 +380,14 @@ ttref_status irv_check_join(vctx *c, const ir_op *op)
   ttref_status st = TTREF_OK;
   TRY(tensors_same_elem(c, op));
   const ir_type *a = otype(op, 0), *b = otype(op, 1), *r = rtype(op, 0);
-  if (a != b) FAIL(irv_bad(c, op, "requires all operands to have the same type ('%s' vs '%s')", irv_tstr(c, a), irv_tstr(c, b)));
+  if (a != b)
+    FAIL(irv_bad(c, op, "requires all operands to have the same type ('%s' vs '%s')", irv_tstr(c, a), irv_tstr(c, b)));
   bool ok = r->rank == a->rank + 1 && r->shape[a->rank] == 2;
   for (int i = 0; ok && i < a->rank; i++)
     if (r->shape[i] != a->shape[i]) ok = false;
-  if (!ok) FAIL(irv_bad(c, op, "result shape must be the operand shape followed by 2, but got '%s' from '%s'", irv_tstr(c, r), irv_tstr(c, a)));
+  if (!ok)
+    FAIL(irv_bad(c, op, "result shape must be the operand shape followed by 2, but got '%s' from '%s'", irv_tstr(c, r),
+                 irv_tstr(c, a)));
 fail:
   return st;
 }
@@ -381,7 +404,8 @@ ttref_status irv_check_split(vctx *c, const ir_op *op)
     for (int i = 0; ok && i < r->rank; i++)
       if (r->shape[i] != s->shape[i]) ok = false;
     if (!ok)
-      FAIL(irv_bad(c, op, "result #%d '%s' must be the operand '%s' without its last dimension", k, irv_tstr(c, r), irv_tstr(c, s)));
+      FAIL(irv_bad(c, op, "result #%d '%s' must be the operand '%s' without its last dimension", k, irv_tstr(c, r),
+                   irv_tstr(c, s)));
   }
 fail:
   return st;
@@ -392,13 +416,17 @@ ttref_status irv_check_gather(vctx *c, const ir_op *op)
   ttref_status st = TTREF_OK;
   const ir_type *s = otype(op, 0), *ix = otype(op, 1), *r = rtype(op, 0);
   if (!is_tensor(s)) FAIL(irv_bad(c, op, "operand #0 must be a tensor, but got '%s'", irv_tstr(c, s)));
-  if (!is_tensor(ix) || !elem_int(ix)) FAIL(irv_bad(c, op, "indices must be a tensor of integers, but got '%s'", irv_tstr(c, ix)));
-  if (!is_tensor(r) || !same_shape(ix, r)) FAIL(irv_bad(c, op, "indices and output shapes must match ('%s' vs '%s')", irv_tstr(c, ix), irv_tstr(c, r)));
-  if (s->elem != r->elem) FAIL(irv_bad(c, op, "input and output element types must match ('%s' vs '%s')", irv_tstr(c, s), irv_tstr(c, r)));
+  if (!is_tensor(ix) || !elem_int(ix))
+    FAIL(irv_bad(c, op, "indices must be a tensor of integers, but got '%s'", irv_tstr(c, ix)));
+  if (!is_tensor(r) || !same_shape(ix, r))
+    FAIL(irv_bad(c, op, "indices and output shapes must match ('%s' vs '%s')", irv_tstr(c, ix), irv_tstr(c, r)));
+  if (s->elem != r->elem)
+    FAIL(irv_bad(c, op, "input and output element types must match ('%s' vs '%s')", irv_tstr(c, s), irv_tstr(c, r)));
   if (s->rank != ix->rank) FAIL(irv_bad(c, op, "input and indices ranks must match (%d vs %d)", s->rank, ix->rank));
   if (!has_attr(op, "axis")) FAIL(irv_bad(c, op, "requires attribute 'axis'"));
   int64_t ax = ir_op_attr_int(op, "axis", -1);
-  if (ax < 0 || ax >= s->rank) FAIL(irv_bad(c, op, "gather dimension %lld must be less than the input rank %d", (long long)ax, s->rank));
+  if (ax < 0 || ax >= s->rank)
+    FAIL(irv_bad(c, op, "gather dimension %lld must be less than the input rank %d", (long long)ax, s->rank));
   for (int d = 0; d < s->rank; d++)
     if (d != ax && ix->shape[d] != s->shape[d])
       FAIL(irv_bad(c, op, "indices dimension %d must match the corresponding input dimension", d));
@@ -411,11 +439,13 @@ ttref_status irv_check_histogram(vctx *c, const ir_op *op)
   ttref_status st = TTREF_OK;
   TRY(want_counts(c, op, 1, 2));
   const ir_type *s = otype(op, 0), *r = rtype(op, 0);
-  if (!is_tensor(s) || !elem_int(s)) FAIL(irv_bad(c, op, "operand #0 must be a tensor of integers, but got '%s'", irv_tstr(c, s)));
+  if (!is_tensor(s) || !elem_int(s))
+    FAIL(irv_bad(c, op, "operand #0 must be a tensor of integers, but got '%s'", irv_tstr(c, s)));
   if (!is_tensor(r) || r->rank != 1 || !elem_int(r))
     FAIL(irv_bad(c, op, "result must be a 1-D tensor of integers (one element per bin), but got '%s'", irv_tstr(c, r)));
   if (op->nopnds == 2 && !(elem_is(otype(op, 1), IR_S_I1) && same_shape(otype(op, 1), s)))
-    FAIL(irv_bad(c, op, "mask type '%s' must be i1 with the shape of the source '%s'", irv_tstr(c, otype(op, 1)), irv_tstr(c, s)));
+    FAIL(irv_bad(c, op, "mask type '%s' must be i1 with the shape of the source '%s'", irv_tstr(c, otype(op, 1)),
+                 irv_tstr(c, s)));
 fail:
   return st;
 }
@@ -426,10 +456,11 @@ ttref_status irv_check_addptr(vctx *c, const ir_op *op)
   TRY(want_opnd(c, op, 0, C_PTR));
   TRY(want_opnd(c, op, 1, C_INT));
   if (!same_shape(otype(op, 0), otype(op, 1)))
-    FAIL(irv_bad(c, op, "requires the same shape for all operands and results ('%s' vs '%s')", irv_tstr(c, otype(op, 0)),
-             irv_tstr(c, otype(op, 1))));
+    FAIL(irv_bad(c, op, "requires the same shape for all operands and results ('%s' vs '%s')",
+                 irv_tstr(c, otype(op, 0)), irv_tstr(c, otype(op, 1))));
   if (rtype(op, 0) != otype(op, 0))
-    FAIL(irv_bad(c, op, "result type '%s' must match the pointer type '%s'", irv_tstr(c, rtype(op, 0)), irv_tstr(c, otype(op, 0))));
+    FAIL(irv_bad(c, op, "result type '%s' must match the pointer type '%s'", irv_tstr(c, rtype(op, 0)),
+                 irv_tstr(c, otype(op, 0))));
 fail:
   return st;
 }
@@ -441,12 +472,15 @@ ttref_status irv_check_tt_bitcast(vctx *c, const ir_op *op)
   if (s->kind == IR_T_DESC || r->kind == IR_T_DESC || is_block_ptr(s) || is_block_ptr(r))
     FAIL(irv_bad(c, op, "cannot bitcast '%s' to '%s'", irv_tstr(c, s), irv_tstr(c, r)));
   if (!same_shape(s, r))
-    FAIL(irv_bad(c, op, "requires the same shape for all operands and results ('%s' vs '%s')", irv_tstr(c, s), irv_tstr(c, r)));
+    FAIL(irv_bad(c, op, "requires the same shape for all operands and results ('%s' vs '%s')", irv_tstr(c, s),
+                 irv_tstr(c, r)));
   bool sp = elem(s)->kind == IR_T_PTR, rp = elem(r)->kind == IR_T_PTR;
   if (sp || rp) {
-    if (!(sp && rp)) FAIL(irv_bad(c, op, "cannot bitcast pointer to non-pointer type ('%s' to '%s')", irv_tstr(c, s), irv_tstr(c, r)));
+    if (!(sp && rp))
+      FAIL(irv_bad(c, op, "cannot bitcast pointer to non-pointer type ('%s' to '%s')", irv_tstr(c, s), irv_tstr(c, r)));
     if (elem(s)->addrspace != elem(r)->addrspace)
-      FAIL(irv_bad(c, op, "cannot bitcast pointer between different address spaces ('%s' to '%s')", irv_tstr(c, s), irv_tstr(c, r)));
+      FAIL(irv_bad(c, op, "cannot bitcast pointer between different address spaces ('%s' to '%s')", irv_tstr(c, s),
+                   irv_tstr(c, r)));
   } else if (elem_bits(s) != elem_bits(r)) {
     FAIL(irv_bad(c, op, "cannot bitcast data-type of size %d to data-type of size %d", elem_bits(s), elem_bits(r)));
   }
@@ -459,7 +493,8 @@ ttref_status irv_check_fp_to_fp(vctx *c, const ir_op *op)
   ttref_status st = TTREF_OK;
   TRY(irv_check_cast(c, op, C_FLOAT, C_FLOAT, W_ANY));
   if (elem_bits(rtype(op, 0)) < elem_bits(otype(op, 0)) && !has_attr(op, "rounding"))
-    FAIL(irv_bad(c, op, "rounding mode is required for FP downcast ('%s' to '%s')", irv_tstr(c, otype(op, 0)), irv_tstr(c, rtype(op, 0))));
+    FAIL(irv_bad(c, op, "rounding mode is required for FP downcast ('%s' to '%s')", irv_tstr(c, otype(op, 0)),
+                 irv_tstr(c, rtype(op, 0))));
 fail:
   return st;
 }
@@ -470,10 +505,14 @@ ttref_status irv_check_int_ptr(vctx *c, const ir_op *op, bool to_ptr)
   const ir_type *s = otype(op, 0), *r = rtype(op, 0);
   const ir_type *i = to_ptr ? s : r, *p = to_ptr ? r : s;
   if (!elem_is(i, IR_S_I64))
-    FAIL(irv_bad(c, op, "%s must be i64 or a tensor of i64, but got '%s'", to_ptr ? "operand" : "result", irv_tstr(c, i)));
-  if (!elem_ptr(p)) FAIL(irv_bad(c, op, "%s must be ptr or tensor of ptr, but got '%s'", to_ptr ? "result" : "operand", irv_tstr(c, p)));
+    FAIL(irv_bad(c, op, "%s must be i64 or a tensor of i64, but got '%s'", to_ptr ? "operand" : "result",
+                 irv_tstr(c, i)));
+  if (!elem_ptr(p))
+    FAIL(
+        irv_bad(c, op, "%s must be ptr or tensor of ptr, but got '%s'", to_ptr ? "result" : "operand", irv_tstr(c, p)));
   if (!same_shape(s, r))
-    FAIL(irv_bad(c, op, "requires the same shape for all operands and results ('%s' vs '%s')", irv_tstr(c, s), irv_tstr(c, r)));
+    FAIL(irv_bad(c, op, "requires the same shape for all operands and results ('%s' vs '%s')", irv_tstr(c, s),
+                 irv_tstr(c, r)));
 fail:
   return st;
 }
@@ -496,7 +535,8 @@ static ttref_status check_boundary(vctx *c, const ir_op *op, const ir_type *ptr)
   if (n > 0 && !is_block_ptr(ptr)) FAIL(irv_bad(c, op, "boundaryCheck is only allowed with a block pointer"));
   for (int i = 0; i < n && i < 64; i++)
     if (dims[i] < 0 || dims[i] >= ptr->elem->rank)
-      FAIL(irv_bad(c, op, "boundaryCheck dimension %lld is out of range for '%s'", (long long)dims[i], irv_tstr(c, ptr)));
+      FAIL(irv_bad(c, op, "boundaryCheck dimension %lld is out of range for '%s'", (long long)dims[i],
+                   irv_tstr(c, ptr)));
 fail:
   return st;
 }
@@ -572,7 +612,8 @@ ttref_status irv_check_atomic_rmw(vctx *c, const ir_op *op)
   int64_t k = ir_op_attr_int(op, "atomic_rmw_op", 0);
   if (k == IR_RMW_FADD && !elem_float(v)) FAIL(irv_bad(c, op, "fadd needs float values, but got '%s'", irv_tstr(c, v)));
   if (k != IR_RMW_FADD && k != IR_RMW_XCHG && k >= IR_RMW_AND && k <= IR_RMW_UMIN && !elem_int(v))
-    FAIL(irv_bad(c, op, "integer atomic operation %lld needs integer values, but got '%s'", (long long)k, irv_tstr(c, v)));
+    FAIL(irv_bad(c, op, "integer atomic operation %lld needs integer values, but got '%s'", (long long)k,
+                 irv_tstr(c, v)));
   if (inside_map_elementwise(op)) FAIL(irv_bad(c, op, "stores are not supported inside map_elementwise"));
 fail:
   return st;
@@ -584,9 +625,12 @@ ttref_status irv_check_atomic_cas(vctx *c, const ir_op *op)
   const ir_type *p = otype(op, 0), *cmp = otype(op, 1), *v = otype(op, 2), *r = rtype(op, 0);
   if (!elem_ptr(p)) FAIL(irv_bad(c, op, "operand #0 must be ptr or tensor of ptr, but got '%s'", irv_tstr(c, p)));
   if (cmp != v || r != v)
-    FAIL(irv_bad(c, op, "cmp '%s', val '%s' and result '%s' must have the same type", irv_tstr(c, cmp), irv_tstr(c, v), irv_tstr(c, r)));
-  if (!value_matches_ptr(v, p)) FAIL(irv_bad(c, op, "ptr type '%s' does not match the value type '%s'", irv_tstr(c, p), irv_tstr(c, v)));
-  if (elem(v)->kind != IR_T_SCALAR) FAIL(irv_bad(c, op, "values must be integers or floats, but got '%s'", irv_tstr(c, v)));
+    FAIL(irv_bad(c, op, "cmp '%s', val '%s' and result '%s' must have the same type", irv_tstr(c, cmp), irv_tstr(c, v),
+                 irv_tstr(c, r)));
+  if (!value_matches_ptr(v, p))
+    FAIL(irv_bad(c, op, "ptr type '%s' does not match the value type '%s'", irv_tstr(c, p), irv_tstr(c, v)));
+  if (elem(v)->kind != IR_T_SCALAR)
+    FAIL(irv_bad(c, op, "values must be integers or floats, but got '%s'", irv_tstr(c, v)));
   if (inside_map_elementwise(op)) FAIL(irv_bad(c, op, "stores are not supported inside map_elementwise"));
 fail:
   return st;
@@ -608,7 +652,8 @@ ttref_status irv_check_make_tensor_ptr(vctx *c, const ir_op *op)
   if (!is_block_ptr(r)) FAIL(irv_bad(c, op, "result must be a pointer to a tensor, but got '%s'", irv_tstr(c, r)));
   int n = r->elem->rank;
   if (op->nopnds != 1 + 3 * n)
-    FAIL(irv_bad(c, op, "expected 1 + 3 x %d operands (base, shape, strides, offsets) for '%s', but found %d", n, irv_tstr(c, r), op->nopnds));
+    FAIL(irv_bad(c, op, "expected 1 + 3 x %d operands (base, shape, strides, offsets) for '%s', but found %d", n,
+                 irv_tstr(c, r), op->nopnds));
   if (b->kind != IR_T_PTR || b->elem != r->elem->elem || b->addrspace != r->addrspace)
     FAIL(irv_bad(c, op, "base '%s' must point to the element type of '%s'", irv_tstr(c, b), irv_tstr(c, r)));
   TRY(want_scalars(c, op, 1, 2 * n, IR_S_I64, "shape and strides"));
@@ -622,7 +667,9 @@ ttref_status irv_check_advance(vctx *c, const ir_op *op)
   ttref_status st = TTREF_OK;
   const ir_type *p = otype(op, 0);
   if (!is_block_ptr(p)) FAIL(irv_bad(c, op, "operand #0 must be a pointer to a tensor, but got '%s'", irv_tstr(c, p)));
-  if (rtype(op, 0) != p) FAIL(irv_bad(c, op, "result type '%s' must match the pointer type '%s'", irv_tstr(c, rtype(op, 0)), irv_tstr(c, p)));
+  if (rtype(op, 0) != p)
+    FAIL(
+        irv_bad(c, op, "result type '%s' must match the pointer type '%s'", irv_tstr(c, rtype(op, 0)), irv_tstr(c, p)));
   if (op->nopnds != 1 + p->elem->rank)
     FAIL(irv_bad(c, op, "expected %d offsets for '%s', but found %d", p->elem->rank, irv_tstr(c, p), op->nopnds - 1));
   TRY(want_scalars(c, op, 1, p->elem->rank, IR_S_I32, "offset"));
@@ -642,7 +689,8 @@ ttref_status irv_check_make_desc(vctx *c, const ir_op *op)
   if (!blk) FAIL(irv_bad(c, op, "result must be a tensor descriptor, but got '%s'", irv_tstr(c, r)));
   int n = blk->rank;
   if (op->nopnds != 1 + 2 * n)
-    FAIL(irv_bad(c, op, "expected 1 + 2 x %d operands (base, shape, strides) for '%s', but found %d", n, irv_tstr(c, r), op->nopnds));
+    FAIL(irv_bad(c, op, "expected 1 + 2 x %d operands (base, shape, strides) for '%s', but found %d", n, irv_tstr(c, r),
+                 op->nopnds));
   if (b->kind != IR_T_PTR || !b->elem || b->elem->kind == IR_T_TENSOR || b->elem->scalar != blk->scalar)
     FAIL(irv_bad(c, op, "base '%s' must point to the element type of '%s'", irv_tstr(c, b), irv_tstr(c, r)));
   TRY(want_scalars(c, op, 1, n, IR_S_I32, "shape"));
@@ -669,10 +717,11 @@ static ttref_status block_matches(vctx *c, const ir_op *op, const ir_type *blk, 
   ttref_status st = TTREF_OK;
   if (!is_tensor(t)) FAIL(irv_bad(c, op, "expected a tensor, but got '%s'", irv_tstr(c, t)));
   if (blk->elem->kind != IR_T_SCALAR || t->elem->kind != IR_T_SCALAR || blk->scalar != t->scalar)
-    FAIL(irv_bad(c, op, "descriptor block and tensor element types must match, but got '%s' and '%s'", irv_tstr(c, blk), irv_tstr(c, t)));
+    FAIL(irv_bad(c, op, "descriptor block and tensor element types must match, but got '%s' and '%s'", irv_tstr(c, blk),
+                 irv_tstr(c, t)));
   if (blk->numel != t->numel)
     FAIL(irv_bad(c, op, "descriptor block and tensor must have the same number of elements, but got %lld and %lld",
-             (long long)blk->numel, (long long)t->numel));
+                 (long long)blk->numel, (long long)t->numel));
 fail:
   return st;
 }
@@ -712,14 +761,17 @@ ttref_status irv_check_desc_gather(vctx *c, const ir_op *op, bool scatter)
   if (!is_tensor(x) || x->rank != 1 || !elem_int(x))
     FAIL(irv_bad(c, op, "x offsets must be a 1D tensor of integers, but got '%s'", irv_tstr(c, x)));
   TRY(irv_want_scalar(c, op, 2, IR_S_I32, "y offset"));
-  if (!is_tensor(t) || t->rank != 2) FAIL(irv_bad(c, op, "%s must be a 2D tensor, but got '%s'", scatter ? "source" : "result", irv_tstr(c, t)));
+  if (!is_tensor(t) || t->rank != 2)
+    FAIL(irv_bad(c, op, "%s must be a 2D tensor, but got '%s'", scatter ? "source" : "result", irv_tstr(c, t)));
   if (t->shape[0] != x->shape[0])
-    FAIL(irv_bad(c, op, "tensor must have as many rows as indices (%lld), but got '%s'", (long long)x->shape[0], irv_tstr(c, t)));
+    FAIL(irv_bad(c, op, "tensor must have as many rows as indices (%lld), but got '%s'", (long long)x->shape[0],
+                 irv_tstr(c, t)));
   if (blk) {
     if (blk->rank != 2 || blk->shape[0] != 1)
       FAIL(irv_bad(c, op, "descriptor block must be a 2D tensor with exactly 1 row, but got '%s'", irv_tstr(c, blk)));
     if (t->shape[1] != blk->shape[1])
-      FAIL(irv_bad(c, op, "tensor number of columns must match block (%lld), but got '%s'", (long long)blk->shape[1], irv_tstr(c, t)));
+      FAIL(irv_bad(c, op, "tensor number of columns must match block (%lld), but got '%s'", (long long)blk->shape[1],
+                   irv_tstr(c, t)));
     if (t->scalar != blk->scalar || t->elem->kind != IR_T_SCALAR)
       FAIL(irv_bad(c, op, "tensor element type must match block '%s', but got '%s'", irv_tstr(c, blk), irv_tstr(c, t)));
   }
@@ -734,24 +786,31 @@ ttref_status irv_check_dot(vctx *c, const ir_op *op)
   const ir_type *a = otype(op, 0), *b = otype(op, 1), *cc = otype(op, 2), *d = rtype(op, 0);
   for (int i = 0; i < 3; i++)
     if (!is_tensor(otype(op, i)) || !(elem_int(otype(op, i)) || elem_float(otype(op, i))))
-      FAIL(irv_bad(c, op, "operand #%d must be a tensor of floats or integers, but got '%s'", i, irv_tstr(c, otype(op, i))));
-  if (d != cc) FAIL(irv_bad(c, op, "result type '%s' must match the accumulator type '%s'", irv_tstr(c, d), irv_tstr(c, cc)));
+      FAIL(irv_bad(c, op, "operand #%d must be a tensor of floats or integers, but got '%s'", i,
+                   irv_tstr(c, otype(op, i))));
+  if (d != cc)
+    FAIL(irv_bad(c, op, "result type '%s' must match the accumulator type '%s'", irv_tstr(c, d), irv_tstr(c, cc)));
   int n = a->rank;
   if ((n != 2 && n != 3) || b->rank != n || cc->rank != n)
-    FAIL(irv_bad(c, op, "operands must all be 2-D or all be 3-D, but got '%s', '%s' and '%s'", irv_tstr(c, a), irv_tstr(c, b), irv_tstr(c, cc)));
+    FAIL(irv_bad(c, op, "operands must all be 2-D or all be 3-D, but got '%s', '%s' and '%s'", irv_tstr(c, a),
+                 irv_tstr(c, b), irv_tstr(c, cc)));
   if (n == 3 && (b->shape[0] != a->shape[0] || cc->shape[0] != a->shape[0]))
-    FAIL(irv_bad(c, op, "batch dimensions must match ('%s', '%s', '%s')", irv_tstr(c, a), irv_tstr(c, b), irv_tstr(c, cc)));
+    FAIL(irv_bad(c, op, "batch dimensions must match ('%s', '%s', '%s')", irv_tstr(c, a), irv_tstr(c, b),
+                 irv_tstr(c, cc)));
   if (a->shape[n - 1] != b->shape[n - 2])
     FAIL(irv_bad(c, op, "K dimensions must match: '%s' * '%s'", irv_tstr(c, a), irv_tstr(c, b)));
   if (cc->shape[n - 2] != a->shape[n - 2] || cc->shape[n - 1] != b->shape[n - 1])
-    FAIL(irv_bad(c, op, "accumulator '%s' must be [M, N] of '%s' * '%s'", irv_tstr(c, cc), irv_tstr(c, a), irv_tstr(c, b)));
+    FAIL(irv_bad(c, op, "accumulator '%s' must be [M, N] of '%s' * '%s'", irv_tstr(c, cc), irv_tstr(c, a),
+                 irv_tstr(c, b)));
   if (elem_bits(a) != elem_bits(b))
-    FAIL(irv_bad(c, op, "element types of operands A and B must have same bit width ('%s' vs '%s')", irv_tstr(c, a), irv_tstr(c, b)));
+    FAIL(irv_bad(c, op, "element types of operands A and B must have same bit width ('%s' vs '%s')", irv_tstr(c, a),
+                 irv_tstr(c, b)));
   if (elem_int(a) != elem_int(b))
-    FAIL(irv_bad(c, op, "operands A and B must both be integer or both be float ('%s' vs '%s')", irv_tstr(c, a), irv_tstr(c, b)));
+    FAIL(irv_bad(c, op, "operands A and B must both be integer or both be float ('%s' vs '%s')", irv_tstr(c, a),
+                 irv_tstr(c, b)));
   if (elem_int(a) != elem_int(cc))
     FAIL(irv_bad(c, op, "%s operands need %s accumulator, but got '%s'", elem_int(a) ? "integer" : "float",
-             elem_int(a) ? "an integer" : "a float", irv_tstr(c, cc)));
+                 elem_int(a) ? "an integer" : "a float", irv_tstr(c, cc)));
   if (elem_int(a) && elem_bits(cc) < 32)
     FAIL(irv_bad(c, op, "integer dot needs an i32 (or wider) accumulator, but got '%s'", irv_tstr(c, cc)));
 fail:
@@ -778,7 +837,8 @@ ttref_status irv_check_dot_scaled(vctx *c, const ir_op *op)
     /* one scale without segment sizes: a's is [.., M, K/32], b's is [.., N, K/32] */
     const ir_type *s3 = otype(op, 3), *cc = otype(op, 2);
     bool is_b = is_tensor(s3) && is_tensor(cc) && s3->rank >= 2 && cc->rank >= 2 &&
-                s3->shape[s3->rank - 2] == cc->shape[cc->rank - 1] && s3->shape[s3->rank - 2] != cc->shape[cc->rank - 2];
+                s3->shape[s3->rank - 2] == cc->shape[cc->rank - 1] &&
+                s3->shape[s3->rank - 2] != cc->shape[cc->rank - 2];
     if (is_b) ibs = 3;
     else ias = 3;
   }
@@ -787,10 +847,12 @@ ttref_status irv_check_dot_scaled(vctx *c, const ir_op *op)
       FAIL(irv_bad(c, op, "operand #%d must be a tensor of floats or i8, but got '%s'", i, irv_tstr(c, otype(op, i))));
   const ir_type *a = otype(op, ia), *b = otype(op, ib), *cc = otype(op, ic), *d = rtype(op, 0);
   if (!elem_float(cc)) FAIL(irv_bad(c, op, "accumulator must be a tensor of floats, but got '%s'", irv_tstr(c, cc)));
-  if (d != cc) FAIL(irv_bad(c, op, "result type '%s' must match the accumulator type '%s'", irv_tstr(c, d), irv_tstr(c, cc)));
+  if (d != cc)
+    FAIL(irv_bad(c, op, "result type '%s' must match the accumulator type '%s'", irv_tstr(c, d), irv_tstr(c, cc)));
   int n = a->rank;
   if (n < 2 || b->rank != n || cc->rank != n)
-    FAIL(irv_bad(c, op, "operands must be at least 2D and of equal rank ('%s', '%s', '%s')", irv_tstr(c, a), irv_tstr(c, b), irv_tstr(c, cc)));
+    FAIL(irv_bad(c, op, "operands must be at least 2D and of equal rank ('%s', '%s', '%s')", irv_tstr(c, a),
+                 irv_tstr(c, b), irv_tstr(c, cc)));
   bool ae2m1 = ir_op_attr_int(op, "a_elem_type", -1) == IR_SDT_E2M1;
   bool be2m1 = ir_op_attr_int(op, "b_elem_type", -1) == IR_SDT_E2M1;
   bool lpack = ir_op_attr_int(op, "lhs_k_pack", 1) != 0, rpack = ir_op_attr_int(op, "rhs_k_pack", 1) != 0;
@@ -798,7 +860,8 @@ ttref_status irv_check_dot_scaled(vctx *c, const ir_op *op)
   int64_t am = a->shape[n - 2] * (ae2m1 && !lpack ? 2 : 1), bn = b->shape[n - 1] * (be2m1 && !rpack ? 2 : 1);
   if (ak != bk) FAIL(irv_bad(c, op, "K dimensions must match (%lld vs %lld)", (long long)ak, (long long)bk));
   if (am != cc->shape[n - 2] || bn != cc->shape[n - 1])
-    FAIL(irv_bad(c, op, "accumulator '%s' must be [M, N] = [%lld, %lld]", irv_tstr(c, cc), (long long)am, (long long)bn));
+    FAIL(irv_bad(c, op, "accumulator '%s' must be [M, N] = [%lld, %lld]", irv_tstr(c, cc), (long long)am,
+                 (long long)bn));
   const int sidx[2] = {ias, ibs};
   const int64_t mn[2] = {cc->shape[n - 2], cc->shape[n - 1]};
   for (int k = 0; k < 2; k++) {
@@ -806,7 +869,8 @@ ttref_status irv_check_dot_scaled(vctx *c, const ir_op *op)
     const ir_type *s = otype(op, sidx[k]);
     if (s->rank != n || s->shape[n - 2] != mn[k] || s->shape[n - 1] == 0 ||
         (ak / s->shape[n - 1] != 32 && ak / s->shape[n - 1] != 16) || ak % s->shape[n - 1] != 0)
-      FAIL(irv_bad(c, op, "scale '%s' must be [%s, K / 32 or K / 16] with K = %lld", irv_tstr(c, s), k ? "N" : "M", (long long)ak));
+      FAIL(irv_bad(c, op, "scale '%s' must be [%s, K / 32 or K / 16] with K = %lld", irv_tstr(c, s), k ? "N" : "M",
+                   (long long)ak));
   }
 fail:
   return st;

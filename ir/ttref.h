@@ -124,11 +124,11 @@ TTREF_API ttref_kernel *ttref_kernel_parse(const char *text, size_t len, const c
 
 /** Bindings of a traced kernel (TK fx trace, docs/traced.md), as `ttref run --sym/--dtype/--oob`. */
 typedef struct ttref_fx_options {
-  const char *const *syms;   /**< nsyms "NAME=INT" shape-symbol bindings */
+  const char *const *syms; /**< nsyms "NAME=INT" shape-symbol bindings */
   int nsyms;
   const char *const *dtypes; /**< ndtypes "BUFFER=DTYPE" element types (default: the trace's, else f32) */
   int ndtypes;
-  int oob_zero;              /**< 1: out-of-bounds loads read 0 and stores are skipped (older TK) */
+  int oob_zero; /**< 1: out-of-bounds loads read 0 and stores are skipped (older TK) */
 } ttref_fx_options;
 
 /**
@@ -404,12 +404,12 @@ TTREF_CONFORM_API ttref_status ttref_kernel_mutate(ttref_kernel *k, const char *
 
 /** A dense C-order array in host byte order, as a .npy file holds it. */
 typedef struct ttref_array {
-  char kind;          /**< 'b' bool, 'i' signed int, 'u' unsigned int (also bf16/fp8 bits), 'f' float */
-  int elsize;         /**< bytes per element: 1, 2, 4, 8 */
-  int rank;           /**< 0..8 */
-  int64_t shape[8];   /**< dims; entries past rank are 0 */
-  int64_t numel;      /**< product of shape (1 for rank 0) */
-  void *data;         /**< numel*elsize bytes; owned by the array after ttref_npy_load */
+  char kind;        /**< 'b' bool, 'i' signed int, 'u' unsigned int (also bf16/fp8 bits), 'f' float */
+  int elsize;       /**< bytes per element: 1, 2, 4, 8 */
+  int rank;         /**< 0..8 */
+  int64_t shape[8]; /**< dims; entries past rank are 0 */
+  int64_t numel;    /**< product of shape (1 for rank 0) */
+  void *data;       /**< numel*elsize bytes; owned by the array after ttref_npy_load */
   size_t nbytes;
 } ttref_array;
 
@@ -428,13 +428,13 @@ TTREF_API void ttref_array_free(ttref_array *a);
 
 /** What ttref_compare found. */
 typedef struct ttref_verdict {
-  int pass;              /**< 1 when the output complies */
-  int quality_warning;   /**< passes, but the worst error exceeds quality_fraction of the bound */
-  int64_t worst_index;   /**< flat index of the worst element (largest err/bound), -1: none */
+  int pass;            /**< 1 when the output complies */
+  int quality_warning; /**< passes, but the worst error exceeds quality_fraction of the bound */
+  int64_t worst_index; /**< flat index of the worst element (largest err/bound), -1: none */
   double worst_got, worst_ref, worst_bound, worst_err; /**< that element, decoded to binary64 */
-  double max_ratio;      /**< worst err / allowed err */
+  double max_ratio;                                    /**< worst err / allowed err */
   double mean_ulp, max_ulp;
-  char reason[256];      /**< one line when !pass, naming the element; "" otherwise */
+  char reason[256]; /**< one line when !pass, naming the element; "" otherwise */
 } ttref_verdict;
 
 /**
@@ -477,8 +477,8 @@ typedef union ttref_value {
 
 /** The type of an operand or result: element type and shape (rank 0: a scalar). */
 typedef struct ttref_type_info {
-  const char *dtype;  /**< "f32", "f16", "bf16", "f64", "f8E4M3FN", "i1", "i8", ... "i64" */
-  int rank;           /**< 0..8 */
+  const char *dtype; /**< "f32", "f16", "bf16", "f64", "f8E4M3FN", "i1", "i8", ... "i64" */
+  int rank;          /**< 0..8 */
   int64_t shape[8];
 } ttref_type_info;
 
@@ -486,7 +486,7 @@ typedef struct ttref_type_info {
 typedef struct ttref_tensor {
   ttref_type_info type;
   int64_t numel;
-  ttref_value *data;  /**< operands: read only; result: written by the callback */
+  ttref_value *data; /**< operands: read only; result: written by the callback */
 } ttref_tensor;
 
 /**

@@ -155,7 +155,7 @@ static int softmax(void)
 /* acc[j] = fma(a, b[j], acc[j]): one fused step, as ttref's documented dot (docs/numerics.md §8);
  * cloned for FMA hardware so fmaf is an instruction, not a libm call */
 __attribute__((target_clones("fma", "default"))) static void axpy(float *restrict acc, float a, const float *restrict b,
-                                                                 int64_t n)
+                                                                  int64_t n)
 {
   for (int64_t j = 0; j < n; j++) acc[j] = fmaf(a, b[j], acc[j]);
 }
@@ -188,8 +188,8 @@ static int matmul(void)
 }
 
 /* layernorm_f16 (x, y f16; w, b f32) and the tutorial's (wf16 = 1: w, b f16) */
-static int layernorm(const char *xs, const char *ys, const char *ws, const char *bs, const char *ms,
-                     const char *rs, float eps)
+static int layernorm(const char *xs, const char *ys, const char *ws, const char *bs, const char *ms, const char *rs,
+                     float eps)
 {
   npy_array x = rd(xs), w = rd(ws), b = rd(bs), y = rd(ys), mean = rd(ms), rstd = rd(rs);
   int64_t m = x.shape[0], n = x.shape[1];

@@ -20,8 +20,8 @@ static int init(void **ctx)
   return mode && strcmp(mode, "init-fail") == 0 ? 7 : TTREF_BACKEND_OK;
 }
 
-static int run_case(void *ctx, const char *kernel, const char *case_yaml, const ttref_backend_tensor *inputs, int ninputs,
-                    ttref_backend_tensor *outputs, int noutputs)
+static int run_case(void *ctx, const char *kernel, const char *case_yaml, const ttref_backend_tensor *inputs,
+                    int ninputs, ttref_backend_tensor *outputs, int noutputs)
 {
   const char *mode = getenv("TTREF_TEST_PLUGIN");
   (void)ctx, (void)kernel, (void)inputs, (void)ninputs, (void)outputs, (void)noutputs;

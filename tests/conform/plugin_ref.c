@@ -37,9 +37,10 @@ typedef struct state {
 static const struct {
   const char *dtype, *descr;
 } descrs[] = {
-    {"bool", "|b1"}, {"i8", "|i1"}, {"i16", "<i2"}, {"i32", "<i4"}, {"i64", "<i8"}, {"u8", "|u1"},
-    {"u16", "<u2"}, {"u32", "<u4"}, {"u64", "<u8"}, {"f16", "<f2"}, {"bf16", "<u2"}, {"f32", "<f4"},
-    {"f64", "<f8"}, {"f8E4M3FN", "|u1"}, {"f8E5M2", "|u1"}, {"f8E4M3FNUZ", "|u1"}, {"f8E5M2FNUZ", "|u1"},
+    {"bool", "|b1"},       {"i8", "|i1"},         {"i16", "<i2"}, {"i32", "<i4"},      {"i64", "<i8"},
+    {"u8", "|u1"},         {"u16", "<u2"},        {"u32", "<u4"}, {"u64", "<u8"},      {"f16", "<f2"},
+    {"bf16", "<u2"},       {"f32", "<f4"},        {"f64", "<f8"}, {"f8E4M3FN", "|u1"}, {"f8E5M2", "|u1"},
+    {"f8E4M3FNUZ", "|u1"}, {"f8E5M2FNUZ", "|u1"},
 };
 
 /* The text after `key` on a line, unquoted (case.yaml quotes with \" and \\ escapes). */
@@ -69,7 +70,8 @@ static int read_launch(const char *path, launch *l)
     if (strncmp(line, "outputs:", 8) == 0) break;
     if (strncmp(line, "grid: [", 7) == 0) {
       long long x, y, z;
-      if (sscanf(line + 7, "%lld, %lld, %lld", &x, &y, &z) == 3) snprintf(l->grid, sizeof l->grid, "%lld,%lld,%lld", x, y, z);
+      if (sscanf(line + 7, "%lld, %lld, %lld", &x, &y, &z) == 3)
+        snprintf(l->grid, sizeof l->grid, "%lld,%lld,%lld", x, y, z);
     } else if (strncmp(line, "function: ", 10) == 0) {
       value_of(line, "function: ", l->function, sizeof l->function);
     } else if (strncmp(line, "  - name: ", 10) == 0 && l->nargs < MAX_ARGS) {
@@ -99,7 +101,8 @@ static const char *descr_of(const char *dtype)
 static void shape_str(const ttref_backend_tensor *t, char *buf, size_t n)
 {
   size_t pos = (size_t)snprintf(buf, n, "[");
-  for (int d = 0; d < t->rank && pos < n; d++) pos += (size_t)snprintf(buf + pos, n - pos, "%s%lld", d ? ", " : "", (long long)t->shape[d]);
+  for (int d = 0; d < t->rank && pos < n; d++)
+    pos += (size_t)snprintf(buf + pos, n - pos, "%s%lld", d ? ", " : "", (long long)t->shape[d]);
   if (pos < n) snprintf(buf + pos, n - pos, "]");
 }
 
@@ -108,9 +111,12 @@ static int write_npy(const char *path, const ttref_backend_tensor *t)
 {
   char shape[160], dict[256];
   size_t pos = (size_t)snprintf(shape, sizeof shape, "(");
-  for (int d = 0; d < t->rank; d++) pos += (size_t)snprintf(shape + pos, sizeof shape - pos, "%lld,%s", (long long)t->shape[d], d + 1 < t->rank ? " " : "");
+  for (int d = 0; d < t->rank; d++)
+    pos += (size_t)snprintf(shape + pos, sizeof shape - pos, "%lld,%s", (long long)t->shape[d],
+                            d + 1 < t->rank ? " " : "");
   snprintf(shape + pos, sizeof shape - pos, ")");
-  int len = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }", descr_of(t->dtype), shape);
+  int len =
+      snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }", descr_of(t->dtype), shape);
   int total = (10 + len + 1 + 63) / 64 * 64;
   FILE *f = fopen(path, "wb");
   if (!f) return -1;
@@ -134,11 +140,12 @@ static int read_npy(const char *path, ttref_backend_tensor *t)
   int rc = -1;
   if (fread(head, 1, 10, f) == 10 && memcmp(head, "\x93NUMPY", 6) == 0) {
     long hl = head[6] == 1 ? head[8] | head[9] << 8 : -1;
-    if (head[6] >= 2 && fread(head + 10, 1, 2, f) == 2) hl = head[8] | head[9] << 8 | (long)head[10] << 16 | (long)head[11] << 24;
+    if (head[6] >= 2 && fread(head + 10, 1, 2, f) == 2)
+      hl = head[8] | head[9] << 8 | (long)head[10] << 16 | (long)head[11] << 24;
     struct stat sb;
     long start = head[6] == 1 ? 10 + hl : 12 + hl;
-    if (hl >= 0 && fstat(fileno(f), &sb) == 0 && (size_t)(sb.st_size - start) == t->nbytes && fseek(f, start, SEEK_SET) == 0 &&
-        (t->nbytes == 0 || fread(t->data, 1, t->nbytes, f) == t->nbytes))
+    if (hl >= 0 && fstat(fileno(f), &sb) == 0 && (size_t)(sb.st_size - start) == t->nbytes &&
+        fseek(f, start, SEEK_SET) == 0 && (t->nbytes == 0 || fread(t->data, 1, t->nbytes, f) == t->nbytes))
       rc = 0;
   }
   fclose(f);
@@ -161,13 +168,10 @@ static int init(void **ctx)
   return 0;
 }
 
-static void fini(void *ctx)
-{
-  free(ctx);
-}
+static void fini(void *ctx) { free(ctx); }
 
-static int run_case(void *ctx, const char *kernel, const char *case_yaml, const ttref_backend_tensor *inputs, int ninputs,
-                    ttref_backend_tensor *outputs, int noutputs)
+static int run_case(void *ctx, const char *kernel, const char *case_yaml, const ttref_backend_tensor *inputs,
+                    int ninputs, ttref_backend_tensor *outputs, int noutputs)
 {
   static launch l;
   char dir[4096], scratch[4200], path[4400], shape[160];
@@ -211,7 +215,8 @@ static int run_case(void *ctx, const char *kernel, const char *case_yaml, const 
     if (strcmp(a->kind, "ptr") == 0) { /* the harness's tensors must be the case's pointer arguments, in order */
       const ttref_backend_tensor *t = k < ninputs ? &inputs[k] : NULL;
       if (t) shape_str(t, shape, sizeof shape);
-      if (!t || strcmp(t->name, a->name) != 0 || strcmp(t->dtype, a->dtype) != 0 || strcmp(shape, a->shape) != 0 || !descr_of(t->dtype)) {
+      if (!t || strcmp(t->name, a->name) != 0 || strcmp(t->dtype, a->dtype) != 0 || strcmp(shape, a->shape) != 0 ||
+          !descr_of(t->dtype)) {
         fprintf(stderr, "plugin_ref: input %d is not argument %s (%s %s)\n", k, a->name, a->dtype, a->shape);
         return 1;
       }
@@ -255,9 +260,7 @@ static int run_case(void *ctx, const char *kernel, const char *case_yaml, const 
   return 0;
 }
 
-static const ttref_backend_api api = {TTREF_BACKEND_ABI_VERSION, "plugin_ref", "1 (runs ttref run)", init, run_case, fini};
+static const ttref_backend_api api = {
+    TTREF_BACKEND_ABI_VERSION, "plugin_ref", "1 (runs ttref run)", init, run_case, fini};
 
-const ttref_backend_api *ttref_backend_get_api(void)
-{
-  return &api;
-}
+const ttref_backend_api *ttref_backend_get_api(void) { return &api; }

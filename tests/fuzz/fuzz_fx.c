@@ -17,9 +17,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char *const syms[] = {"M=4", "N=8", "K=8", "R=4", "BLOCK=2", "BLOCK_M=4", "BLOCK_N=4", "BLOCK_K=4",
-                                   "D=4", "S=4", "B=2", "H=2", "A=2", "C=2", "P=2", "Q=2", "BATCH=1", "N_HEADS=2",
-                                   "N_CTX=8", "D_HEAD=4", "P0=2", "P1=2", "P2=2"};
+static const char *const syms[] = {
+    "M=4", "N=8", "K=8", "R=4", "BLOCK=2", "BLOCK_M=4", "BLOCK_N=4", "BLOCK_K=4", "D=4",  "S=4",  "B=2", "H=2",
+    "A=2", "C=2", "P=2", "Q=2", "BATCH=1", "N_HEADS=2", "N_CTX=8",   "D_HEAD=4",  "P0=2", "P1=2", "P2=2"};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -78,8 +78,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     abort();
   }
   if (l1 != l2 || memcmp(p1, p2, l1) != 0) {
-    fprintf(stderr, "fmt(parse(fmt(x))) != fmt(x)\n--- first ---\n%.*s\n--- second ---\n%.*s\n", (int)l1, p1,
-            (int)l2, p2);
+    fprintf(stderr, "fmt(parse(fmt(x))) != fmt(x)\n--- first ---\n%.*s\n--- second ---\n%.*s\n", (int)l1, p1, (int)l2,
+            p2);
     abort();
   }
   /* verification must not depend on the round trip */

@@ -24,10 +24,7 @@ enum { BUF_ELEMS = 256, MAX_NUMEL = 1 << 14 };
 
 static int too_big_region(const ir_region *r);
 
-static int too_big_type(const ir_type *t)
-{
-  return t && t->kind == IR_T_TENSOR && t->numel > MAX_NUMEL;
-}
+static int too_big_type(const ir_type *t) { return t && t->kind == IR_T_TENSOR && t->numel > MAX_NUMEL; }
 
 static int too_big_region(const ir_region *r)
 {

@@ -76,7 +76,8 @@ static int test_teardown(void **state)
 
 static void assert_has(const ttref_error *e, const char *what)
 {
-  if (!strstr(e->msg, what) && !strstr(e->note, what)) fail_msg("'%s' not in message '%s' / '%s'", what, e->msg, e->note);
+  if (!strstr(e->msg, what) && !strstr(e->note, what))
+    fail_msg("'%s' not in message '%s' / '%s'", what, e->msg, e->note);
 }
 
 typedef struct vadd {
@@ -387,7 +388,8 @@ static void test_api_max_steps(void **state)
   for (int i = 0; i < ttref_kernel_nargs(k); i++) {
     char pos[16];
     snprintf(pos, sizeof pos, "%d", i);
-    if (ttref_kernel_arg_kind(k, i) == TTREF_ARG_POINTER) assert_int_equal(ttref_launch_buffer(l, pos, bufs[i], sizeof bufs[i], &e), TTREF_OK);
+    if (ttref_kernel_arg_kind(k, i) == TTREF_ARG_POINTER)
+      assert_int_equal(ttref_launch_buffer(l, pos, bufs[i], sizeof bufs[i], &e), TTREF_OK);
     else assert_int_equal(ttref_launch_scalar(l, pos, "5", &e), TTREF_OK); /* 5 > 1 forever */
   }
   assert_int_equal(ttref_launch_set(l, TTREF_OPT_MAX_STEPS, 1000, &e), TTREF_OK);
@@ -546,7 +548,8 @@ static void test_api_two_threads(void **state)
     assert_int_equal(jobs[j].st, TTREF_OK);
     for (int i = 0; i < N; i++) {
       const float want = jobs[j].v.x[i] + jobs[j].v.y[i];
-      if (memcmp(&jobs[j].v.o[i], &want, 4) != 0) fail_msg("thread %d o[%d] = %a, want %a", j, i, (double)jobs[j].v.o[i], (double)want);
+      if (memcmp(&jobs[j].v.o[i], &want, 4) != 0)
+        fail_msg("thread %d o[%d] = %a, want %a", j, i, (double)jobs[j].v.o[i], (double)want);
     }
   }
   ttref_kernel_free(k);
@@ -665,14 +668,14 @@ static int boom(void *ud, const ttref_op_attrs *attrs, int n, const ttref_tensor
 }
 
 #define VTEXT(EXTRA)                                                                                                   \
-  "module {\n  tt.func public @v(%x_ptr: !tt.ptr<f32>, %o_ptr: !tt.ptr<f32>) {\n"                                    \
+  "module {\n  tt.func public @v(%x_ptr: !tt.ptr<f32>, %o_ptr: !tt.ptr<f32>) {\n"                                      \
   "    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>\n"                                        \
   "    %xp = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>\n"                                              \
-  "    %xa = tt.addptr %xp, %r : tensor<16x!tt.ptr<f32>>, tensor<16xi32>\n"                                             \
-  "    %x = tt.load %xa : tensor<16x!tt.ptr<f32>>\n"                                                                     \
-  "    %y = \"acme.axpb\"(%x, %x) {a = 2.5 : f32} : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>\n" EXTRA           \
+  "    %xa = tt.addptr %xp, %r : tensor<16x!tt.ptr<f32>>, tensor<16xi32>\n"                                            \
+  "    %x = tt.load %xa : tensor<16x!tt.ptr<f32>>\n"                                                                   \
+  "    %y = \"acme.axpb\"(%x, %x) {a = 2.5 : f32} : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>\n" EXTRA        \
   "    %op = tt.splat %o_ptr : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>\n"                                              \
-  "    %oa = tt.addptr %op, %r : tensor<16x!tt.ptr<f32>>, tensor<16xi32>\n"                                             \
+  "    %oa = tt.addptr %op, %r : tensor<16x!tt.ptr<f32>>, tensor<16xi32>\n"                                            \
   "    tt.store %oa, %y : tensor<16x!tt.ptr<f32>>\n    tt.return\n  }\n}\n"
 
 static void test_api_vendor_registry(void **state)
@@ -742,8 +745,8 @@ static void test_api_vendor_registry(void **state)
   ttref_launch_free(l);
   ttref_kernel_free(k);
 
-  static const char bad_arity[] =
-      "module {\n  tt.func public @v(%x: f32) {\n    %0 = \"acme.axpb\"(%x) {a = 1.0 : f32} : (f32) -> f32\n    tt.return\n  }\n}\n";
+  static const char bad_arity[] = "module {\n  tt.func public @v(%x: f32) {\n    %0 = \"acme.axpb\"(%x) {a = 1.0 : "
+                                  "f32} : (f32) -> f32\n    tt.return\n  }\n}\n";
   assert_null(ttref_kernel_parse_ex(bad_arity, strlen(bad_arity), "a.ttir", NULL, reg, &e));
   assert_int_equal(e.code, TTREF_E_VERIFY);
   assert_has(&e, "a.ttir:3:5: error: 'acme.axpb' op expected 2 operands, but found 1");
@@ -780,7 +783,8 @@ static void test_api_vendor_nomem(void **state)
     if (st == TTREF_OK && !(k = ttref_kernel_parse_ex(good, strlen(good), "v.ttir", NULL, reg, &e))) st = e.code;
     fail_at = 0;
     if (st == TTREF_OK) saw_ok = 1;
-    else if (e.code != TTREF_E_NOMEM) fail_msg("allocation %ld failing gave %s: %s", n, ttref_status_str(e.code), e.msg);
+    else if (e.code != TTREF_E_NOMEM)
+      fail_msg("allocation %ld failing gave %s: %s", n, ttref_status_str(e.code), e.msg);
     ttref_kernel_free(k);
     ttref_registry_free(reg);
     if (live != 0) fail_msg("allocation %ld failing (%s) leaked %zu bytes", n, e.msg, (size_t)live);
@@ -813,14 +817,14 @@ static void test_api_nomem(void **state)
     if (st == TTREF_OK) st = ttref_launch_run(l, 4, 1, 1, &e);
     fail_at = 0;
     if (st == TTREF_OK) saw_ok = 1;
-    else if (e.code != TTREF_E_NOMEM) fail_msg("allocation %ld failing gave %s: %s", n, ttref_status_str(e.code), e.msg);
+    else if (e.code != TTREF_E_NOMEM)
+      fail_msg("allocation %ld failing gave %s: %s", n, ttref_status_str(e.code), e.msg);
     ttref_launch_free(l);
     ttref_kernel_free(k);
     if (live != 0) fail_msg("allocation %ld failing (%s) leaked %zu bytes", n, e.msg, (size_t)live);
   }
   assert_true(saw_ok);
 }
-
 
 /* ---- API version 2: what `ttref run` is built on ---- */
 
@@ -1092,7 +1096,7 @@ static void test_api_bind_args_precise(void **state)
 
 /* A 16-lane kernel of element type T: o = BODY(x), with %x loaded and %y stored. */
 #define KTEXT(T, BODY)                                                                                                 \
-  "module {\n  tt.func public @k(%x_ptr: !tt.ptr<" T ">, %o_ptr: !tt.ptr<" T ">) {\n"                                 \
+  "module {\n  tt.func public @k(%x_ptr: !tt.ptr<" T ">, %o_ptr: !tt.ptr<" T ">) {\n"                                  \
   "    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>\n"                                        \
   "    %xp = tt.splat %x_ptr : !tt.ptr<" T "> -> tensor<16x!tt.ptr<" T ">>\n"                                          \
   "    %xa = tt.addptr %xp, %r : tensor<16x!tt.ptr<" T ">>, tensor<16xi32>\n"                                          \
@@ -1265,7 +1269,8 @@ static void test_api_launch_file(void **state)
   FILE *f = fopen(path, "w");
   assert_non_null(f);
   fputs("kernel: k.ttir\nfunction: vadd\ngrid: [4, 2]\nargs:\n  x_ptr: \"@x.npy\"\n  n: 7\nout: o\nthreads: 3\n"
-        "precise: true\n", f);
+        "precise: true\n",
+        f);
   fclose(f);
   ttref_launch_file *lf = ttref_launch_file_read(path, &e);
   if (!lf) fail_msg("%s", e.msg);
@@ -1389,7 +1394,8 @@ static void test_api_v2_nomem(void **state)
     fail_at = 0;
     if (st == TTREF_OK) st = ttref_launch_save(l, path, 0, &e);
     if (st == TTREF_OK) saw_ok = 1;
-    else if (e.code != TTREF_E_NOMEM) fail_msg("allocation %ld failing gave %s: %s", n, ttref_status_str(e.code), e.msg);
+    else if (e.code != TTREF_E_NOMEM)
+      fail_msg("allocation %ld failing gave %s: %s", n, ttref_status_str(e.code), e.msg);
     ttref_launch_free(l);
     ttref_kernel_free(k);
     if (live != 0) fail_msg("allocation %ld failing (%s) leaked %zu bytes", n, e.msg, (size_t)live);
@@ -1397,7 +1403,6 @@ static void test_api_v2_nomem(void **state)
   assert_true(saw_ok);
   remove_tmp();
 }
-
 
 static void write_tmp(const char *name, const char *text)
 {
@@ -1455,7 +1460,6 @@ static void test_api_check(void **state)
   assert_int_equal(ttref_check(softmax_path, NULL, &neg, &e), TTREF_E_USAGE);
   remove_tmp();
 }
-
 
 /* The whole of file @p path into @p buf (NUL-terminated); its length. */
 static size_t slurp(const char *path, char *buf, size_t cap)

@@ -22,8 +22,13 @@ static void test_parse_int_accepts_the_int64_range(void **state)
     const char *s;
     int64_t v;
   } good[] = {
-      {"0", 0}, {"-0", 0}, {"+7", 7}, {"256", 256}, {"007", 7},
-      {"9223372036854775807", INT64_MAX}, {"-9223372036854775808", INT64_MIN},
+      {"0", 0},
+      {"-0", 0},
+      {"+7", 7},
+      {"256", 256},
+      {"007", 7},
+      {"9223372036854775807", INT64_MAX},
+      {"-9223372036854775808", INT64_MIN},
   };
   for (size_t k = 0; k < sizeof good / sizeof good[0]; k++) {
     int64_t v = 42;
@@ -38,8 +43,25 @@ static void test_parse_int_refuses_malformed_and_out_of_range(void **state)
 {
   (void)state;
   static const char *const bad[] = {
-      "", "2abc", " 2", "2 ", "0x10", "1e3", "2.0", "inf", "nan", "-", "+", "--1", "1-",
-      "9223372036854775808", "-9223372036854775809", "99999999999999999999", "257", "0", "-1",
+      "",
+      "2abc",
+      " 2",
+      "2 ",
+      "0x10",
+      "1e3",
+      "2.0",
+      "inf",
+      "nan",
+      "-",
+      "+",
+      "--1",
+      "1-",
+      "9223372036854775808",
+      "-9223372036854775809",
+      "99999999999999999999",
+      "257",
+      "0",
+      "-1",
   };
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     int64_t v = 42;
@@ -66,8 +88,8 @@ static void test_parse_real_finite_decimals_only(void **state)
     assert_true(v == good[k].v);
   }
   static const char *const bad[] = {
-      "", "inf", "-inf", "nan", "infinity", "1e400", "1e-400", "0x10", "0x1p3", "1s", " 1", "1 ", ".", "e3",
-      "1e", "1e+", "-1", "0", "86401", "1..2",
+      "",   "inf", "-inf", "nan", "infinity", "1e400", "1e-400", "0x10", "0x1p3", "1s",
+      " 1", "1 ",  ".",    "e3",  "1e",       "1e+",   "-1",     "0",    "86401", "1..2",
   };
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     double v = -1;

@@ -91,9 +91,8 @@ static cmp_options opts(cmp_mode m)
 }
 
 /* run cmp_check on n elements given as patterns, expecting TTREF_OK */
-static cmp_result run(cmp_mode m, fp_format f, int n, const uint64_t *got, const uint64_t *ref,
-                      const double *precise, const double *bound, const uint64_t *ftz,
-                      const cmp_options *o)
+static cmp_result run(cmp_mode m, fp_format f, int n, const uint64_t *got, const uint64_t *ref, const double *precise,
+                      const double *bound, const uint64_t *ftz, const cmp_options *o)
 {
   static tarr g, r, z; /* static: keeps the test stack small */
   cmp_result res;
@@ -115,8 +114,8 @@ static cmp_result run1(cmp_mode m, fp_format f, uint64_t got, uint64_t ref, cons
   return run(m, f, 1, &got, &ref, NULL, NULL, NULL, o);
 }
 
-static cmp_result run1p(cmp_mode m, fp_format f, uint64_t got, uint64_t ref, double precise,
-                        double bound, const cmp_options *o)
+static cmp_result run1p(cmp_mode m, fp_format f, uint64_t got, uint64_t ref, double precise, double bound,
+                        const cmp_options *o)
 {
   return run(m, f, 1, &got, &ref, &precise, &bound, NULL, o);
 }
@@ -166,7 +165,7 @@ static void test_cmp_ulp_error_power_of_two(void **state)
     fp_format f = FMTS[i];
     uint64_t one = enc(f, 1.0);
     assert_true(cmp_ulp_error(f, dec(f, step(one, 1)), 1.0) == 1.0);
-    assert_true(cmp_ulp_error(f, dec(f, step(one, -1)), 1.0) == -1.0);  /* not -0.5 */
+    assert_true(cmp_ulp_error(f, dec(f, step(one, -1)), 1.0) == -1.0); /* not -0.5 */
     assert_true(cmp_ulp_error(f, dec(f, step(one, -2)), 1.0) == -2.0);
     assert_true(cmp_ulp_error(f, dec(f, step(one, 2)), 1.0) == 2.0);
     /* negative power of two: the zero side is above */
@@ -241,8 +240,7 @@ static void test_cmp_exact_pass_equal_bits(void **state)
   (void)state;
   for (int i = 0; i < NFMTS; i++) {
     fp_format f = FMTS[i];
-    uint64_t v[] = {enc(f, 1.0), enc(f, -2.5), max_pat(f), 1, 0, neg(f, 0), nan_pat(f),
-                    enc(f, 0.3)};
+    uint64_t v[] = {enc(f, 1.0), enc(f, -2.5), max_pat(f), 1, 0, neg(f, 0), nan_pat(f), enc(f, 0.3)};
     cmp_options o = opts(CMP_EXACT);
     cmp_result r = run(CMP_EXACT, f, 8, v, v, NULL, NULL, NULL, &o);
     assert_true(r.pass);
@@ -348,16 +346,14 @@ static void test_cmp_exact_integers_any_mode(void **state)
   uint64_t c[] = {(uint64_t)-7}, d[] = {(uint64_t)-8};
   tfill_raw(&g, 'i', 2, 1, c);
   tfill_raw(&r, 'i', 2, 1, d);
-  assert_int_equal(cmp_check(CMP_DOT_PRODUCT, CMP_FMT_NONE, &g.a, &r.a, NULL, NULL, NULL, NULL, &res,
-                             &err), TTREF_OK);
+  assert_int_equal(cmp_check(CMP_DOT_PRODUCT, CMP_FMT_NONE, &g.a, &r.a, NULL, NULL, NULL, NULL, &res, &err), TTREF_OK);
   assert_false(res.pass);
   assert_true(res.worst.got == -7.0 && res.worst.ref == -8.0);
   /* unsigned 'u' arrays are integers when there is no float format */
   uint64_t e[] = {200, 255};
   tfill_raw(&g, 'u', 1, 2, e);
   tfill_raw(&r, 'u', 1, 2, e);
-  assert_int_equal(cmp_check(CMP_EXACT, CMP_FMT_NONE, &g.a, &r.a, NULL, NULL, NULL, NULL, &res, &err),
-                   TTREF_OK);
+  assert_int_equal(cmp_check(CMP_EXACT, CMP_FMT_NONE, &g.a, &r.a, NULL, NULL, NULL, NULL, &res, &err), TTREF_OK);
   assert_true(res.pass && res.n == 2);
   tfill_raw(&g, 'b', 1, 2, (uint64_t[]){1, 0});
   tfill_raw(&r, 'b', 1, 2, (uint64_t[]){1, 1});
@@ -375,8 +371,7 @@ static void test_cmp_ulp_at_bound_every_format(void **state)
     fp_format f = FMTS[i];
     /* powers of two: 3 (4) steps up stay in the binade (or end on the next power) in
      * every format, down to E5M2's 4 values per binade */
-    uint64_t ref[] = {enc(f, 1.0), enc(f, 0.25), enc(f, -4.0), enc(f, 64.0), enc(f, -0.5),
-                      enc(f, 2.0)};
+    uint64_t ref[] = {enc(f, 1.0), enc(f, 0.25), enc(f, -4.0), enc(f, 64.0), enc(f, -0.5), enc(f, 2.0)};
     uint64_t got[6];
     cmp_options o = opts(CMP_ULP);
     o.ulp = 3;
@@ -420,7 +415,7 @@ static void test_cmp_ulp_half_ulp_against_precise(void **state)
   (void)state;
   for (int i = 0; i < NFMTS; i++) {
     fp_format f = FMTS[i];
-    if (f == FP_F64) continue; /* binary64 cannot hold a binary64 midpoint */
+    if (f == FP_F64) continue;     /* binary64 cannot hold a binary64 midpoint */
     cmp_options o = opts(CMP_ULP); /* ulp = 0.5: correctly rounded */
     uint64_t b = enc(f, 1.25);
     double mid = (dec(f, b) + dec(f, step(b, 1))) / 2;
@@ -480,7 +475,7 @@ static void test_cmp_ulp_max_finite_and_overflow(void **state)
       cmp_result r = run1(CMP_ULP, f, inf_pat(f), mx, &o);
       assert_true(r.pass);
       assert_true(r.max_ratio == 1.0);
-      assert_false(pass1(CMP_ULP, f, neg(f, inf_pat(f)), mx, &o)); /* wrong sign */
+      assert_false(pass1(CMP_ULP, f, neg(f, inf_pat(f)), mx, &o));  /* wrong sign */
       assert_false(pass1(CMP_ULP, f, inf_pat(f), enc(f, 1.0), &o)); /* far from max */
       if (f != FP_F64) { /* a precise value on the overflow tie rounds to inf: 0.5 ulp */
         double tie = fp_max_finite(f) + (fp_max_finite(f) - dec(f, step(mx, -1))) / 2;
@@ -573,7 +568,7 @@ static void test_cmp_abs_special_values(void **state)
       assert_false(pass1(CMP_ABS, f, max_pat(f), inf_pat(f), &o));
       assert_false(pass1(CMP_ABS, f, inf_pat(f), enc(f, 1.0), &o));
       assert_false(pass1(CMP_ABS, f, inf_pat(f), max_pat(f), &o)); /* 1 ulp there is > 1 */
-      o.allow_overflow_inf = true; /* max + 1 > max finite */
+      o.allow_overflow_inf = true;                                 /* max + 1 > max finite */
       assert_true(pass1(CMP_ABS, f, inf_pat(f), max_pat(f), &o));
     }
   }
@@ -752,16 +747,16 @@ static void test_cmp_dot_product_ksb_from_accumulator(void **state)
   uint64_t one = enc(FP_F16, 1.0);
   cmp_options o = opts(CMP_DOT_PRODUCT);
   o.k = 128;
-  o.acc = FP_F32;               /* ksb = ceil(128 / 2^((23-10)/2)) = 2: abs_bound 4 */
+  o.acc = FP_F32; /* ksb = ceil(128 / 2^((23-10)/2)) = 2: abs_bound 4 */
   double P = 1.0, B = 1.0;
-  o.var_bound = 1e6;            /* one element: keep the variance test out of the way */
+  o.var_bound = 1e6; /* one element: keep the variance test out of the way */
   assert_true(run1p(CMP_DOT_PRODUCT, FP_F16, step(one, 2), one, P, B, &o).max_ratio == 1.0);
   assert_true(run1p(CMP_DOT_PRODUCT, FP_F16, step(one, 2), one, P, B, &o).pass);
   assert_false(run1p(CMP_DOT_PRODUCT, FP_F16, step(one, 3), one, P, B, &o).pass);
-  o.acc = CMP_FMT_NONE;         /* ksb = k = 128: abs_bound 256 */
+  o.acc = CMP_FMT_NONE; /* ksb = k = 128: abs_bound 256 */
   assert_true(run1p(CMP_DOT_PRODUCT, FP_F16, step(one, 128), one, P, B, &o).pass);
   assert_false(run1p(CMP_DOT_PRODUCT, FP_F16, step(one, 129), one, P, B, &o).pass);
-  o.abs_bound = 6;              /* explicit override */
+  o.abs_bound = 6; /* explicit override */
   assert_true(run1p(CMP_DOT_PRODUCT, FP_F16, step(one, 3), one, P, B, &o).pass);
   assert_false(run1p(CMP_DOT_PRODUCT, FP_F16, step(one, 4), one, P, B, &o).pass);
 }
@@ -865,7 +860,7 @@ static void test_cmp_ftz_output_flushed_to_signed_zero(void **state)
       assert_true(pass1(modes[m], f, neg(f, 0), neg(f, 3), &o));
       assert_false(pass1(modes[m], f, neg(f, 0), 3, &o));
       assert_false(pass1(modes[m], f, 0, enc(f, fp_min_normal(f)), &o)); /* normal ref */
-      assert_false(pass1(modes[m], f, 1, 3, &o));                         /* not a zero */
+      assert_false(pass1(modes[m], f, 1, 3, &o));                        /* not a zero */
     }
     /* a precise value below min normal (ref rounded up to min normal) also flushes */
     cmp_options o = opts(CMP_ULP);
@@ -999,13 +994,13 @@ static void test_cmp_malformed_input_errors(void **state)
   double P[4] = {1, 2, 3, 4}, B[4] = {1, 2, 3, 4};
   cmp_options o = dp_opts();
 
-#define EXPECT(st_, want, text)                                                                    \
-  do {                                                                                             \
-    memset(&err, 0, sizeof err);                                                                   \
-    assert_int_equal((st_), (want));                                                               \
-    assert_int_equal(err.code, (want));                                                            \
-    if (!strstr(err.msg, (text))) print_error("message: %s\n", err.msg);                          \
-    assert_non_null(strstr(err.msg, (text)));                                                      \
+#define EXPECT(st_, want, text)                                                                                        \
+  do {                                                                                                                 \
+    memset(&err, 0, sizeof err);                                                                                       \
+    assert_int_equal((st_), (want));                                                                                   \
+    assert_int_equal(err.code, (want));                                                                                \
+    if (!strstr(err.msg, (text))) print_error("message: %s\n", err.msg);                                               \
+    assert_non_null(strstr(err.msg, (text)));                                                                          \
   } while (0)
 
   tfill(&g, FP_F16, 4, v);
@@ -1052,8 +1047,7 @@ static void test_cmp_malformed_input_errors(void **state)
          "tolerance option is negative or NaN");
   bad = opts(CMP_ULP);
   bad.rel_tol = (double)NAN;
-  EXPECT(cmp_check(CMP_ULP, FP_F16, &g.a, &r.a, NULL, NULL, NULL, &bad, &res, &err), TTREF_E_USAGE,
-         "tolerance option");
+  EXPECT(cmp_check(CMP_ULP, FP_F16, &g.a, &r.a, NULL, NULL, NULL, &bad, &res, &err), TTREF_E_USAGE, "tolerance option");
   bad = opts(CMP_ULP);
   bad.nan = (cmp_nan_policy)7;
   EXPECT(cmp_check(CMP_ULP, FP_F16, &g.a, &r.a, NULL, NULL, NULL, &bad, &res, &err), TTREF_E_USAGE,
@@ -1062,11 +1056,9 @@ static void test_cmp_malformed_input_errors(void **state)
          "compliance mode 7 out of range");
   EXPECT(cmp_check(CMP_ULP, FP_F16, NULL, &r.a, NULL, NULL, NULL, NULL, &res, &err), TTREF_E_USAGE,
          "got, ref and out must not be NULL");
-  EXPECT(cmp_check(CMP_ULP, FP_F16, &g.a, &r.a, NULL, NULL, NULL, NULL, NULL, &err), TTREF_E_USAGE,
-         "must not be NULL");
+  EXPECT(cmp_check(CMP_ULP, FP_F16, &g.a, &r.a, NULL, NULL, NULL, NULL, NULL, &err), TTREF_E_USAGE, "must not be NULL");
   g.a.data = NULL;
-  EXPECT(cmp_check(CMP_ULP, FP_F16, &g.a, &r.a, NULL, NULL, NULL, NULL, &res, &err), TTREF_E_INPUT,
-         "got has no data");
+  EXPECT(cmp_check(CMP_ULP, FP_F16, &g.a, &r.a, NULL, NULL, NULL, NULL, &res, &err), TTREF_E_INPUT, "got has no data");
   tfill(&g, FP_F16, 4, v);
   tfill_raw(&r, 'i', 2, 4, v);
   tfill_raw(&g, 'i', 2, 4, v);

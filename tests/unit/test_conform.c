@@ -170,7 +170,8 @@ static void test_yaml_unbound_and_unknown_args(void **state)
   expect_case_error(GOOD_HEAD "args:\n  x_ptr: {shape: [4]}\n  m: 4\noutputs: {x_ptr: exact}\n", "5:3",
                     "has no argument 'm'");
   expect_case_error(GOOD_HEAD "args:\n  x_ptr: {shape: [4]}\noutputs: {x_ptr: exact}\n", "1:1", "'n' (i32)");
-  expect_case_error(GOOD_HEAD "args:\n  x_ptr: {shape: [4]}\n  n: 2.5\noutputs: {x_ptr: exact}\n", "5:6", "not an i32 literal");
+  expect_case_error(GOOD_HEAD "args:\n  x_ptr: {shape: [4]}\n  n: 2.5\noutputs: {x_ptr: exact}\n", "5:6",
+                    "not an i32 literal");
 }
 
 static void test_yaml_bad_mode_and_option(void **state)
@@ -219,8 +220,8 @@ static void test_yaml_unsafe_names_located(void **state)
                     "case name '..' starts with '.'");
   expect_case_error("name: .x\n" GOOD_HEAD "args: {x_ptr: {shape: [4]}, n: 4}\noutputs: {x_ptr: exact}\n", "1:7",
                     "case name '.x' starts with '.'");
-  expect_case_error("name: \"a\\x01\"\n" GOOD_HEAD "args: {x_ptr: {shape: [4]}, n: 4}\noutputs: {x_ptr: exact}\n", "1:7",
-                    "case name 'a?' contains a control character");
+  expect_case_error("name: \"a\\x01\"\n" GOOD_HEAD "args: {x_ptr: {shape: [4]}, n: 4}\noutputs: {x_ptr: exact}\n",
+                    "1:7", "case name 'a?' contains a control character");
   expect_case_error("name: MANIFEST\n" GOOD_HEAD "args: {x_ptr: {shape: [4]}, n: 4}\noutputs: {x_ptr: exact}\n", "1:7",
                     "is reserved");
   expect_case_error(GOOD_HEAD "args: {x_ptr: {shape: [4]}, n: 4}\noutputs: {x_ptr: exact}\n"
@@ -304,7 +305,8 @@ static void test_sys_fopen_in_refuses_links_and_fifos(void **state)
   assert_int_equal(conform_sys_fopen_in(root, "l", "a", &f, &err), TTREF_E_IO);
   snprintf(path, sizeof path, "%s/fifo", root);
   assert_int_equal(mkfifo(path, 0644), 0);
-  assert_int_equal(conform_sys_fopen_in(root, "fifo", "w", &f, &err), TTREF_E_IO); /* at once: no reader is waited for */
+  assert_int_equal(conform_sys_fopen_in(root, "fifo", "w", &f, &err),
+                   TTREF_E_IO); /* at once: no reader is waited for */
   assert_non_null(strstr(err.msg, "not a regular file"));
   assert_int_not_equal(conform_sys_fopen_in(root, "d", "w", &f, &err), TTREF_OK);
   assert_null(f);
@@ -548,8 +550,8 @@ static void test_record_parse_rejects_garbage(void **state)
   (void)state;
   ttref_error err = {0};
   conform_record r;
-  const char *bad[] = {"", "[]", "{\"id\": 3}", "{\"id\": \"x\", \"verdict\": \"MAYBE\"}", "{\"nope\": 1}",
-                       "{\"id\": \"x\""};
+  const char *bad[] = {
+      "", "[]", "{\"id\": 3}", "{\"id\": \"x\", \"verdict\": \"MAYBE\"}", "{\"nope\": 1}", "{\"id\": \"x\""};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
     assert_int_equal(conform_record_parse_json(bad[i], strlen(bad[i]), &r, &err), TTREF_E_INPUT);
 }
@@ -568,10 +570,10 @@ static void test_reply_parse_names_the_case_in_flight(void **state)
       {"ok /r/work/a/v", CONFORM_REPLY_OK, ""},
       {"unsupported /r/work/a/v fp8 dot", CONFORM_REPLY_UNSUPPORTED, "fp8 dot"},
       {"error /r/work/a/v boom", CONFORM_REPLY_ERROR, "boom"},
-      {"ok /r/work/b/v", CONFORM_REPLY_OTHER, ""},          /* a late or doubled reply */
-      {"ok /r/work/a/v2", CONFORM_REPLY_OTHER, ""},         /* a prefix is not the directory */
-      {"okay /r/work/a/v", CONFORM_REPLY_BAD, ""},          /* the case in flight, an unknown word */
-      {"compiling kernel...", CONFORM_REPLY_NOISE, ""},     /* a log line on stdout */
+      {"ok /r/work/b/v", CONFORM_REPLY_OTHER, ""},      /* a late or doubled reply */
+      {"ok /r/work/a/v2", CONFORM_REPLY_OTHER, ""},     /* a prefix is not the directory */
+      {"okay /r/work/a/v", CONFORM_REPLY_BAD, ""},      /* the case in flight, an unknown word */
+      {"compiling kernel...", CONFORM_REPLY_NOISE, ""}, /* a log line on stdout */
       {"ok", CONFORM_REPLY_NOISE, ""},
       {"", CONFORM_REPLY_NOISE, ""},
       {"ok relative/dir", CONFORM_REPLY_NOISE, ""},
@@ -760,7 +762,6 @@ static void test_plugin_open_rejects_bad_plugins(void **state)
   assert_non_null(strstr(err.msg, "cannot load it"));
 }
 
-
 /* ---- --localize instrumentation ------------------------------------------------------ */
 
 /* Instrument @p path's kernel as `ttref fmt --probes` does (every value --localize
@@ -831,23 +832,24 @@ static void test_localize_masks_undefined_lanes(void **state)
   (void)state;
   int n = 0;
   char *t = instrument_text("masked.ttir",
-      "module {\n"
-      "  tt.func public @k(%x_ptr: !tt.ptr<f32>, %o_ptr: !tt.ptr<f32>, %n: i32) {\n"
-      "    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n"
-      "    %nn = tt.splat %n : i32 -> tensor<64xi32>\n"
-      "    %mask = arith.cmpi slt, %r, %nn : tensor<64xi32>\n"
-      "    %p = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>\n"
-      "    %q = tt.addptr %p, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32>\n"
-      "    %x = tt.load %q, %mask : tensor<64x!tt.ptr<f32>>\n"
-      "    %y = arith.mulf %x, %x : tensor<64xf32>\n"
-      "    %z = tt.expand_dims %y {axis = 0 : i32} : tensor<64xf32> -> tensor<1x64xf32>\n"
-      "    %w = tt.broadcast %z : tensor<1x64xf32> -> tensor<4x64xf32>\n"
-      "    %o = tt.splat %o_ptr : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>\n"
-      "    %oq = tt.addptr %o, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32>\n"
-      "    tt.store %oq, %y, %mask : tensor<64x!tt.ptr<f32>>\n"
-      "    tt.return\n"
-      "  }\n"
-      "}\n", &n);
+                            "module {\n"
+                            "  tt.func public @k(%x_ptr: !tt.ptr<f32>, %o_ptr: !tt.ptr<f32>, %n: i32) {\n"
+                            "    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n"
+                            "    %nn = tt.splat %n : i32 -> tensor<64xi32>\n"
+                            "    %mask = arith.cmpi slt, %r, %nn : tensor<64xi32>\n"
+                            "    %p = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>\n"
+                            "    %q = tt.addptr %p, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32>\n"
+                            "    %x = tt.load %q, %mask : tensor<64x!tt.ptr<f32>>\n"
+                            "    %y = arith.mulf %x, %x : tensor<64xf32>\n"
+                            "    %z = tt.expand_dims %y {axis = 0 : i32} : tensor<64xf32> -> tensor<1x64xf32>\n"
+                            "    %w = tt.broadcast %z : tensor<1x64xf32> -> tensor<4x64xf32>\n"
+                            "    %o = tt.splat %o_ptr : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>\n"
+                            "    %oq = tt.addptr %o, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32>\n"
+                            "    tt.store %oq, %y, %mask : tensor<64x!tt.ptr<f32>>\n"
+                            "    tt.return\n"
+                            "  }\n"
+                            "}\n",
+                            &n);
   /* the load's probe and its lane-wise consumer's keep the load's mask; shape ops carry it along */
   assert_non_null(strstr(t, ", %x, %mask : tensor<64x!tt.ptr<f32>>"));
   assert_non_null(strstr(t, ", %y, %mask : tensor<64x!tt.ptr<f32>>"));
@@ -862,23 +864,25 @@ static void test_localize_loop_bodies_store_the_first_iteration(void **state)
 {
   (void)state;
   int n = 0;
-  char *t = instrument_text("loop.ttir",
-      "module {\n"
-      "  tt.func public @k(%o_ptr: !tt.ptr<f32>, %lo: i32, %hi: i32) {\n"
-      "    %c1 = arith.constant 1 : i32\n"
-      "    %z = arith.constant dense<0.0> : tensor<8xf32>\n"
-      "    %one = arith.constant dense<1.5> : tensor<8xf32>\n"
-      "    %acc = scf.for %i = %lo to %hi step %c1 iter_args(%a = %z) -> (tensor<8xf32>)  : i32 {\n"
-      "      %b = arith.addf %a, %one : tensor<8xf32>\n"
-      "      scf.yield %b : tensor<8xf32>\n"
-      "    }\n"
-      "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
-      "    %o = tt.splat %o_ptr : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>\n"
-      "    %oq = tt.addptr %o, %r : tensor<8x!tt.ptr<f32>>, tensor<8xi32>\n"
-      "    tt.store %oq, %acc : tensor<8x!tt.ptr<f32>>\n"
-      "    tt.return\n"
-      "  }\n"
-      "}\n", &n);
+  char *t =
+      instrument_text("loop.ttir",
+                      "module {\n"
+                      "  tt.func public @k(%o_ptr: !tt.ptr<f32>, %lo: i32, %hi: i32) {\n"
+                      "    %c1 = arith.constant 1 : i32\n"
+                      "    %z = arith.constant dense<0.0> : tensor<8xf32>\n"
+                      "    %one = arith.constant dense<1.5> : tensor<8xf32>\n"
+                      "    %acc = scf.for %i = %lo to %hi step %c1 iter_args(%a = %z) -> (tensor<8xf32>)  : i32 {\n"
+                      "      %b = arith.addf %a, %one : tensor<8xf32>\n"
+                      "      scf.yield %b : tensor<8xf32>\n"
+                      "    }\n"
+                      "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+                      "    %o = tt.splat %o_ptr : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>\n"
+                      "    %oq = tt.addptr %o, %r : tensor<8x!tt.ptr<f32>>, tensor<8xi32>\n"
+                      "    tt.store %oq, %acc : tensor<8x!tt.ptr<f32>>\n"
+                      "    tt.return\n"
+                      "  }\n"
+                      "}\n",
+                      &n);
   assert_int_equal(n, 2); /* %b in the body, %acc after the loop (constants and make_range are not probed) */
   assert_non_null(strstr(t, "arith.cmpi eq, %i, %lo : i32"));
   assert_non_null(strstr(t, "tt.store %ttref_a0, %b, %ttref_g0 : tensor<8x!tt.ptr<f32>>"));
@@ -933,9 +937,9 @@ static void test_judge_exact_worst_is_the_farthest(void **state)
   f32_array(&g, bad, 5);
   assert_int_equal(conform_judge_output(&out, CONFORM_DT_F32, &g, &r, NULL, NULL, false, &j, &err), TTREF_OK);
   assert_false(j.pass);
-  assert_int_equal(j.worst_index, 2);          /* not the first failing element [0] */
-  assert_true(isfinite(j.max_ratio));          /* a measure, not inf/nan */
-  assert_true(j.max_ratio == 1023);            /* ulps apart */
+  assert_int_equal(j.worst_index, 2); /* not the first failing element [0] */
+  assert_true(isfinite(j.max_ratio)); /* a measure, not inf/nan */
+  assert_true(j.max_ratio == 1023);   /* ulps apart */
   assert_non_null(strstr(j.reason, "1023 ulp apart"));
   npy_free(&r);
   npy_free(&g);
@@ -944,8 +948,8 @@ static void test_judge_exact_worst_is_the_farthest(void **state)
 static void test_judge_ftz_reference_applies(void **state)
 {
   (void)state;
-  const float ref[] = {1.0f, 0x1p-140f, 2.0f};    /* an input was subnormal: the reference kept it */
-  const float fz[] = {1.0f, 0.0f, 7.0f};          /* the reference run with subnormals flushed */
+  const float ref[] = {1.0f, 0x1p-140f, 2.0f}; /* an input was subnormal: the reference kept it */
+  const float fz[] = {1.0f, 0.0f, 7.0f};       /* the reference run with subnormals flushed */
   const float got[] = {1.0f, 0.0f, 2.0f};
   const float got_bad[] = {1.0f, 0.0f, 7.5f};
   npy_array r = {0}, f = {0}, g = {0}, b = {0};
@@ -959,7 +963,8 @@ static void test_judge_ftz_reference_applies(void **state)
   /* element 1: the result got flushed: a zero where the reference is subnormal passes under ftz */
   assert_int_equal(conform_judge_output_ftz(&out, CONFORM_DT_F32, &g, &r, NULL, NULL, true, &f, &j, &err), TTREF_OK);
   assert_true(j.pass);
-  const float got2[] = {1.0f, 0.0f, 7.0f}; /* element 2 computed from flushed inputs: only the FTZ reference allows it */
+  const float got2[] = {1.0f, 0.0f,
+                        7.0f}; /* element 2 computed from flushed inputs: only the FTZ reference allows it */
   npy_array g2 = {0};
   f32_array(&g2, got2, 3);
   assert_int_equal(conform_judge_output_ftz(&out, CONFORM_DT_F32, &g2, &r, NULL, NULL, true, &f, &j, &err), TTREF_OK);
@@ -991,13 +996,13 @@ static void test_sys_relpath_names_paths_from_the_report_dir(void **state)
   assert_int_equal(mkdir(sib, 0755), 0);
   assert_non_null(realpath(rep, abs));
   conform_sys_relpath(abs, sib, out, sizeof out);
-  assert_string_equal(out, "../../b");       /* a sibling tree */
+  assert_string_equal(out, "../../b"); /* a sibling tree */
   conform_sys_relpath(abs, sub, out, sizeof out);
-  assert_string_equal(out, "work");          /* below */
+  assert_string_equal(out, "work"); /* below */
   conform_sys_relpath(abs, rep, out, sizeof out);
-  assert_string_equal(out, ".");             /* itself */
+  assert_string_equal(out, "."); /* itself */
   conform_sys_relpath(abs, a, out, sizeof out);
-  assert_string_equal(out, "..");            /* above */
+  assert_string_equal(out, ".."); /* above */
   conform_sys_relpath(abs, "fault:flip-lsb", out, sizeof out);
   assert_string_equal(out, "fault:flip-lsb"); /* not a path: unchanged */
   rmdir(sub);
@@ -1013,7 +1018,7 @@ static void test_pattern_glob_ids_and_regex(void **state)
   conform_pattern p;
   ttref_error err = {0};
   assert_int_equal(conform_pattern_compile("float_add[f32]", "test", &p, &err), TTREF_OK);
-  assert_true(conform_pattern_match(&p, "float_add[f32]", "float_add"));   /* a report id matches itself */
+  assert_true(conform_pattern_match(&p, "float_add[f32]", "float_add")); /* a report id matches itself */
   assert_false(conform_pattern_match(&p, "float_add[f16]", "float_add"));
   conform_pattern_free(&p);
   assert_int_equal(conform_pattern_compile("int_*", "test", &p, &err), TTREF_OK);
@@ -1051,7 +1056,7 @@ static void test_judge_unordered_is_a_multiset(void **state)
   assert_int_equal(conform_judge_output(&out, CONFORM_DT_F32, &g, &r, NULL, NULL, false, &j, &err), TTREF_OK);
   assert_true(j.pass);
   assert_int_equal(conform_judge_output(&out, CONFORM_DT_F32, &o, &r, NULL, NULL, false, &j, &err), TTREF_OK);
-  assert_false(j.pass); /* another multiset */
+  assert_false(j.pass);               /* another multiset */
   assert_int_equal(j.worst_index, 4); /* reported at got's own position */
   assert_int_equal(conform_judge_output(&out, CONFORM_DT_F32, &z, &r, NULL, NULL, false, &j, &err), TTREF_OK);
   assert_false(j.pass); /* -0 and +0 are different elements under EXACT */
@@ -1116,7 +1121,8 @@ static void test_mutants_apply_to_shipped_kernels_and_verify(void **state)
     assert_int_equal(conform_mutant_apply(m, k, false, &mo, &n, &err), TTREF_OK);
     assert_int_equal(conform_mutant_apply(m, k, true, &mo, &again, &err), TTREF_OK);
     assert_int_equal(n, again);
-    if (ir_verify_module(m, &err) != TTREF_OK) print_message("%s on %s: %s\n", conform_mutant_name(k), first[k], err.msg);
+    if (ir_verify_module(m, &err) != TTREF_OK)
+      print_message("%s on %s: %s\n", conform_mutant_name(k), first[k], err.msg);
     assert_int_equal(ir_verify_module(m, &err), TTREF_OK);
     assert_int_equal(mo.ftz, k == CONFORM_MUT_FTZ);
     assert_int_equal(mo.contract, k == CONFORM_MUT_FMA_CONTRACT);

@@ -28,9 +28,9 @@ typedef struct result {
   ttref_status st;
   ttref_error err;
   interp_stats stats;
-  int64_t ub;        /* interp_debug_finish */
-  char out[8192];    /* dumps and traces */
-  char warn[8192];   /* UB warnings */
+  int64_t ub;      /* interp_debug_finish */
+  char out[8192];  /* dumps and traces */
+  char warn[8192]; /* UB warnings */
 } result;
 
 static void slurp(FILE *f, char *text, size_t n)
@@ -85,30 +85,29 @@ static void run(const char *text, int64_t grid, buf *bufs, int nbufs, const int6
 }
 
 /* o = x / y over 8 lanes; y is loaded under lanes < n without `other`. */
-static const char *div_masked =
-    "module {\n"
-    "  tt.func public @k(%x: !tt.ptr<i32>, %y: !tt.ptr<i32>, %o: !tt.ptr<i32>, %n: i32) {\n"
-    "    %pid = tt.get_program_id x : i32\n"
-    "    %c8 = arith.constant 8 : i32\n"
-    "    %base = arith.muli %pid, %c8 : i32\n"
-    "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
-    "    %bs = tt.splat %base : i32 -> tensor<8xi32>\n"
-    "    %off = arith.addi %bs, %r : tensor<8xi32>\n"
-    "    %ns = tt.splat %n : i32 -> tensor<8xi32>\n"
-    "    %m = arith.cmpi slt, %off, %ns : tensor<8xi32>\n"
-    "    %xp = tt.splat %x : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
-    "    %xa = tt.addptr %xp, %off : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
-    "    %xv = tt.load %xa, %m : tensor<8x!tt.ptr<i32>>\n"
-    "    %yp = tt.splat %y : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
-    "    %ya = tt.addptr %yp, %off : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
-    "    %yv = tt.load %ya, %m : tensor<8x!tt.ptr<i32>>\n"
-    "    %q = arith.divsi %xv, %yv : tensor<8xi32>\n"
-    "    %op = tt.splat %o : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
-    "    %oa = tt.addptr %op, %off : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
-    "    tt.store %oa, %q, %m : tensor<8x!tt.ptr<i32>>\n"
-    "    tt.return\n"
-    "  }\n"
-    "}\n";
+static const char *div_masked = "module {\n"
+                                "  tt.func public @k(%x: !tt.ptr<i32>, %y: !tt.ptr<i32>, %o: !tt.ptr<i32>, %n: i32) {\n"
+                                "    %pid = tt.get_program_id x : i32\n"
+                                "    %c8 = arith.constant 8 : i32\n"
+                                "    %base = arith.muli %pid, %c8 : i32\n"
+                                "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+                                "    %bs = tt.splat %base : i32 -> tensor<8xi32>\n"
+                                "    %off = arith.addi %bs, %r : tensor<8xi32>\n"
+                                "    %ns = tt.splat %n : i32 -> tensor<8xi32>\n"
+                                "    %m = arith.cmpi slt, %off, %ns : tensor<8xi32>\n"
+                                "    %xp = tt.splat %x : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
+                                "    %xa = tt.addptr %xp, %off : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
+                                "    %xv = tt.load %xa, %m : tensor<8x!tt.ptr<i32>>\n"
+                                "    %yp = tt.splat %y : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
+                                "    %ya = tt.addptr %yp, %off : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
+                                "    %yv = tt.load %ya, %m : tensor<8x!tt.ptr<i32>>\n"
+                                "    %q = arith.divsi %xv, %yv : tensor<8xi32>\n"
+                                "    %op = tt.splat %o : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
+                                "    %oa = tt.addptr %op, %off : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
+                                "    tt.store %oa, %q, %m : tensor<8x!tt.ptr<i32>>\n"
+                                "    tt.return\n"
+                                "  }\n"
+                                "}\n";
 
 static void test_ub_masked_lanes_not_reported(void **state)
 {
@@ -165,33 +164,32 @@ static void test_ub_strict_faults_at_first_unmasked_lane(void **state)
 }
 
 /* sum(where(m, x, 0)) with x loaded without other: defined; sum(x) alone is not. */
-static const char *masked_sum =
-    "module {\n"
-    "  tt.func public @k(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>, %n: i32, %guard: i32) {\n"
-    "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
-    "    %ns = tt.splat %n : i32 -> tensor<8xi32>\n"
-    "    %m = arith.cmpi slt, %r, %ns : tensor<8xi32>\n"
-    "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>\n"
-    "    %xa = tt.addptr %xp, %r : tensor<8x!tt.ptr<f32>>, tensor<8xi32>\n"
-    "    %xv = tt.load %xa, %m : tensor<8x!tt.ptr<f32>>\n"
-    "    %z = arith.constant dense<0.000000e+00> : tensor<8xf32>\n"
-    "    %c0 = arith.constant 0 : i32\n"
-    "    %g = arith.cmpi ne, %guard, %c0 : i32\n"
-    "    %w = arith.select %m, %xv, %z : tensor<8xi1>, tensor<8xf32>\n"
-    "    %v = scf.if %g -> (tensor<8xf32>) {\n"
-    "      scf.yield %w : tensor<8xf32>\n"
-    "    } else {\n"
-    "      scf.yield %xv : tensor<8xf32>\n"
-    "    }\n"
-    "    %s = \"tt.reduce\"(%v) <{axis = 0 : i32}> ({\n"
-    "    ^bb0(%a: f32, %b: f32):\n"
-    "      %t = arith.addf %a, %b : f32\n"
-    "      tt.reduce.return %t : f32\n"
-    "    }) : (tensor<8xf32>) -> f32\n"
-    "    tt.store %o, %s : !tt.ptr<f32>\n"
-    "    tt.return\n"
-    "  }\n"
-    "}\n";
+static const char *masked_sum = "module {\n"
+                                "  tt.func public @k(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>, %n: i32, %guard: i32) {\n"
+                                "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+                                "    %ns = tt.splat %n : i32 -> tensor<8xi32>\n"
+                                "    %m = arith.cmpi slt, %r, %ns : tensor<8xi32>\n"
+                                "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>\n"
+                                "    %xa = tt.addptr %xp, %r : tensor<8x!tt.ptr<f32>>, tensor<8xi32>\n"
+                                "    %xv = tt.load %xa, %m : tensor<8x!tt.ptr<f32>>\n"
+                                "    %z = arith.constant dense<0.000000e+00> : tensor<8xf32>\n"
+                                "    %c0 = arith.constant 0 : i32\n"
+                                "    %g = arith.cmpi ne, %guard, %c0 : i32\n"
+                                "    %w = arith.select %m, %xv, %z : tensor<8xi1>, tensor<8xf32>\n"
+                                "    %v = scf.if %g -> (tensor<8xf32>) {\n"
+                                "      scf.yield %w : tensor<8xf32>\n"
+                                "    } else {\n"
+                                "      scf.yield %xv : tensor<8xf32>\n"
+                                "    }\n"
+                                "    %s = \"tt.reduce\"(%v) <{axis = 0 : i32}> ({\n"
+                                "    ^bb0(%a: f32, %b: f32):\n"
+                                "      %t = arith.addf %a, %b : f32\n"
+                                "      tt.reduce.return %t : f32\n"
+                                "    }) : (tensor<8xf32>) -> f32\n"
+                                "    tt.store %o, %s : !tt.ptr<f32>\n"
+                                "    tt.return\n"
+                                "  }\n"
+                                "}\n";
 
 static void uninit(interp_debug *d) { interp_debug_set_check_uninit(d, true); }
 
@@ -208,7 +206,9 @@ static void test_uninit_select_defines_and_scf_if_propagates(void **state)
   sc[1] = 0; /* the branch yielding the raw load */
   run(masked_sum, 1, b, 2, sc, 1, uninit, &r);
   assert_int_equal(r.st, TTREF_E_FAULT);
-  assert_non_null(strstr(r.err.msg, "t.ttir:18:5: error: undefined value reduced in 'tt.reduce' (--check-uninit): pid (0, 0, 0) lane 5 (5)"));
+  assert_non_null(
+      strstr(r.err.msg,
+             "t.ttir:18:5: error: undefined value reduced in 'tt.reduce' (--check-uninit): pid (0, 0, 0) lane 5 (5)"));
   assert_non_null(strstr(r.err.msg, "masked-off lane of 'tt.load' at t.ttir:8:5"));
   sc[0] = 8; /* nothing masked: defined */
   run(masked_sum, 1, b, 2, sc, 1, uninit, &r);
@@ -300,19 +300,18 @@ static void test_dump_bad_specs_are_usage_errors(void **state)
 }
 
 /* One scalar program: a << s, INT_MIN / d, fptosi(f): each undefined case once. */
-static const char *scalar_ub =
-    "module {\n"
-    "  tt.func public @k(%o: !tt.ptr<i32>, %a: i32, %s: i32, %d: i32, %f: f32) {\n"
-    "    %x = arith.shli %a, %s : i32\n"
-    "    %min = arith.constant -2147483648 : i32\n"
-    "    %q = arith.divsi %min, %d : i32\n"
-    "    %c = arith.fptosi %f : f32 to i32\n"
-    "    %t = arith.addi %x, %q : i32\n"
-    "    %u = arith.addi %t, %c : i32\n"
-    "    tt.store %o, %u : !tt.ptr<i32>\n"
-    "    tt.return\n"
-    "  }\n"
-    "}\n";
+static const char *scalar_ub = "module {\n"
+                               "  tt.func public @k(%o: !tt.ptr<i32>, %a: i32, %s: i32, %d: i32, %f: f32) {\n"
+                               "    %x = arith.shli %a, %s : i32\n"
+                               "    %min = arith.constant -2147483648 : i32\n"
+                               "    %q = arith.divsi %min, %d : i32\n"
+                               "    %c = arith.fptosi %f : f32 to i32\n"
+                               "    %t = arith.addi %x, %q : i32\n"
+                               "    %u = arith.addi %t, %c : i32\n"
+                               "    tt.store %o, %u : !tt.ptr<i32>\n"
+                               "    tt.return\n"
+                               "  }\n"
+                               "}\n";
 
 static void test_ub_kinds_are_located(void **state)
 {
@@ -326,9 +325,11 @@ static void test_ub_kinds_are_located(void **state)
   run(scalar_ub, 1, b, 1, sc, 1, NULL, &r);
   assert_int_equal(r.st, TTREF_OK);
   assert_int_equal(r.ub, 3);
-  assert_non_null(strstr(r.warn, "t.ttir:3:5: warning: shift amount >= bit width in 'arith.shli': pid (0, 0, 0) scalar"));
+  assert_non_null(
+      strstr(r.warn, "t.ttir:3:5: warning: shift amount >= bit width in 'arith.shli': pid (0, 0, 0) scalar"));
   assert_non_null(strstr(r.warn, "t.ttir:5:5: warning: integer division overflow (INT_MIN / -1) in 'arith.divsi'"));
-  assert_non_null(strstr(r.warn, "t.ttir:6:5: warning: float to integer conversion out of range (or NaN) in 'arith.fptosi'"));
+  assert_non_null(
+      strstr(r.warn, "t.ttir:6:5: warning: float to integer conversion out of range (or NaN) in 'arith.fptosi'"));
   sc[1] = 31; /* in range: no report */
   sc[2] = 2;
   big = 1e9;
@@ -384,7 +385,8 @@ static void test_uninit_follows_trans(void **state)
   sc[1] = 1; /* store every lane: the first undefined one is column 3 of row 0 = lane 6 (3, 0) of the transpose */
   run(trans_store, 1, b, 2, sc, 1, uninit, &r);
   assert_int_equal(r.st, TTREF_E_FAULT);
-  assert_non_null(strstr(r.err.msg, "undefined value stored to memory in 'tt.store' (--check-uninit): pid (0, 0, 0) lane 6 (3, 0)"));
+  assert_non_null(strstr(
+      r.err.msg, "undefined value stored to memory in 'tt.store' (--check-uninit): pid (0, 0, 0) lane 6 (3, 0)"));
 }
 
 int main(void)

@@ -126,10 +126,12 @@ static void test_int_wrap_and_compare(void **state)
   run_i32_binop("%c = arith.addi %a, %b : tensor<8xi32>", x, y, o, NULL);
   assert_int_equal(o[0], INT32_MIN);
   assert_int_equal(o[1], INT32_MAX);
-  run_i32_binop("%t = arith.cmpi ult, %a, %b : tensor<8xi32>\n    %c = arith.extui %t : tensor<8xi1> to tensor<8xi32>", x, y, o, NULL);
+  run_i32_binop("%t = arith.cmpi ult, %a, %b : tensor<8xi32>\n    %c = arith.extui %t : tensor<8xi1> to tensor<8xi32>",
+                x, y, o, NULL);
   assert_int_equal(o[4], 0); /* 0xFFFFFFFF < 0 unsigned: false */
   assert_int_equal(o[5], 1); /* 0 < 0xFFFFFFFF */
-  run_i32_binop("%t = arith.cmpi slt, %a, %b : tensor<8xi32>\n    %c = arith.extsi %t : tensor<8xi1> to tensor<8xi32>", x, y, o, NULL);
+  run_i32_binop("%t = arith.cmpi slt, %a, %b : tensor<8xi32>\n    %c = arith.extsi %t : tensor<8xi1> to tensor<8xi32>",
+                x, y, o, NULL);
   assert_int_equal(o[4], -1); /* true sign-extends to -1 */
   assert_int_equal(o[6], 0);
   run_i32_binop("%c = tt.mulhiui %a, %b : tensor<8xi32>", x, y, o, NULL);
@@ -139,27 +141,26 @@ static void test_int_wrap_and_compare(void **state)
 }
 
 /* ---- masks and bounds ---- */
-static const char *masked_copy =
-    "module {\n"
-    "  tt.func public @k(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>, %n: i32) {\n"
-    "    %pid = tt.get_program_id x : i32\n"
-    "    %c16 = arith.constant 16 : i32\n"
-    "    %base = arith.muli %pid, %c16 : i32\n"
-    "    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>\n"
-    "    %bs = tt.splat %base : i32 -> tensor<16xi32>\n"
-    "    %off = arith.addi %bs, %r : tensor<16xi32>\n"
-    "    %ns = tt.splat %n : i32 -> tensor<16xi32>\n"
-    "    %m = arith.cmpi slt, %off, %ns : tensor<16xi32>\n"
-    "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>\n"
-    "    %xa = tt.addptr %xp, %off : tensor<16x!tt.ptr<f32>>, tensor<16xi32>\n"
-    "    %other = arith.constant dense<-1.500000e+00> : tensor<16xf32>\n"
-    "    %v = tt.load %xa, %m, %other : tensor<16x!tt.ptr<f32>>\n"
-    "    %op = tt.splat %o : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>\n"
-    "    %oa = tt.addptr %op, %off : tensor<16x!tt.ptr<f32>>, tensor<16xi32>\n"
-    "    tt.store %oa, %v, %m : tensor<16x!tt.ptr<f32>>\n"
-    "    tt.return\n"
-    "  }\n"
-    "}\n";
+static const char *masked_copy = "module {\n"
+                                 "  tt.func public @k(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>, %n: i32) {\n"
+                                 "    %pid = tt.get_program_id x : i32\n"
+                                 "    %c16 = arith.constant 16 : i32\n"
+                                 "    %base = arith.muli %pid, %c16 : i32\n"
+                                 "    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>\n"
+                                 "    %bs = tt.splat %base : i32 -> tensor<16xi32>\n"
+                                 "    %off = arith.addi %bs, %r : tensor<16xi32>\n"
+                                 "    %ns = tt.splat %n : i32 -> tensor<16xi32>\n"
+                                 "    %m = arith.cmpi slt, %off, %ns : tensor<16xi32>\n"
+                                 "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>\n"
+                                 "    %xa = tt.addptr %xp, %off : tensor<16x!tt.ptr<f32>>, tensor<16xi32>\n"
+                                 "    %other = arith.constant dense<-1.500000e+00> : tensor<16xf32>\n"
+                                 "    %v = tt.load %xa, %m, %other : tensor<16x!tt.ptr<f32>>\n"
+                                 "    %op = tt.splat %o : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>\n"
+                                 "    %oa = tt.addptr %op, %off : tensor<16x!tt.ptr<f32>>, tensor<16xi32>\n"
+                                 "    tt.store %oa, %v, %m : tensor<16x!tt.ptr<f32>>\n"
+                                 "    tt.return\n"
+                                 "  }\n"
+                                 "}\n";
 
 static void test_mask_every_boundary(void **state)
 {
@@ -194,8 +195,8 @@ static void test_oob_reports_lane_and_alloc(void **state)
   memset(&e, 0, sizeof e);
   ttref_status st = run_kernel(masked_copy, 3, 1, 1, b, 2, sc, 2, &e, NULL);
   assert_int_equal(st, TTREF_E_FAULT);
-  assert_non_null(strstr(e.msg, "t.ttir:14:"));             /* the tt.load line */
-  assert_non_null(strstr(e.msg, "pid (1, 0, 0)"));          /* first faulting program, whatever the threads */
+  assert_non_null(strstr(e.msg, "t.ttir:14:"));    /* the tt.load line */
+  assert_non_null(strstr(e.msg, "pid (1, 0, 0)")); /* first faulting program, whatever the threads */
   assert_non_null(strstr(e.msg, "lane 4 (4)"));
   assert_non_null(strstr(e.msg, "x+80"));
   assert_non_null(strstr(e.msg, "80 bytes"));
@@ -216,29 +217,28 @@ static void test_empty_grid_runs_nothing(void **state)
 static void test_grid3d_program_ids(void **state)
 {
   (void)state;
-  const char *k =
-      "module {\n"
-      "  tt.func public @k(%o: !tt.ptr<i32>) {\n"
-      "    %x = tt.get_program_id x : i32\n"
-      "    %y = tt.get_program_id y : i32\n"
-      "    %z = tt.get_program_id z : i32\n"
-      "    %nx = tt.get_num_programs x : i32\n"
-      "    %ny = tt.get_num_programs y : i32\n"
-      "    %a = arith.muli %z, %ny : i32\n"
-      "    %b = arith.addi %a, %y : i32\n"
-      "    %c = arith.muli %b, %nx : i32\n"
-      "    %lin = arith.addi %c, %x : i32\n"
-      "    %c100 = arith.constant 100 : i32\n"
-      "    %v0 = arith.muli %z, %c100 : i32\n"
-      "    %c10 = arith.constant 10 : i32\n"
-      "    %v1 = arith.muli %y, %c10 : i32\n"
-      "    %v2 = arith.addi %v0, %v1 : i32\n"
-      "    %v = arith.addi %v2, %x : i32\n"
-      "    %p = tt.addptr %o, %lin : !tt.ptr<i32>, i32\n"
-      "    tt.store %p, %v : !tt.ptr<i32>\n"
-      "    tt.return\n"
-      "  }\n"
-      "}\n";
+  const char *k = "module {\n"
+                  "  tt.func public @k(%o: !tt.ptr<i32>) {\n"
+                  "    %x = tt.get_program_id x : i32\n"
+                  "    %y = tt.get_program_id y : i32\n"
+                  "    %z = tt.get_program_id z : i32\n"
+                  "    %nx = tt.get_num_programs x : i32\n"
+                  "    %ny = tt.get_num_programs y : i32\n"
+                  "    %a = arith.muli %z, %ny : i32\n"
+                  "    %b = arith.addi %a, %y : i32\n"
+                  "    %c = arith.muli %b, %nx : i32\n"
+                  "    %lin = arith.addi %c, %x : i32\n"
+                  "    %c100 = arith.constant 100 : i32\n"
+                  "    %v0 = arith.muli %z, %c100 : i32\n"
+                  "    %c10 = arith.constant 10 : i32\n"
+                  "    %v1 = arith.muli %y, %c10 : i32\n"
+                  "    %v2 = arith.addi %v0, %v1 : i32\n"
+                  "    %v = arith.addi %v2, %x : i32\n"
+                  "    %p = tt.addptr %o, %lin : !tt.ptr<i32>, i32\n"
+                  "    tt.store %p, %v : !tt.ptr<i32>\n"
+                  "    tt.return\n"
+                  "  }\n"
+                  "}\n";
   int32_t o[24];
   memset(o, 0, sizeof o);
   buf b[1] = {{o, sizeof o, IR_S_I32}};
@@ -251,22 +251,21 @@ static void test_grid3d_program_ids(void **state)
 }
 
 /* ---- reductions, scans, dot ---- */
-static const char *reduce_sum_1x8 =
-    "module {\n"
-    "  tt.func public @k(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>) {\n"
-    "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
-    "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>\n"
-    "    %xa = tt.addptr %xp, %r : tensor<8x!tt.ptr<f32>>, tensor<8xi32>\n"
-    "    %v = tt.load %xa : tensor<8x!tt.ptr<f32>>\n"
-    "    %s = \"tt.reduce\"(%v) <{axis = 0 : i32}> ({\n"
-    "    ^bb0(%a: f32, %b: f32):\n"
-    "      %t = arith.addf %a, %b : f32\n"
-    "      tt.reduce.return %t : f32\n"
-    "    }) : (tensor<8xf32>) -> f32\n"
-    "    tt.store %o, %s : !tt.ptr<f32>\n"
-    "    tt.return\n"
-    "  }\n"
-    "}\n";
+static const char *reduce_sum_1x8 = "module {\n"
+                                    "  tt.func public @k(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>) {\n"
+                                    "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+                                    "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>\n"
+                                    "    %xa = tt.addptr %xp, %r : tensor<8x!tt.ptr<f32>>, tensor<8xi32>\n"
+                                    "    %v = tt.load %xa : tensor<8x!tt.ptr<f32>>\n"
+                                    "    %s = \"tt.reduce\"(%v) <{axis = 0 : i32}> ({\n"
+                                    "    ^bb0(%a: f32, %b: f32):\n"
+                                    "      %t = arith.addf %a, %b : f32\n"
+                                    "      tt.reduce.return %t : f32\n"
+                                    "    }) : (tensor<8xf32>) -> f32\n"
+                                    "    tt.store %o, %s : !tt.ptr<f32>\n"
+                                    "    tt.return\n"
+                                    "  }\n"
+                                    "}\n";
 
 static void test_reduce_pairwise_order(void **state)
 {
@@ -285,51 +284,51 @@ static void test_reduce_pairwise_order(void **state)
 /* tt.reduce with a one-op combine region runs as a typed pairwise tree (interp_reduce.c); it must
  * give the bits of the general region path (a region with a second op) and of a C oracle, along
  * either axis of a 4x16 tensor (V > 1, outer == 1) and over 64 lanes with swapped maxnumf operands. */
-static const char *reduce_forms =
-    "module {\n"
-    "  tt.func public @k(%x: !tt.ptr<f32>, %o1: !tt.ptr<f32>, %o0: !tt.ptr<f32>, %om: !tt.ptr<f32>, %q1: !tt.ptr<f32>) {\n"
-    "    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n"
-    "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>\n"
-    "    %xa = tt.addptr %xp, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32>\n"
-    "    %v = tt.load %xa : tensor<64x!tt.ptr<f32>>\n"
-    "    %m = tt.reshape %v : tensor<64xf32> -> tensor<4x16xf32>\n"
-    "    %s1 = \"tt.reduce\"(%m) <{axis = 1 : i32}> ({\n"
-    "    ^bb0(%a: f32, %b: f32):\n"
-    "      %t = arith.addf %a, %b : f32\n"
-    "      tt.reduce.return %t : f32\n"
-    "    }) : (tensor<4x16xf32>) -> tensor<4xf32>\n"
-    "    %q = \"tt.reduce\"(%m) <{axis = 1 : i32}> ({\n"
-    "    ^bb0(%a: f32, %b: f32):\n"
-    "      %nz = arith.constant -0.000000e+00 : f32\n"
-    "      %t = arith.addf %a, %b : f32\n"
-    "      %u = arith.addf %t, %nz : f32\n"
-    "      tt.reduce.return %u : f32\n"
-    "    }) : (tensor<4x16xf32>) -> tensor<4xf32>\n"
-    "    %s0 = \"tt.reduce\"(%m) <{axis = 0 : i32}> ({\n"
-    "    ^bb0(%a: f32, %b: f32):\n"
-    "      %t = arith.addf %a, %b : f32\n"
-    "      tt.reduce.return %t : f32\n"
-    "    }) : (tensor<4x16xf32>) -> tensor<16xf32>\n"
-    "    %sm = \"tt.reduce\"(%v) <{axis = 0 : i32}> ({\n"
-    "    ^bb0(%a: f32, %b: f32):\n"
-    "      %t = arith.maxnumf %b, %a : f32\n"
-    "      tt.reduce.return %t : f32\n"
-    "    }) : (tensor<64xf32>) -> f32\n"
-    "    %r5 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
-    "    %o1p = tt.splat %o1 : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>\n"
-    "    %o1a = tt.addptr %o1p, %r5 : tensor<4x!tt.ptr<f32>>, tensor<4xi32>\n"
-    "    tt.store %o1a, %s1 : tensor<4x!tt.ptr<f32>>\n"
-    "    %q1p = tt.splat %q1 : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>\n"
-    "    %q1a = tt.addptr %q1p, %r5 : tensor<4x!tt.ptr<f32>>, tensor<4xi32>\n"
-    "    tt.store %q1a, %q : tensor<4x!tt.ptr<f32>>\n"
-    "    %r13 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>\n"
-    "    %o0p = tt.splat %o0 : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>\n"
-    "    %o0a = tt.addptr %o0p, %r13 : tensor<16x!tt.ptr<f32>>, tensor<16xi32>\n"
-    "    tt.store %o0a, %s0 : tensor<16x!tt.ptr<f32>>\n"
-    "    tt.store %om, %sm : !tt.ptr<f32>\n"
-    "    tt.return\n"
-    "  }\n"
-    "}\n";
+static const char *reduce_forms = "module {\n"
+                                  "  tt.func public @k(%x: !tt.ptr<f32>, %o1: !tt.ptr<f32>, %o0: !tt.ptr<f32>, %om: "
+                                  "!tt.ptr<f32>, %q1: !tt.ptr<f32>) {\n"
+                                  "    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n"
+                                  "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>\n"
+                                  "    %xa = tt.addptr %xp, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32>\n"
+                                  "    %v = tt.load %xa : tensor<64x!tt.ptr<f32>>\n"
+                                  "    %m = tt.reshape %v : tensor<64xf32> -> tensor<4x16xf32>\n"
+                                  "    %s1 = \"tt.reduce\"(%m) <{axis = 1 : i32}> ({\n"
+                                  "    ^bb0(%a: f32, %b: f32):\n"
+                                  "      %t = arith.addf %a, %b : f32\n"
+                                  "      tt.reduce.return %t : f32\n"
+                                  "    }) : (tensor<4x16xf32>) -> tensor<4xf32>\n"
+                                  "    %q = \"tt.reduce\"(%m) <{axis = 1 : i32}> ({\n"
+                                  "    ^bb0(%a: f32, %b: f32):\n"
+                                  "      %nz = arith.constant -0.000000e+00 : f32\n"
+                                  "      %t = arith.addf %a, %b : f32\n"
+                                  "      %u = arith.addf %t, %nz : f32\n"
+                                  "      tt.reduce.return %u : f32\n"
+                                  "    }) : (tensor<4x16xf32>) -> tensor<4xf32>\n"
+                                  "    %s0 = \"tt.reduce\"(%m) <{axis = 0 : i32}> ({\n"
+                                  "    ^bb0(%a: f32, %b: f32):\n"
+                                  "      %t = arith.addf %a, %b : f32\n"
+                                  "      tt.reduce.return %t : f32\n"
+                                  "    }) : (tensor<4x16xf32>) -> tensor<16xf32>\n"
+                                  "    %sm = \"tt.reduce\"(%v) <{axis = 0 : i32}> ({\n"
+                                  "    ^bb0(%a: f32, %b: f32):\n"
+                                  "      %t = arith.maxnumf %b, %a : f32\n"
+                                  "      tt.reduce.return %t : f32\n"
+                                  "    }) : (tensor<64xf32>) -> f32\n"
+                                  "    %r5 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
+                                  "    %o1p = tt.splat %o1 : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>\n"
+                                  "    %o1a = tt.addptr %o1p, %r5 : tensor<4x!tt.ptr<f32>>, tensor<4xi32>\n"
+                                  "    tt.store %o1a, %s1 : tensor<4x!tt.ptr<f32>>\n"
+                                  "    %q1p = tt.splat %q1 : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>\n"
+                                  "    %q1a = tt.addptr %q1p, %r5 : tensor<4x!tt.ptr<f32>>, tensor<4xi32>\n"
+                                  "    tt.store %q1a, %q : tensor<4x!tt.ptr<f32>>\n"
+                                  "    %r13 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>\n"
+                                  "    %o0p = tt.splat %o0 : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>\n"
+                                  "    %o0a = tt.addptr %o0p, %r13 : tensor<16x!tt.ptr<f32>>, tensor<16xi32>\n"
+                                  "    tt.store %o0a, %s0 : tensor<16x!tt.ptr<f32>>\n"
+                                  "    tt.store %om, %sm : !tt.ptr<f32>\n"
+                                  "    tt.return\n"
+                                  "  }\n"
+                                  "}\n";
 
 static void tree_f32(float *w, int L, int V, int op_max) /* the documented pairwise order, [L][V] */
 {
@@ -354,7 +353,10 @@ static void test_reduce_typed_tree_equals_region(void **state)
   for (int i = 0; i < 64; i++) x[i] = (float)((i % 7) - 3) * ldexpf(1.0f, (i * 5) % 31 - 10) + (float)i * 1e-3f;
   x[8] = -0.0f;
   x[20] = NAN;
-  buf b[5] = {{x, sizeof x, IR_S_F32}, {o1, sizeof o1, IR_S_F32}, {o0, sizeof o0, IR_S_F32}, {om, sizeof om, IR_S_F32},
+  buf b[5] = {{x, sizeof x, IR_S_F32},
+              {o1, sizeof o1, IR_S_F32},
+              {o0, sizeof o0, IR_S_F32},
+              {om, sizeof om, IR_S_F32},
               {q1, sizeof q1, IR_S_F32}};
   ttref_error e;
   memset(&e, 0, sizeof e);
@@ -427,34 +429,35 @@ static void test_dot_column_blocks_like_oracle(void **state)
   static char k[4096];
   for (int integer = 0; integer < 2; integer++) {
     const char *et = integer ? "i8" : "f32", *dt = integer ? "i32" : "f32";
-    snprintf(k, sizeof k,
-             "module {\n"
-             "  tt.func public @k(%%a: !tt.ptr<%s>, %%b: !tt.ptr<%s>, %%c: !tt.ptr<%s>, %%o: !tt.ptr<%s>) {\n"
-             "    %%r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>\n"
-             "    %%ap = tt.splat %%a : !tt.ptr<%s> -> tensor<16x!tt.ptr<%s>>\n"
-             "    %%aa = tt.addptr %%ap, %%r : tensor<16x!tt.ptr<%s>>, tensor<16xi32>\n"
-             "    %%av = tt.load %%aa : tensor<16x!tt.ptr<%s>>\n"
-             "    %%r2 = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>\n"
-             "    %%bp = tt.splat %%b : !tt.ptr<%s> -> tensor<256x!tt.ptr<%s>>\n"
-             "    %%ba = tt.addptr %%bp, %%r2 : tensor<256x!tt.ptr<%s>>, tensor<256xi32>\n"
-             "    %%bv = tt.load %%ba : tensor<256x!tt.ptr<%s>>\n"
-             "    %%r3 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n"
-             "    %%cp = tt.splat %%c : !tt.ptr<%s> -> tensor<64x!tt.ptr<%s>>\n"
-             "    %%ca = tt.addptr %%cp, %%r3 : tensor<64x!tt.ptr<%s>>, tensor<64xi32>\n"
-             "    %%cv = tt.load %%ca : tensor<64x!tt.ptr<%s>>\n"
-             "    %%A = tt.reshape %%av : tensor<16x%s> -> tensor<2x8x%s>\n"
-             "    %%B = tt.reshape %%bv : tensor<256x%s> -> tensor<8x32x%s>\n"
-             "    %%C = tt.reshape %%cv : tensor<64x%s> -> tensor<2x32x%s>\n"
-             "    %%D = tt.dot %%A, %%B, %%C, inputPrecision = ieee : tensor<2x8x%s> * tensor<8x32x%s> -> tensor<2x32x%s>\n"
-             "    %%Dv = tt.reshape %%D : tensor<2x32x%s> -> tensor<64x%s>\n"
-             "    %%op = tt.splat %%o : !tt.ptr<%s> -> tensor<64x!tt.ptr<%s>>\n"
-             "    %%oa = tt.addptr %%op, %%r3 : tensor<64x!tt.ptr<%s>>, tensor<64xi32>\n"
-             "    tt.store %%oa, %%Dv : tensor<64x!tt.ptr<%s>>\n"
-             "    tt.return\n"
-             "  }\n"
-             "}\n",
-             et, et, dt, dt, et, et, et, et, et, et, et, et, dt, dt, dt, dt, et, et, et, et, dt, dt, et, et, dt, dt, dt,
-             dt, dt, dt, dt);
+    snprintf(
+        k, sizeof k,
+        "module {\n"
+        "  tt.func public @k(%%a: !tt.ptr<%s>, %%b: !tt.ptr<%s>, %%c: !tt.ptr<%s>, %%o: !tt.ptr<%s>) {\n"
+        "    %%r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>\n"
+        "    %%ap = tt.splat %%a : !tt.ptr<%s> -> tensor<16x!tt.ptr<%s>>\n"
+        "    %%aa = tt.addptr %%ap, %%r : tensor<16x!tt.ptr<%s>>, tensor<16xi32>\n"
+        "    %%av = tt.load %%aa : tensor<16x!tt.ptr<%s>>\n"
+        "    %%r2 = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>\n"
+        "    %%bp = tt.splat %%b : !tt.ptr<%s> -> tensor<256x!tt.ptr<%s>>\n"
+        "    %%ba = tt.addptr %%bp, %%r2 : tensor<256x!tt.ptr<%s>>, tensor<256xi32>\n"
+        "    %%bv = tt.load %%ba : tensor<256x!tt.ptr<%s>>\n"
+        "    %%r3 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n"
+        "    %%cp = tt.splat %%c : !tt.ptr<%s> -> tensor<64x!tt.ptr<%s>>\n"
+        "    %%ca = tt.addptr %%cp, %%r3 : tensor<64x!tt.ptr<%s>>, tensor<64xi32>\n"
+        "    %%cv = tt.load %%ca : tensor<64x!tt.ptr<%s>>\n"
+        "    %%A = tt.reshape %%av : tensor<16x%s> -> tensor<2x8x%s>\n"
+        "    %%B = tt.reshape %%bv : tensor<256x%s> -> tensor<8x32x%s>\n"
+        "    %%C = tt.reshape %%cv : tensor<64x%s> -> tensor<2x32x%s>\n"
+        "    %%D = tt.dot %%A, %%B, %%C, inputPrecision = ieee : tensor<2x8x%s> * tensor<8x32x%s> -> tensor<2x32x%s>\n"
+        "    %%Dv = tt.reshape %%D : tensor<2x32x%s> -> tensor<64x%s>\n"
+        "    %%op = tt.splat %%o : !tt.ptr<%s> -> tensor<64x!tt.ptr<%s>>\n"
+        "    %%oa = tt.addptr %%op, %%r3 : tensor<64x!tt.ptr<%s>>, tensor<64xi32>\n"
+        "    tt.store %%oa, %%Dv : tensor<64x!tt.ptr<%s>>\n"
+        "    tt.return\n"
+        "  }\n"
+        "}\n",
+        et, et, dt, dt, et, et, et, et, et, et, et, et, dt, dt, dt, dt, et, et, et, et, dt, dt, et, et, dt, dt, dt, dt,
+        dt, dt, dt);
     float af[16], bf[256], cf[64], of[64];
     int8_t ai[16], bi[256];
     int32_t ci[64], oi[64];
@@ -494,7 +497,8 @@ static void test_dot_column_blocks_like_oracle(void **state)
         } else {
           float acc = cf[m * 32 + n];
           for (int kk = 0; kk < 8; kk++) acc = fmaf(af[m * 8 + kk], bf[kk * 32 + n], acc);
-          if (memcmp(&of[m * 32 + n], &acc, 4) != 0) fail_msg("f32 [%d,%d]: %a, want %a", m, n, (double)of[m * 32 + n], (double)acc);
+          if (memcmp(&of[m * 32 + n], &acc, 4) != 0)
+            fail_msg("f32 [%d,%d]: %a, want %a", m, n, (double)of[m * 32 + n], (double)acc);
         }
       }
   }
@@ -569,17 +573,16 @@ static void test_atomics_sequential_program_order(void **state)
 {
   (void)state;
   /* every program does old = atomic_xchg(p, pid); out[pid] = old: the chain of olds pins the order */
-  const char *k =
-      "module {\n"
-      "  tt.func public @k(%p: !tt.ptr<i32>, %o: !tt.ptr<i32>) {\n"
-      "    %pid = tt.get_program_id x : i32\n"
-      "    %t = arith.constant true\n"
-      "    %old = tt.atomic_rmw exch, acq_rel, gpu, %p, %pid, %t : (!tt.ptr<i32>, i32, i1) -> i32\n"
-      "    %q = tt.addptr %o, %pid : !tt.ptr<i32>, i32\n"
-      "    tt.store %q, %old : !tt.ptr<i32>\n"
-      "    tt.return\n"
-      "  }\n"
-      "}\n";
+  const char *k = "module {\n"
+                  "  tt.func public @k(%p: !tt.ptr<i32>, %o: !tt.ptr<i32>) {\n"
+                  "    %pid = tt.get_program_id x : i32\n"
+                  "    %t = arith.constant true\n"
+                  "    %old = tt.atomic_rmw exch, acq_rel, gpu, %p, %pid, %t : (!tt.ptr<i32>, i32, i1) -> i32\n"
+                  "    %q = tt.addptr %o, %pid : !tt.ptr<i32>, i32\n"
+                  "    tt.store %q, %old : !tt.ptr<i32>\n"
+                  "    tt.return\n"
+                  "  }\n"
+                  "}\n";
   int32_t p[1] = {-1}, o[6];
   buf b[2] = {{p, sizeof p, IR_S_I32}, {o, sizeof o, IR_S_I32}};
   ttref_error e;
@@ -593,26 +596,25 @@ static void test_atomics_sequential_program_order(void **state)
 static void test_scan_sequential_and_reverse(void **state)
 {
   (void)state;
-  const char *tmpl =
-      "module {\n"
-      "  tt.func public @k(%x: !tt.ptr<i32>, %o: !tt.ptr<i32>) {\n"
-      "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
-      "    %xp = tt.splat %x : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
-      "    %xa = tt.addptr %xp, %r : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
-      "    %v = tt.load %xa : tensor<8x!tt.ptr<i32>>\n"
-      "    %s = \"tt.scan\"(%v) <{axis = 0 : i32, reverse = %s}> ({\n"
-      "    ^bb0(%a: i32, %b: i32):\n"
-      "      %two = arith.constant 2 : i32\n"
-      "      %m = arith.muli %a, %two : i32\n"
-      "      %t = arith.addi %m, %b : i32\n" /* non-commutative: acc*2 + cur */
-      "      tt.scan.return %t : i32\n"
-      "    }) : (tensor<8xi32>) -> tensor<8xi32>\n"
-      "    %op = tt.splat %o : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
-      "    %oa = tt.addptr %op, %r : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
-      "    tt.store %oa, %s : tensor<8x!tt.ptr<i32>>\n"
-      "    tt.return\n"
-      "  }\n"
-      "}\n";
+  const char *tmpl = "module {\n"
+                     "  tt.func public @k(%x: !tt.ptr<i32>, %o: !tt.ptr<i32>) {\n"
+                     "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+                     "    %xp = tt.splat %x : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
+                     "    %xa = tt.addptr %xp, %r : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
+                     "    %v = tt.load %xa : tensor<8x!tt.ptr<i32>>\n"
+                     "    %s = \"tt.scan\"(%v) <{axis = 0 : i32, reverse = %s}> ({\n"
+                     "    ^bb0(%a: i32, %b: i32):\n"
+                     "      %two = arith.constant 2 : i32\n"
+                     "      %m = arith.muli %a, %two : i32\n"
+                     "      %t = arith.addi %m, %b : i32\n" /* non-commutative: acc*2 + cur */
+                     "      tt.scan.return %t : i32\n"
+                     "    }) : (tensor<8xi32>) -> tensor<8xi32>\n"
+                     "    %op = tt.splat %o : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
+                     "    %oa = tt.addptr %op, %r : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
+                     "    tt.store %oa, %s : tensor<8x!tt.ptr<i32>>\n"
+                     "    tt.return\n"
+                     "  }\n"
+                     "}\n";
   for (int rev = 0; rev < 2; rev++) {
     char text[2048];
     /* the template has one %s for the reverse flag; escape the rest */
@@ -678,16 +680,15 @@ static void test_fp8_downcast_saturates_nan_stays(void **state)
 static void test_assert_fault_names_lane(void **state)
 {
   (void)state;
-  const char *k =
-      "module {\n"
-      "  tt.func public @k(%x: !tt.ptr<i32>) {\n"
-      "    %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
-      "    %c2 = arith.constant dense<2> : tensor<4xi32>\n"
-      "    %ok = arith.cmpi slt, %r, %c2 : tensor<4xi32>\n"
-      "    tt.assert %ok, \"r < 2\" : tensor<4xi1>\n"
-      "    tt.return\n"
-      "  }\n"
-      "}\n";
+  const char *k = "module {\n"
+                  "  tt.func public @k(%x: !tt.ptr<i32>) {\n"
+                  "    %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
+                  "    %c2 = arith.constant dense<2> : tensor<4xi32>\n"
+                  "    %ok = arith.cmpi slt, %r, %c2 : tensor<4xi32>\n"
+                  "    tt.assert %ok, \"r < 2\" : tensor<4xi1>\n"
+                  "    tt.return\n"
+                  "  }\n"
+                  "}\n";
   int32_t x[1] = {0};
   buf b[1] = {{x, sizeof x, IR_S_I32}};
   ttref_error e;
@@ -710,22 +711,21 @@ static void test_one_element_tensor_and_select(void **state)
                 x, y, o, NULL);
   const int32_t want[8] = {5, -5, 0, 9, 0, 0, 0, 0};
   assert_memory_equal(o, want, sizeof want);
-  const char *k =
-      "module {\n"
-      "  tt.func public @k(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>) {\n"
-      "    %r = tt.make_range {end = 1 : i32, start = 0 : i32} : tensor<1xi32>\n"
-      "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<1x!tt.ptr<f32>>\n"
-      "    %xa = tt.addptr %xp, %r : tensor<1x!tt.ptr<f32>>, tensor<1xi32>\n"
-      "    %v = tt.load %xa : tensor<1x!tt.ptr<f32>>\n"
-      "    %s = \"tt.reduce\"(%v) <{axis = 0 : i32}> ({\n"
-      "    ^bb0(%a: f32, %b: f32):\n"
-      "      %t = arith.maxnumf %a, %b : f32\n"
-      "      tt.reduce.return %t : f32\n"
-      "    }) : (tensor<1xf32>) -> f32\n"
-      "    tt.store %o, %s : !tt.ptr<f32>\n"
-      "    tt.return\n"
-      "  }\n"
-      "}\n";
+  const char *k = "module {\n"
+                  "  tt.func public @k(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>) {\n"
+                  "    %r = tt.make_range {end = 1 : i32, start = 0 : i32} : tensor<1xi32>\n"
+                  "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<1x!tt.ptr<f32>>\n"
+                  "    %xa = tt.addptr %xp, %r : tensor<1x!tt.ptr<f32>>, tensor<1xi32>\n"
+                  "    %v = tt.load %xa : tensor<1x!tt.ptr<f32>>\n"
+                  "    %s = \"tt.reduce\"(%v) <{axis = 0 : i32}> ({\n"
+                  "    ^bb0(%a: f32, %b: f32):\n"
+                  "      %t = arith.maxnumf %a, %b : f32\n"
+                  "      tt.reduce.return %t : f32\n"
+                  "    }) : (tensor<1xf32>) -> f32\n"
+                  "    tt.store %o, %s : !tt.ptr<f32>\n"
+                  "    tt.return\n"
+                  "  }\n"
+                  "}\n";
   float xf[1] = {-3.5f}, of[1] = {0};
   buf b2[2] = {{xf, sizeof xf, IR_S_F32}, {of, sizeof of, IR_S_F32}};
   ttref_error e;
@@ -744,34 +744,34 @@ static double e2m1_ref(unsigned nib) /* OCP MX fp4: 1 sign, 2 exponent, 1 mantis
 static void test_dot_scaled_e2m1_bf16(void **state)
 {
   (void)state;
-  const char *k =
-      "module {\n"
-      "  tt.func public @k(%a: !tt.ptr<i8>, %s: !tt.ptr<i8>, %b: !tt.ptr<bf16>, %o: !tt.ptr<f32>) {\n"
-      "    %r32 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>\n"
-      "    %ap = tt.splat %a : !tt.ptr<i8> -> tensor<32x!tt.ptr<i8>>\n"
-      "    %aa = tt.addptr %ap, %r32 : tensor<32x!tt.ptr<i8>>, tensor<32xi32>\n"
-      "    %av = tt.load %aa : tensor<32x!tt.ptr<i8>>\n"
-      "    %A = tt.reshape %av : tensor<32xi8> -> tensor<2x16xi8>\n"
-      "    %r2 = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>\n"
-      "    %sp = tt.splat %s : !tt.ptr<i8> -> tensor<2x!tt.ptr<i8>>\n"
-      "    %sa = tt.addptr %sp, %r2 : tensor<2x!tt.ptr<i8>>, tensor<2xi32>\n"
-      "    %sv = tt.load %sa : tensor<2x!tt.ptr<i8>>\n"
-      "    %S = tt.reshape %sv : tensor<2xi8> -> tensor<2x1xi8>\n"
-      "    %r64 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n"
-      "    %bp = tt.splat %b : !tt.ptr<bf16> -> tensor<64x!tt.ptr<bf16>>\n"
-      "    %ba = tt.addptr %bp, %r64 : tensor<64x!tt.ptr<bf16>>, tensor<64xi32>\n"
-      "    %bv = tt.load %ba : tensor<64x!tt.ptr<bf16>>\n"
-      "    %B = tt.reshape %bv : tensor<64xbf16> -> tensor<32x2xbf16>\n"
-      "    %z = arith.constant dense<0.000000e+00> : tensor<2x2xf32>\n"
-      "    %D = tt.dot_scaled %A scale %S, %B, %z lhs = e2m1 rhs = bf16 {fastMath = false} : tensor<2x16xi8>, tensor<2x1xi8> * tensor<32x2xbf16> -> tensor<2x2xf32>\n"
-      "    %Dv = tt.reshape %D : tensor<2x2xf32> -> tensor<4xf32>\n"
-      "    %r4 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
-      "    %op = tt.splat %o : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>\n"
-      "    %oa = tt.addptr %op, %r4 : tensor<4x!tt.ptr<f32>>, tensor<4xi32>\n"
-      "    tt.store %oa, %Dv : tensor<4x!tt.ptr<f32>>\n"
-      "    tt.return\n"
-      "  }\n"
-      "}\n";
+  const char *k = "module {\n"
+                  "  tt.func public @k(%a: !tt.ptr<i8>, %s: !tt.ptr<i8>, %b: !tt.ptr<bf16>, %o: !tt.ptr<f32>) {\n"
+                  "    %r32 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>\n"
+                  "    %ap = tt.splat %a : !tt.ptr<i8> -> tensor<32x!tt.ptr<i8>>\n"
+                  "    %aa = tt.addptr %ap, %r32 : tensor<32x!tt.ptr<i8>>, tensor<32xi32>\n"
+                  "    %av = tt.load %aa : tensor<32x!tt.ptr<i8>>\n"
+                  "    %A = tt.reshape %av : tensor<32xi8> -> tensor<2x16xi8>\n"
+                  "    %r2 = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>\n"
+                  "    %sp = tt.splat %s : !tt.ptr<i8> -> tensor<2x!tt.ptr<i8>>\n"
+                  "    %sa = tt.addptr %sp, %r2 : tensor<2x!tt.ptr<i8>>, tensor<2xi32>\n"
+                  "    %sv = tt.load %sa : tensor<2x!tt.ptr<i8>>\n"
+                  "    %S = tt.reshape %sv : tensor<2xi8> -> tensor<2x1xi8>\n"
+                  "    %r64 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n"
+                  "    %bp = tt.splat %b : !tt.ptr<bf16> -> tensor<64x!tt.ptr<bf16>>\n"
+                  "    %ba = tt.addptr %bp, %r64 : tensor<64x!tt.ptr<bf16>>, tensor<64xi32>\n"
+                  "    %bv = tt.load %ba : tensor<64x!tt.ptr<bf16>>\n"
+                  "    %B = tt.reshape %bv : tensor<64xbf16> -> tensor<32x2xbf16>\n"
+                  "    %z = arith.constant dense<0.000000e+00> : tensor<2x2xf32>\n"
+                  "    %D = tt.dot_scaled %A scale %S, %B, %z lhs = e2m1 rhs = bf16 {fastMath = false} : "
+                  "tensor<2x16xi8>, tensor<2x1xi8> * tensor<32x2xbf16> -> tensor<2x2xf32>\n"
+                  "    %Dv = tt.reshape %D : tensor<2x2xf32> -> tensor<4xf32>\n"
+                  "    %r4 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
+                  "    %op = tt.splat %o : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>\n"
+                  "    %oa = tt.addptr %op, %r4 : tensor<4x!tt.ptr<f32>>, tensor<4xi32>\n"
+                  "    tt.store %oa, %Dv : tensor<4x!tt.ptr<f32>>\n"
+                  "    tt.return\n"
+                  "  }\n"
+                  "}\n";
   uint8_t a[32], sc[2] = {127 + 2, 127 - 3};
   uint16_t bb[64];
   float o[4] = {0};
@@ -809,22 +809,23 @@ static void test_descriptor_gather_scatter_rows(void **state)
   (void)state;
   /* x is a 6x8 f32 matrix; gather rows {5, 0, 7(out of bounds), 2} at columns 4..7 (cols 8.. OOB
    * for y=6), scatter them into o at rows {1, 3, 9(out of bounds), 0} */
-  const char *k =
-      "module {\n"
-      "  tt.func public @k(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>, %y: i32) {\n"
-      "    %c6 = arith.constant 6 : i32\n"
-      "    %c8 = arith.constant 8 : i32\n"
-      "    %s8 = arith.constant 8 : i64\n"
-      "    %s1 = arith.constant 1 : i64\n"
-      "    %dx = tt.make_tensor_descriptor %x, [%c6, %c8], [%s8, %s1] : <f32>, <tensor<1x4xf32>>\n"
-      "    %do = tt.make_tensor_descriptor %o, [%c6, %c8], [%s8, %s1] : <f32>, <tensor<1x4xf32>>\n"
-      "    %rows = arith.constant dense<[5, 0, 7, 2]> : tensor<4xi32>\n"
-      "    %g = tt.descriptor_gather %dx[%rows, %y] : (!tt.tensordesc<tensor<1x4xf32>>, tensor<4xi32>, i32) -> tensor<4x4xf32>\n"
-      "    %orows = arith.constant dense<[1, 3, 9, 0]> : tensor<4xi32>\n"
-      "    tt.descriptor_scatter %do[%orows, %y], %g : !tt.tensordesc<tensor<1x4xf32>>, tensor<4xi32>, i32, tensor<4x4xf32>\n"
-      "    tt.return\n"
-      "  }\n"
-      "}\n";
+  const char *k = "module {\n"
+                  "  tt.func public @k(%x: !tt.ptr<f32>, %o: !tt.ptr<f32>, %y: i32) {\n"
+                  "    %c6 = arith.constant 6 : i32\n"
+                  "    %c8 = arith.constant 8 : i32\n"
+                  "    %s8 = arith.constant 8 : i64\n"
+                  "    %s1 = arith.constant 1 : i64\n"
+                  "    %dx = tt.make_tensor_descriptor %x, [%c6, %c8], [%s8, %s1] : <f32>, <tensor<1x4xf32>>\n"
+                  "    %do = tt.make_tensor_descriptor %o, [%c6, %c8], [%s8, %s1] : <f32>, <tensor<1x4xf32>>\n"
+                  "    %rows = arith.constant dense<[5, 0, 7, 2]> : tensor<4xi32>\n"
+                  "    %g = tt.descriptor_gather %dx[%rows, %y] : (!tt.tensordesc<tensor<1x4xf32>>, tensor<4xi32>, "
+                  "i32) -> tensor<4x4xf32>\n"
+                  "    %orows = arith.constant dense<[1, 3, 9, 0]> : tensor<4xi32>\n"
+                  "    tt.descriptor_scatter %do[%orows, %y], %g : !tt.tensordesc<tensor<1x4xf32>>, tensor<4xi32>, "
+                  "i32, tensor<4x4xf32>\n"
+                  "    tt.return\n"
+                  "  }\n"
+                  "}\n";
   float x[48], o[48];
   for (int i = 0; i < 48; i++) {
     x[i] = (float)i;
@@ -850,18 +851,17 @@ static void test_descriptor_gather_scatter_rows(void **state)
 }
 
 /* ---- write-write conflicts between programs ---- */
-static const char *racy =
-    "module {\n"
-    "  tt.func public @k(%o: !tt.ptr<i32>) {\n"
-    "    %pid = tt.get_program_id x : i32\n"
-    "    %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
-    "    %op = tt.splat %o : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>\n"
-    "    %oa = tt.addptr %op, %r : tensor<4x!tt.ptr<i32>>, tensor<4xi32>\n"
-    "    %v = tt.splat %pid : i32 -> tensor<4xi32>\n"
-    "    tt.store %oa, %v : tensor<4x!tt.ptr<i32>>\n"
-    "    tt.return\n"
-    "  }\n"
-    "}\n";
+static const char *racy = "module {\n"
+                          "  tt.func public @k(%o: !tt.ptr<i32>) {\n"
+                          "    %pid = tt.get_program_id x : i32\n"
+                          "    %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
+                          "    %op = tt.splat %o : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>\n"
+                          "    %oa = tt.addptr %op, %r : tensor<4x!tt.ptr<i32>>, tensor<4xi32>\n"
+                          "    %v = tt.splat %pid : i32 -> tensor<4xi32>\n"
+                          "    tt.store %oa, %v : tensor<4x!tt.ptr<i32>>\n"
+                          "    tt.return\n"
+                          "  }\n"
+                          "}\n";
 
 static void test_racing_stores_end_in_program_order(void **state)
 {
@@ -880,21 +880,19 @@ static void test_racing_stores_end_in_program_order(void **state)
   }
 }
 
-
 /* a read-modify-write race: each program does o[0] = f(o[0], pid); the result is the
  * program-order one for any thread count, and a parallel run reports the race */
-static const char *racy_rmw =
-    "module {\n"
-    "  tt.func public @k(%o: !tt.ptr<i32>) {\n"
-    "    %pid = tt.get_program_id x : i32\n"
-    "    %v = tt.load %o : !tt.ptr<i32>\n"
-    "    %c3 = arith.constant 3 : i32\n"
-    "    %m = arith.muli %v, %c3 : i32\n"
-    "    %s = arith.addi %m, %pid : i32\n"
-    "    tt.store %o, %s : !tt.ptr<i32>\n"
-    "    tt.return\n"
-    "  }\n"
-    "}\n";
+static const char *racy_rmw = "module {\n"
+                              "  tt.func public @k(%o: !tt.ptr<i32>) {\n"
+                              "    %pid = tt.get_program_id x : i32\n"
+                              "    %v = tt.load %o : !tt.ptr<i32>\n"
+                              "    %c3 = arith.constant 3 : i32\n"
+                              "    %m = arith.muli %v, %c3 : i32\n"
+                              "    %s = arith.addi %m, %pid : i32\n"
+                              "    tt.store %o, %s : !tt.ptr<i32>\n"
+                              "    tt.return\n"
+                              "  }\n"
+                              "}\n";
 
 static void test_racing_rmw_same_for_any_thread_count(void **state)
 {
@@ -924,7 +922,8 @@ static void test_max_steps_counts_terminators(void **state)
   static const char *const loops[] = {
       "module {\n  tt.func public @k(%o: !tt.ptr<i32>) {\n    cf.br ^bb1\n  ^bb1:\n    cf.br ^bb1\n  }\n}\n",
       "module {\n  tt.func public @k(%o: !tt.ptr<i32>) {\n    %t = arith.constant true\n"
-      "    scf.while : () -> () {\n      scf.condition(%t)\n    } do {\n      scf.yield\n    }\n    tt.return\n  }\n}\n",
+      "    scf.while : () -> () {\n      scf.condition(%t)\n    } do {\n      scf.yield\n    }\n    tt.return\n  "
+      "}\n}\n",
   };
   for (int k = 0; k < 2; k++) {
     ir_module *m = parse_ok(loops[k]);
@@ -953,15 +952,14 @@ static void test_max_steps_counts_terminators(void **state)
 static void test_addptr_overflow_faults(void **state)
 {
   (void)state;
-  const char *k =
-      "module {\n"
-      "  tt.func public @k(%o: !tt.ptr<i32>, %off: i64) {\n"
-      "    %p = tt.addptr %o, %off : !tt.ptr<i32>, i64\n"
-      "    %c = arith.constant 7 : i32\n"
-      "    tt.store %p, %c : !tt.ptr<i32>\n"
-      "    tt.return\n"
-      "  }\n"
-      "}\n";
+  const char *k = "module {\n"
+                  "  tt.func public @k(%o: !tt.ptr<i32>, %off: i64) {\n"
+                  "    %p = tt.addptr %o, %off : !tt.ptr<i32>, i64\n"
+                  "    %c = arith.constant 7 : i32\n"
+                  "    tt.store %p, %c : !tt.ptr<i32>\n"
+                  "    tt.return\n"
+                  "  }\n"
+                  "}\n";
   int32_t o[2] = {0, 0};
   buf b[1] = {{o, sizeof o, IR_S_I32}};
   ttref_error e;
@@ -978,23 +976,22 @@ static void test_addptr_overflow_faults(void **state)
 static void test_addptr_tensor_matches_checked_oracle(void **state)
 {
   (void)state;
-  const char *k =
-      "module {\n"
-      "  tt.func public @k(%x: !tt.ptr<i32>, %offs: !tt.ptr<i64>, %o: !tt.ptr<i64>) {\n"
-      "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
-      "    %fp = tt.splat %offs : !tt.ptr<i64> -> tensor<8x!tt.ptr<i64>>\n"
-      "    %fa = tt.addptr %fp, %r : tensor<8x!tt.ptr<i64>>, tensor<8xi32>\n"
-      "    %off = tt.load %fa : tensor<8x!tt.ptr<i64>>\n"
-      "    %xp = tt.splat %x : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
-      "    %a = tt.addptr %xp, %off : tensor<8x!tt.ptr<i32>>, tensor<8xi64>\n"
-      "    %b = tt.addptr %a, %r : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
-      "    %ai = tt.ptr_to_int %b : tensor<8x!tt.ptr<i32>> -> tensor<8xi64>\n"
-      "    %op = tt.splat %o : !tt.ptr<i64> -> tensor<8x!tt.ptr<i64>>\n"
-      "    %oa = tt.addptr %op, %r : tensor<8x!tt.ptr<i64>>, tensor<8xi32>\n"
-      "    tt.store %oa, %ai : tensor<8x!tt.ptr<i64>>\n"
-      "    tt.return\n"
-      "  }\n"
-      "}\n";
+  const char *k = "module {\n"
+                  "  tt.func public @k(%x: !tt.ptr<i32>, %offs: !tt.ptr<i64>, %o: !tt.ptr<i64>) {\n"
+                  "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+                  "    %fp = tt.splat %offs : !tt.ptr<i64> -> tensor<8x!tt.ptr<i64>>\n"
+                  "    %fa = tt.addptr %fp, %r : tensor<8x!tt.ptr<i64>>, tensor<8xi32>\n"
+                  "    %off = tt.load %fa : tensor<8x!tt.ptr<i64>>\n"
+                  "    %xp = tt.splat %x : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
+                  "    %a = tt.addptr %xp, %off : tensor<8x!tt.ptr<i32>>, tensor<8xi64>\n"
+                  "    %b = tt.addptr %a, %r : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
+                  "    %ai = tt.ptr_to_int %b : tensor<8x!tt.ptr<i32>> -> tensor<8xi64>\n"
+                  "    %op = tt.splat %o : !tt.ptr<i64> -> tensor<8x!tt.ptr<i64>>\n"
+                  "    %oa = tt.addptr %op, %r : tensor<8x!tt.ptr<i64>>, tensor<8xi32>\n"
+                  "    tt.store %oa, %ai : tensor<8x!tt.ptr<i64>>\n"
+                  "    tt.return\n"
+                  "  }\n"
+                  "}\n";
   const int64_t p59 = INT64_C(1) << 59;
   const int64_t ok_sets[3][8] = {
       {0, 1, -1, 1000, -1000, p59 - 1, -p59, p59},
@@ -1033,31 +1030,31 @@ static void test_addptr_tensor_matches_checked_oracle(void **state)
 static void test_load_store_runs_break_anywhere(void **state)
 {
   (void)state;
-  const char *k =
-      "module {\n"
-      "  tt.func public @k(%x: !tt.ptr<f32>, %offs: !tt.ptr<i32>, %msk: !tt.ptr<i8>, %o: !tt.ptr<f32>, %o2: !tt.ptr<f32>) {\n"
-      "    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n"
-      "    %fp = tt.splat %offs : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>>\n"
-      "    %fa = tt.addptr %fp, %r : tensor<64x!tt.ptr<i32>>, tensor<64xi32>\n"
-      "    %off = tt.load %fa : tensor<64x!tt.ptr<i32>>\n"
-      "    %mp = tt.splat %msk : !tt.ptr<i8> -> tensor<64x!tt.ptr<i8>>\n"
-      "    %ma = tt.addptr %mp, %r : tensor<64x!tt.ptr<i8>>, tensor<64xi32>\n"
-      "    %mv = tt.load %ma : tensor<64x!tt.ptr<i8>>\n"
-      "    %z = arith.constant dense<0> : tensor<64xi8>\n"
-      "    %m = arith.cmpi ne, %mv, %z : tensor<64xi8>\n"
-      "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>\n"
-      "    %xa = tt.addptr %xp, %off : tensor<64x!tt.ptr<f32>>, tensor<64xi32>\n"
-      "    %other = arith.constant dense<-1.000000e+00> : tensor<64xf32>\n"
-      "    %v = tt.load %xa, %m, %other : tensor<64x!tt.ptr<f32>>\n"
-      "    %op = tt.splat %o : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>\n"
-      "    %oa = tt.addptr %op, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32>\n"
-      "    tt.store %oa, %v : tensor<64x!tt.ptr<f32>>\n"
-      "    %o2p = tt.splat %o2 : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>\n"
-      "    %o2a = tt.addptr %o2p, %off : tensor<64x!tt.ptr<f32>>, tensor<64xi32>\n"
-      "    tt.store %o2a, %v, %m : tensor<64x!tt.ptr<f32>>\n"
-      "    tt.return\n"
-      "  }\n"
-      "}\n";
+  const char *k = "module {\n"
+                  "  tt.func public @k(%x: !tt.ptr<f32>, %offs: !tt.ptr<i32>, %msk: !tt.ptr<i8>, %o: !tt.ptr<f32>, "
+                  "%o2: !tt.ptr<f32>) {\n"
+                  "    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n"
+                  "    %fp = tt.splat %offs : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>>\n"
+                  "    %fa = tt.addptr %fp, %r : tensor<64x!tt.ptr<i32>>, tensor<64xi32>\n"
+                  "    %off = tt.load %fa : tensor<64x!tt.ptr<i32>>\n"
+                  "    %mp = tt.splat %msk : !tt.ptr<i8> -> tensor<64x!tt.ptr<i8>>\n"
+                  "    %ma = tt.addptr %mp, %r : tensor<64x!tt.ptr<i8>>, tensor<64xi32>\n"
+                  "    %mv = tt.load %ma : tensor<64x!tt.ptr<i8>>\n"
+                  "    %z = arith.constant dense<0> : tensor<64xi8>\n"
+                  "    %m = arith.cmpi ne, %mv, %z : tensor<64xi8>\n"
+                  "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>\n"
+                  "    %xa = tt.addptr %xp, %off : tensor<64x!tt.ptr<f32>>, tensor<64xi32>\n"
+                  "    %other = arith.constant dense<-1.000000e+00> : tensor<64xf32>\n"
+                  "    %v = tt.load %xa, %m, %other : tensor<64x!tt.ptr<f32>>\n"
+                  "    %op = tt.splat %o : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>\n"
+                  "    %oa = tt.addptr %op, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32>\n"
+                  "    tt.store %oa, %v : tensor<64x!tt.ptr<f32>>\n"
+                  "    %o2p = tt.splat %o2 : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>\n"
+                  "    %o2a = tt.addptr %o2p, %off : tensor<64x!tt.ptr<f32>>, tensor<64xi32>\n"
+                  "    tt.store %o2a, %v, %m : tensor<64x!tt.ptr<f32>>\n"
+                  "    tt.return\n"
+                  "  }\n"
+                  "}\n";
   float x[128], o[64], o2[128];
   int32_t offs[64];
   int8_t msk[64];
@@ -1071,7 +1068,10 @@ static void test_load_store_runs_break_anywhere(void **state)
     }
     for (int i = 0; i < 64; i++) o[i] = 0;
     for (int i = 0; i < 128; i++) o2[i] = 0;
-    buf b[5] = {{x, sizeof x, IR_S_F32}, {offs, sizeof offs, IR_S_I32}, {msk, sizeof msk, IR_S_I8}, {o, sizeof o, IR_S_F32},
+    buf b[5] = {{x, sizeof x, IR_S_F32},
+                {offs, sizeof offs, IR_S_I32},
+                {msk, sizeof msk, IR_S_I8},
+                {o, sizeof o, IR_S_F32},
                 {o2, sizeof o2, IR_S_F32}};
     ttref_error e;
     memset(&e, 0, sizeof e);
@@ -1083,7 +1083,8 @@ static void test_load_store_runs_break_anywhere(void **state)
       if (msk[i]) want2[offs[i]] = want;
     }
     for (int i = 0; i < 128; i++)
-      if (o2[i] != want2[i]) fail_msg("round %d store element %d: %g, want %g", round, i, (double)o2[i], (double)want2[i]);
+      if (o2[i] != want2[i])
+        fail_msg("round %d store element %d: %g, want %g", round, i, (double)o2[i], (double)want2[i]);
   }
 }
 
@@ -1093,39 +1094,38 @@ static void test_call_and_cond_br(void **state)
   (void)state;
   /* o[i] = f(x[i], 3) where f(a, b) = a * b + 1 is a noinline tt.func; lanes of program 1 return
    * early through cf.cond_br without storing */
-  const char *k =
-      "module {\n"
-      "  tt.func private @f(%a: tensor<4xi32>, %b: i32) -> tensor<4xi32> attributes {noinline = true} {\n"
-      "    %bs = tt.splat %b : i32 -> tensor<4xi32>\n"
-      "    %m = arith.muli %a, %bs : tensor<4xi32>\n"
-      "    %one = arith.constant dense<1> : tensor<4xi32>\n"
-      "    %r = arith.addi %m, %one : tensor<4xi32>\n"
-      "    tt.return %r : tensor<4xi32>\n"
-      "  }\n"
-      "  tt.func public @k(%x: !tt.ptr<i32>, %o: !tt.ptr<i32>) {\n"
-      "    %pid = tt.get_program_id x : i32\n"
-      "    %c1 = arith.constant 1 : i32\n"
-      "    %skip = arith.cmpi eq, %pid, %c1 : i32\n"
-      "    cf.cond_br %skip, ^bb2, ^bb1(%pid : i32)\n"
-      "  ^bb1(%p: i32):\n"
-      "    %c4 = arith.constant 4 : i32\n"
-      "    %base = arith.muli %p, %c4 : i32\n"
-      "    %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
-      "    %bs = tt.splat %base : i32 -> tensor<4xi32>\n"
-      "    %off = arith.addi %bs, %r : tensor<4xi32>\n"
-      "    %xp = tt.splat %x : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>\n"
-      "    %xa = tt.addptr %xp, %off : tensor<4x!tt.ptr<i32>>, tensor<4xi32>\n"
-      "    %v = tt.load %xa : tensor<4x!tt.ptr<i32>>\n"
-      "    %c3 = arith.constant 3 : i32\n"
-      "    %y = tt.call @f(%v, %c3) : (tensor<4xi32>, i32) -> tensor<4xi32>\n"
-      "    %op = tt.splat %o : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>\n"
-      "    %oa = tt.addptr %op, %off : tensor<4x!tt.ptr<i32>>, tensor<4xi32>\n"
-      "    tt.store %oa, %y : tensor<4x!tt.ptr<i32>>\n"
-      "    cf.br ^bb2\n"
-      "  ^bb2:\n"
-      "    tt.return\n"
-      "  }\n"
-      "}\n";
+  const char *k = "module {\n"
+                  "  tt.func private @f(%a: tensor<4xi32>, %b: i32) -> tensor<4xi32> attributes {noinline = true} {\n"
+                  "    %bs = tt.splat %b : i32 -> tensor<4xi32>\n"
+                  "    %m = arith.muli %a, %bs : tensor<4xi32>\n"
+                  "    %one = arith.constant dense<1> : tensor<4xi32>\n"
+                  "    %r = arith.addi %m, %one : tensor<4xi32>\n"
+                  "    tt.return %r : tensor<4xi32>\n"
+                  "  }\n"
+                  "  tt.func public @k(%x: !tt.ptr<i32>, %o: !tt.ptr<i32>) {\n"
+                  "    %pid = tt.get_program_id x : i32\n"
+                  "    %c1 = arith.constant 1 : i32\n"
+                  "    %skip = arith.cmpi eq, %pid, %c1 : i32\n"
+                  "    cf.cond_br %skip, ^bb2, ^bb1(%pid : i32)\n"
+                  "  ^bb1(%p: i32):\n"
+                  "    %c4 = arith.constant 4 : i32\n"
+                  "    %base = arith.muli %p, %c4 : i32\n"
+                  "    %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
+                  "    %bs = tt.splat %base : i32 -> tensor<4xi32>\n"
+                  "    %off = arith.addi %bs, %r : tensor<4xi32>\n"
+                  "    %xp = tt.splat %x : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>\n"
+                  "    %xa = tt.addptr %xp, %off : tensor<4x!tt.ptr<i32>>, tensor<4xi32>\n"
+                  "    %v = tt.load %xa : tensor<4x!tt.ptr<i32>>\n"
+                  "    %c3 = arith.constant 3 : i32\n"
+                  "    %y = tt.call @f(%v, %c3) : (tensor<4xi32>, i32) -> tensor<4xi32>\n"
+                  "    %op = tt.splat %o : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>\n"
+                  "    %oa = tt.addptr %op, %off : tensor<4x!tt.ptr<i32>>, tensor<4xi32>\n"
+                  "    tt.store %oa, %y : tensor<4x!tt.ptr<i32>>\n"
+                  "    cf.br ^bb2\n"
+                  "  ^bb2:\n"
+                  "    tt.return\n"
+                  "  }\n"
+                  "}\n";
   int32_t x[12], o[12];
   for (int i = 0; i < 12; i++) {
     x[i] = i - 5;
@@ -1144,20 +1144,19 @@ static void test_call_and_cond_br(void **state)
 static void test_bitcast_keeps_signaling_nan(void **state)
 {
   (void)state;
-  const char *k =
-      "module {\n"
-      "  tt.func public @k(%x: !tt.ptr<f32>, %o: !tt.ptr<i32>) {\n"
-      "    %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
-      "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>\n"
-      "    %xa = tt.addptr %xp, %r : tensor<4x!tt.ptr<f32>>, tensor<4xi32>\n"
-      "    %v = tt.load %xa : tensor<4x!tt.ptr<f32>>\n"
-      "    %b = tt.bitcast %v : tensor<4xf32> -> tensor<4xi32>\n"
-      "    %op = tt.splat %o : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>\n"
-      "    %oa = tt.addptr %op, %r : tensor<4x!tt.ptr<i32>>, tensor<4xi32>\n"
-      "    tt.store %oa, %b : tensor<4x!tt.ptr<i32>>\n"
-      "    tt.return\n"
-      "  }\n"
-      "}\n";
+  const char *k = "module {\n"
+                  "  tt.func public @k(%x: !tt.ptr<f32>, %o: !tt.ptr<i32>) {\n"
+                  "    %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
+                  "    %xp = tt.splat %x : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>\n"
+                  "    %xa = tt.addptr %xp, %r : tensor<4x!tt.ptr<f32>>, tensor<4xi32>\n"
+                  "    %v = tt.load %xa : tensor<4x!tt.ptr<f32>>\n"
+                  "    %b = tt.bitcast %v : tensor<4xf32> -> tensor<4xi32>\n"
+                  "    %op = tt.splat %o : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>\n"
+                  "    %oa = tt.addptr %op, %r : tensor<4x!tt.ptr<i32>>, tensor<4xi32>\n"
+                  "    tt.store %oa, %b : tensor<4x!tt.ptr<i32>>\n"
+                  "    tt.return\n"
+                  "  }\n"
+                  "}\n";
   const uint32_t bits[4] = {0x7F9E1234u, 0xFFA00001u, 0x7FC00000u, 0x3F800000u}; /* sNaN, -sNaN, qNaN, 1.0 */
   uint32_t x[4], o[4];
   memcpy(x, bits, sizeof x);
@@ -1172,21 +1171,20 @@ static void test_bitcast_keeps_signaling_nan(void **state)
 static void test_histogram_drops_out_of_range(void **state)
 {
   (void)state;
-  const char *k =
-      "module {\n"
-      "  tt.func public @k(%x: !tt.ptr<i32>, %o: !tt.ptr<i32>) {\n"
-      "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
-      "    %xp = tt.splat %x : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
-      "    %xa = tt.addptr %xp, %r : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
-      "    %v = tt.load %xa : tensor<8x!tt.ptr<i32>>\n"
-      "    %h = tt.histogram %v : tensor<8xi32> -> tensor<4xi32>\n"
-      "    %r4 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
-      "    %op = tt.splat %o : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>\n"
-      "    %oa = tt.addptr %op, %r4 : tensor<4x!tt.ptr<i32>>, tensor<4xi32>\n"
-      "    tt.store %oa, %h : tensor<4x!tt.ptr<i32>>\n"
-      "    tt.return\n"
-      "  }\n"
-      "}\n";
+  const char *k = "module {\n"
+                  "  tt.func public @k(%x: !tt.ptr<i32>, %o: !tt.ptr<i32>) {\n"
+                  "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+                  "    %xp = tt.splat %x : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
+                  "    %xa = tt.addptr %xp, %r : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
+                  "    %v = tt.load %xa : tensor<8x!tt.ptr<i32>>\n"
+                  "    %h = tt.histogram %v : tensor<8xi32> -> tensor<4xi32>\n"
+                  "    %r4 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
+                  "    %op = tt.splat %o : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>\n"
+                  "    %oa = tt.addptr %op, %r4 : tensor<4x!tt.ptr<i32>>, tensor<4xi32>\n"
+                  "    tt.store %oa, %h : tensor<4x!tt.ptr<i32>>\n"
+                  "    tt.return\n"
+                  "  }\n"
+                  "}\n";
   int32_t x[8] = {0, 1, 2, 3, 4, 4, 5, -1}, o[5] = {7, 7, 7, 7, 7};
   buf b[2] = {{x, sizeof x, IR_S_I32}, {o, sizeof o, IR_S_I32}};
   ttref_error e;
@@ -1210,7 +1208,8 @@ static void test_math_tan_correctly_rounded(void **state)
   buf b[3] = {{xin, 32, IR_S_F32}, {y, 32, IR_S_F32}, {o, 32, IR_S_F32}};
   ttref_error e;
   memset(&e, 0, sizeof e);
-  ttref_status st = run_kernel(binop_kernel("%c = math.tan %a : tensor<8xf32>", "f32"), 1, 1, 1, b, 3, NULL, 1, &e, NULL);
+  ttref_status st =
+      run_kernel(binop_kernel("%c = math.tan %a : tensor<8xf32>", "f32"), 1, 1, 1, b, 3, NULL, 1, &e, NULL);
   if (st) fprintf(stderr, "%s\n", e.msg);
   assert_int_equal(st, TTREF_OK);
   for (int i = 0; i < 5; i++) {
@@ -1220,14 +1219,15 @@ static void test_math_tan_correctly_rounded(void **state)
     float up = nextafterf(want, INFINITY), dn = nextafterf(want, -INFINITY);
     long double lo = ((long double)want + dn) / 2, hi = ((long double)want + up) / 2;
     assert_true(fminl(fabsl(t - lo), fabsl(t - hi)) > fabsl(t) * 0x1p-56L);
-    if (memcmp(&o[i], &want, sizeof want)) fprintf(stderr, "tan(%a) = %a, want %a\n", (double)x[i], (double)o[i], (double)want);
+    if (memcmp(&o[i], &want, sizeof want))
+      fprintf(stderr, "tan(%a) = %a, want %a\n", (double)x[i], (double)o[i], (double)want);
     assert_memory_equal(&o[i], &want, sizeof want);
   }
   const float mz = -0.0f;
   assert_memory_equal(&o[5], &mz, sizeof mz); /* tan(-0) = -0 */
-  assert_true(isnan(o[6]));                    /* tan(inf) = NaN */
+  assert_true(isnan(o[6]));                   /* tan(inf) = NaN */
   assert_true(isnan(o[7]));
-  assert_true(o[2] < -2.0e7f);                 /* just above pi/2 */
+  assert_true(o[2] < -2.0e7f); /* just above pi/2 */
 }
 
 /* the launch variants every regular row runs under: default, precise mode (its bound rule runs
@@ -1254,16 +1254,48 @@ static void test_regular_rows_execute(void **state)
     if (syn == IR_SYN_CUSTOM || syn == IR_SYN_ARROW) continue; /* ARROW ops: shapes, pointers (their own tests) */
     const char *in = NULL, *out = NULL;
     switch (ir_op_type_rule(c)) {
-    case IR_TR_SAME_INT: case IR_TR_CMP_INT: in = "i32"; out = "i32"; break;
-    case IR_TR_SAME_FLOAT: case IR_TR_CMP_FLOAT: in = "f32"; out = "f32"; break;
-    case IR_TR_INT_WIDER: in = "i16"; out = "i32"; break;
-    case IR_TR_INT_NARROWER: in = "i32"; out = "i16"; break;
-    case IR_TR_INT_INT: in = "i32"; out = "i64"; break;
-    case IR_TR_FLOAT_WIDER: in = "f16"; out = "f32"; break;
-    case IR_TR_FLOAT_NARROWER: in = "f32"; out = "f16"; break;
-    case IR_TR_INT_FLOAT: in = "i32"; out = "f32"; break;
-    case IR_TR_FLOAT_INT: in = "f32"; out = "i32"; break;
-    case IR_TR_BITCAST: in = "f32"; out = "i32"; break;
+    case IR_TR_SAME_INT:
+    case IR_TR_CMP_INT:
+      in = "i32";
+      out = "i32";
+      break;
+    case IR_TR_SAME_FLOAT:
+    case IR_TR_CMP_FLOAT:
+      in = "f32";
+      out = "f32";
+      break;
+    case IR_TR_INT_WIDER:
+      in = "i16";
+      out = "i32";
+      break;
+    case IR_TR_INT_NARROWER:
+      in = "i32";
+      out = "i16";
+      break;
+    case IR_TR_INT_INT:
+      in = "i32";
+      out = "i64";
+      break;
+    case IR_TR_FLOAT_WIDER:
+      in = "f16";
+      out = "f32";
+      break;
+    case IR_TR_FLOAT_NARROWER:
+      in = "f32";
+      out = "f16";
+      break;
+    case IR_TR_INT_FLOAT:
+      in = "i32";
+      out = "f32";
+      break;
+    case IR_TR_FLOAT_INT:
+      in = "f32";
+      out = "i32";
+      break;
+    case IR_TR_BITCAST:
+      in = "f32";
+      out = "i32";
+      break;
     case IR_TR_CUSTOM: break;
     }
     assert_non_null(in);
@@ -1273,12 +1305,11 @@ static void test_regular_rows_execute(void **state)
     char line[256], text[1024];
     if (syn == IR_SYN_CMP)
       snprintf(line, sizeof line, "%%r = %s %s, %s : %s", ir_op_name(c), in[0] == 'f' ? "olt" : "slt", opnd[k - 1], in);
-    else if (syn == IR_SYN_SAME)
-      snprintf(line, sizeof line, "%%r = %s %s : %s", ir_op_name(c), opnd[k - 1], in);
-    else
-      snprintf(line, sizeof line, "%%r = %s %s : %s to %s", ir_op_name(c), opnd[k - 1], in, out);
-    snprintf(text, sizeof text, "module {\n  tt.func public @k(%%a: %s, %%b: %s, %%c: %s) {\n    %s\n    tt.return\n  }\n}\n",
-             in, in, in, line);
+    else if (syn == IR_SYN_SAME) snprintf(line, sizeof line, "%%r = %s %s : %s", ir_op_name(c), opnd[k - 1], in);
+    else snprintf(line, sizeof line, "%%r = %s %s : %s to %s", ir_op_name(c), opnd[k - 1], in, out);
+    snprintf(text, sizeof text,
+             "module {\n  tt.func public @k(%%a: %s, %%b: %s, %%c: %s) {\n    %s\n    tt.return\n  }\n}\n", in, in, in,
+             line);
     int64_t scal[3];
     if (in[0] == 'f') {
       const double v[3] = {1.5, 0.75, -2.0};

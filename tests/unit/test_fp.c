@@ -23,32 +23,37 @@
 
 #include "fp.h"
 
-static uint64_t dbits(double v) {
+static uint64_t dbits(double v)
+{
   uint64_t u;
   memcpy(&u, &v, sizeof u);
   return u;
 }
 
-static double dfrom(uint64_t u) {
+static double dfrom(uint64_t u)
+{
   double v;
   memcpy(&v, &u, sizeof v);
   return v;
 }
 
-static uint16_t hbits(_Float16 h) {
+static uint16_t hbits(_Float16 h)
+{
   uint16_t u;
   memcpy(&u, &h, sizeof u);
   return u;
 }
 
-static float ffrom(uint32_t u) {
+static float ffrom(uint32_t u)
+{
   float v;
   memcpy(&v, &u, sizeof v);
   return v;
 }
 
 /* bitwise equality, except that any two NaNs are equal */
-static int same(double a, double b) {
+static int same(double a, double b)
+{
   if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
   return dbits(a) == dbits(b);
 }
@@ -58,14 +63,16 @@ static gsl_rng *rng;
 /* make check-full sets TTREF_CHECK_FULL=1: the whole sweeps instead of shortened ones */
 static bool full_tier;
 
-static uint64_t rbits64(void) {
+static uint64_t rbits64(void)
+{
   uint64_t hi = gsl_rng_get(rng), lo = gsl_rng_get(rng);
   return (hi << 32) | lo;
 }
 
 /* a double that is dense near the format's grid: random sign, exponent in
  * [emin-4, emax+2] of the format, random 52-bit mantissa */
-static double rand_near(fp_format f) {
+static double rand_near(fp_format f)
+{
   int lo = (int)floor(log2(fp_min_subnormal(f))) - 3;
   int hi = (int)floor(log2(fp_max_finite(f))) + 2;
   int e = lo + (int)gsl_rng_uniform_int(rng, (unsigned long)(hi - lo + 1));
@@ -86,20 +93,21 @@ typedef struct ref_fmt {
   uint64_t sign_bit, inf_pat;
 } ref_fmt;
 
-static int cmp_pair(const void *a, const void *b) {
+static int cmp_pair(const void *a, const void *b)
+{
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
 }
 
 /* Builds the table from the decoder only where the decoder is itself
  * checked: every value is also recomputed from its fields here. */
-static void ref_build(ref_fmt *R, fp_format f, int ebits, int mbits, int bias,
-                      int sgn, int subn) {
+static void ref_build(ref_fmt *R, fp_format f, int ebits, int mbits, int bias, int sgn, int subn)
+{
   int nb = fp_bits(f);
   R->f = f;
   R->val = malloc(sizeof(double) * ((size_t)1 << nb));
   R->pat = malloc(sizeof(uint64_t) * ((size_t)1 << nb));
-  double (*pairs)[2] = malloc(sizeof(double[2]) * ((size_t)1 << nb));
+  double(*pairs)[2] = malloc(sizeof(double[2]) * ((size_t)1 << nb));
   int n = 0;
   for (uint64_t b = 0; b < (1ull << (ebits + mbits)); b++) {
     uint64_t field = b >> mbits, mant = b & ((1ull << mbits) - 1);
@@ -130,19 +138,18 @@ static void ref_build(ref_fmt *R, fp_format f, int ebits, int mbits, int bias,
   assert_true(mx == fp_max_finite(f));
 }
 
-static void ref_free(ref_fmt *R) {
+static void ref_free(ref_fmt *R)
+{
   free(R->val);
   free(R->pat);
 }
 
-static int ref_isnan_pat(const ref_fmt *R, uint64_t p) {
-  return isnan(fp_decode(R->f, p));
-}
+static int ref_isnan_pat(const ref_fmt *R, uint64_t p) { return isnan(fp_decode(R->f, p)); }
 
 /* reference encode of finite nonzero-or-zero v; returns the pattern, with
  * *is_nan set where any NaN pattern is acceptable */
-static uint64_t ref_encode(const ref_fmt *R, double v, fp_round r,
-                           fp_overflow o, int *is_nan) {
+static uint64_t ref_encode(const ref_fmt *R, double v, fp_round r, fp_overflow o, int *is_nan)
+{
   fp_format f = R->f;
   *is_nan = 0;
   int neg = signbit(v) != 0;
@@ -220,27 +227,27 @@ static uint64_t ref_encode(const ref_fmt *R, double v, fp_round r,
   return 0;
 }
 
-static void check_ref(const ref_fmt *R, double v, fp_round r, fp_overflow o) {
+static void check_ref(const ref_fmt *R, double v, fp_round r, fp_overflow o)
+{
   int is_nan;
   uint64_t want = ref_encode(R, v, r, o, &is_nan);
   uint64_t got = fp_encode(R->f, v, r, o);
   if (is_nan) {
     if (!ref_isnan_pat(R, got))
-      fail_msg("%s: v=%a r=%d o=%d: got 0x%llx, want NaN", fp_name(R->f), v,
-               r, o, (unsigned long long)got);
+      fail_msg("%s: v=%a r=%d o=%d: got 0x%llx, want NaN", fp_name(R->f), v, r, o, (unsigned long long)got);
   } else if (got != want) {
-    fail_msg("%s: v=%a r=%d o=%d: got 0x%llx, want 0x%llx", fp_name(R->f), v,
-             r, o, (unsigned long long)got, (unsigned long long)want);
+    fail_msg("%s: v=%a r=%d o=%d: got 0x%llx, want 0x%llx", fp_name(R->f), v, r, o, (unsigned long long)got,
+             (unsigned long long)want);
   }
   double rt = fp_round_to(R->f, v, r, o);
   if (!same(rt, fp_decode(R->f, got)))
-    fail_msg("%s: round_to(%a) = %a != decode(encode) %a", fp_name(R->f), v,
-             rt, fp_decode(R->f, got));
+    fail_msg("%s: round_to(%a) = %a != decode(encode) %a", fp_name(R->f), v, rt, fp_decode(R->f, got));
 }
 
 /* every value, every midpoint and its neighbours, random doubles near the
  * grid, overflow region, specials; all modes */
-static void ref_sweep(const ref_fmt *R, int nrand) {
+static void ref_sweep(const ref_fmt *R, int nrand)
+{
   static const fp_round rs[2] = {FP_RNE, FP_RTZ};
   static const fp_overflow os[2] = {FP_OVF_INF, FP_OVF_SAT};
   for (int ri = 0; ri < 2; ri++) {
@@ -254,21 +261,25 @@ static void ref_sweep(const ref_fmt *R, int nrand) {
           double lower = i == 0 ? 0.0 : R->val[i - 1];
           double upper = i < R->n ? R->val[i] : R->beyond;
           double mid = lower + (upper - lower) / 2;
-          double pts[] = {lower, upper, mid, nextafter(mid, 0), nextafter(mid, INFINITY),
-                          nextafter(upper, 0), nextafter(lower, INFINITY)};
-          for (size_t k = 0; k < sizeof pts / sizeof pts[0]; k++)
-            check_ref(R, sg * pts[k], r, o);
+          double pts[] = {lower,
+                          upper,
+                          mid,
+                          nextafter(mid, 0),
+                          nextafter(mid, INFINITY),
+                          nextafter(upper, 0),
+                          nextafter(lower, INFINITY)};
+          for (size_t k = 0; k < sizeof pts / sizeof pts[0]; k++) check_ref(R, sg * pts[k], r, o);
         }
         double sp[] = {0.0, INFINITY, NAN, R->beyond * 2, 1e300, 1e-300, 0x1p-1074};
-        for (size_t k = 0; k < sizeof sp / sizeof sp[0]; k++)
-          check_ref(R, sg * sp[k], r, o);
+        for (size_t k = 0; k < sizeof sp / sizeof sp[0]; k++) check_ref(R, sg * sp[k], r, o);
       }
       for (int i = 0; i < nrand; i++) check_ref(R, rand_near(R->f), r, o);
     }
   }
 }
 
-static void test_fp_table_consistent(void **state) {
+static void test_fp_table_consistent(void **state)
+{
   (void)state;
   for (int i = 0; i < FP_FORMAT_COUNT; i++) {
     fp_format f = (fp_format)i, g;
@@ -313,7 +324,8 @@ static void test_fp_table_consistent(void **state) {
   assert_true(fp_decode(FP_TF32, 0x3fbff) == fp_max_finite(FP_TF32));
 }
 
-static void test_fp_f16_decode_exhaustive(void **state) {
+static void test_fp_f16_decode_exhaustive(void **state)
+{
   (void)state;
   for (uint32_t b = 0; b < 65536; b++) {
     _Float16 h;
@@ -322,8 +334,7 @@ static void test_fp_f16_decode_exhaustive(void **state) {
     double got = fp_decode(FP_F16, b);
     if (isnan((double)h)) {
       /* the oracle quiets NaNs, so check the payload placement by hand */
-      uint64_t want = ((uint64_t)(b >> 15) << 63) | 0x7ff0000000000000ull |
-                      ((uint64_t)(b & 0x3ff) << 42);
+      uint64_t want = ((uint64_t)(b >> 15) << 63) | 0x7ff0000000000000ull | ((uint64_t)(b & 0x3ff) << 42);
       assert_true(dbits(got) == want);
     } else {
       assert_true(dbits(got) == dbits((double)h));
@@ -333,7 +344,8 @@ static void test_fp_f16_decode_exhaustive(void **state) {
 
 /* encode(decode(b)) == b for every pattern of every format up to 19 bits,
  * in every mode (finite values are exact, so the mode cannot matter) */
-static void test_fp_roundtrip_every_pattern(void **state) {
+static void test_fp_roundtrip_every_pattern(void **state)
+{
   (void)state;
   for (int i = 0; i < FP_FORMAT_COUNT; i++) {
     fp_format f = (fp_format)i;
@@ -342,9 +354,7 @@ static void test_fp_roundtrip_every_pattern(void **state) {
       double v = fp_decode(f, b);
       for (int r = 0; r < 2; r++) {
         uint64_t e = fp_encode(f, v, (fp_round)r, FP_OVF_INF);
-        if (e != b)
-          fail_msg("%s: 0x%llx -> %a -> 0x%llx", fp_name(f),
-                   (unsigned long long)b, v, (unsigned long long)e);
+        if (e != b) fail_msg("%s: 0x%llx -> %a -> 0x%llx", fp_name(f), (unsigned long long)b, v, (unsigned long long)e);
         assert_true(dbits(fp_round_to(f, v, (fp_round)r, FP_OVF_INF)) == dbits(v));
         if (!isinf(v)) {
           assert_true(fp_encode(f, v, (fp_round)r, FP_OVF_SAT) == b);
@@ -360,10 +370,11 @@ static void test_fp_roundtrip_every_pattern(void **state) {
   assert_true(fp_encode(FP_F8E5M2FNUZ, -NAN, FP_RNE, FP_OVF_INF) == 0x80);
 }
 
-static void test_fp_f32_f64_roundtrip_random(void **state) {
+static void test_fp_f32_f64_roundtrip_random(void **state)
+{
   (void)state;
-  uint32_t sp32[] = {0, 0x80000000u, 1, 0x807fffffu, 0x7f800000u, 0xff800000u,
-                     0x7f800001u, 0xffbfffffu, 0x7fc00000u, 0x7f7fffffu};
+  uint32_t sp32[] = {0,           0x80000000u, 1,           0x807fffffu, 0x7f800000u,
+                     0xff800000u, 0x7f800001u, 0xffbfffffu, 0x7fc00000u, 0x7f7fffffu};
   for (size_t i = 0; i < sizeof sp32 / sizeof sp32[0]; i++)
     assert_true(fp_encode(FP_F32, fp_decode(FP_F32, sp32[i]), FP_RNE, FP_OVF_INF) == sp32[i]);
   for (int i = 0; i < 4000000; i++) {
@@ -379,7 +390,8 @@ static void test_fp_f32_f64_roundtrip_random(void **state) {
 }
 
 /* f32 -> f16 RNE against GCC's (_Float16) conversion of the float */
-static void test_fp_f32_to_f16_matches_gcc(void **state) {
+static void test_fp_f32_to_f16_matches_gcc(void **state)
+{
   (void)state;
   for (int i = 0; i < (full_tier ? 10000000 : 1000000); i++) {
     uint32_t b = (uint32_t)gsl_rng_get(rng);
@@ -392,8 +404,7 @@ static void test_fp_f32_to_f16_matches_gcc(void **state) {
       assert_true((got >> 15) == (b >> 31));
       continue;
     }
-    if (got != hbits(h))
-      fail_msg("f32 %a: got 0x%04llx, gcc 0x%04x", (double)x, (unsigned long long)got, hbits(h));
+    if (got != hbits(h)) fail_msg("f32 %a: got 0x%04llx, gcc 0x%04x", (double)x, (unsigned long long)got, hbits(h));
     assert_true(dbits(fp_round_to(FP_F16, (double)x, FP_RNE, FP_OVF_INF)) == dbits((double)h));
   }
   /* every halfway case between adjacent f16 values (incl. subnormals and the
@@ -408,15 +419,15 @@ static void test_fp_f32_to_f16_matches_gcc(void **state) {
         float x = s ? -pts[k] : pts[k];
         _Float16 h = (_Float16)x;
         assert_true(fp_encode(FP_F16, (double)x, FP_RNE, FP_OVF_INF) == hbits(h));
-        assert_true(dbits(fp_round_to(FP_F16, (double)x, FP_RNE, FP_OVF_INF)) ==
-                    dbits((double)h));
+        assert_true(dbits(fp_round_to(FP_F16, (double)x, FP_RNE, FP_OVF_INF)) == dbits((double)h));
       }
     }
   }
 }
 
 /* f64 -> f16 directly (libgcc __truncdfhf2 rounds once) */
-static void test_fp_f64_to_f16_matches_gcc(void **state) {
+static void test_fp_f64_to_f16_matches_gcc(void **state)
+{
   (void)state;
   for (int i = 0; i < (full_tier ? 2000000 : 200000); i++) {
     double x = rand_near(FP_F16);
@@ -430,18 +441,17 @@ static void test_fp_f64_to_f16_matches_gcc(void **state) {
   assert_true(hbits((_Float16)(float)x) == 0x3c00); /* the double rounding */
 }
 
-static void test_fp_small_formats_match_reference(void **state) {
+static void test_fp_small_formats_match_reference(void **state)
+{
   (void)state;
   static const struct {
     fp_format f;
     int e, m, bias, sgn, subn;
   } T[] = {
-    {FP_BF16, 8, 7, 127, 1, 1},       {FP_F16, 5, 10, 15, 1, 1},
-    {FP_F8E4M3FN, 4, 3, 7, 1, 1},     {FP_F8E5M2, 5, 2, 15, 1, 1},
-    {FP_F8E4M3FNUZ, 4, 3, 8, 1, 1},   {FP_F8E5M2FNUZ, 5, 2, 16, 1, 1},
-    {FP_E2M1, 2, 1, 1, 1, 1},         {FP_E2M3, 2, 3, 1, 1, 1},
-    {FP_E3M2, 3, 2, 3, 1, 1},         {FP_E8M0, 8, 0, 127, 0, 0},
-    {FP_TF32, 8, 10, 127, 1, 1},
+      {FP_BF16, 8, 7, 127, 1, 1},  {FP_F16, 5, 10, 15, 1, 1},      {FP_F8E4M3FN, 4, 3, 7, 1, 1},
+      {FP_F8E5M2, 5, 2, 15, 1, 1}, {FP_F8E4M3FNUZ, 4, 3, 8, 1, 1}, {FP_F8E5M2FNUZ, 5, 2, 16, 1, 1},
+      {FP_E2M1, 2, 1, 1, 1, 1},    {FP_E2M3, 2, 3, 1, 1, 1},       {FP_E3M2, 3, 2, 3, 1, 1},
+      {FP_E8M0, 8, 0, 127, 0, 0},  {FP_TF32, 8, 10, 127, 1, 1},
   };
   for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
     ref_fmt R;
@@ -451,7 +461,8 @@ static void test_fp_small_formats_match_reference(void **state) {
   }
 }
 
-static void test_fp_rtz_cases(void **state) {
+static void test_fp_rtz_cases(void **state)
+{
   (void)state;
   assert_true(fp_encode(FP_F16, 1.0 + 0x1p-10 - 0x1p-30, FP_RTZ, FP_OVF_INF) == 0x3c00);
   assert_true(fp_encode(FP_F16, -(1.0 + 0x1p-10 - 0x1p-30), FP_RTZ, FP_OVF_INF) == 0xbc00);
@@ -470,7 +481,8 @@ static void test_fp_rtz_cases(void **state) {
               signbit(fp_round_to(FP_E2M1, -0.49, FP_RTZ, FP_OVF_INF)));
 }
 
-static void test_fp_saturation_cases(void **state) {
+static void test_fp_saturation_cases(void **state)
+{
   (void)state;
   /* SAT: +-inf and overflow to +-max, NaN stays NaN */
   assert_true(fp_encode(FP_F8E4M3FN, INFINITY, FP_RNE, FP_OVF_SAT) == 0x7e);
@@ -510,7 +522,8 @@ static void test_fp_saturation_cases(void **state) {
   assert_true(fp_encode(FP_E3M2, 30.0, FP_RNE, FP_OVF_INF) == 0x1f); /* no NaN */
 }
 
-static void test_fp_nan_encodings(void **state) {
+static void test_fp_nan_encodings(void **state)
+{
   (void)state;
   assert_true(fp_encode(FP_F16, NAN, FP_RNE, FP_OVF_INF) == 0x7e00);
   assert_true(fp_encode(FP_F16, -NAN, FP_RNE, FP_OVF_INF) == 0xfe00);
@@ -527,7 +540,7 @@ static void test_fp_nan_encodings(void **state) {
   assert_true(fp_encode(FP_E8M0, NAN, FP_RNE, FP_OVF_INF) == 0xff);
   assert_true(fp_encode(FP_E8M0, -1.0, FP_RNE, FP_OVF_INF) == 0xff);
   assert_true(fp_encode(FP_E8M0, 0x1p-200, FP_RNE, FP_OVF_INF) == 0x00);
-  assert_true(fp_encode(FP_E8M0, 1.5, FP_RNE, FP_OVF_INF) == 128);  /* tie: even field */
+  assert_true(fp_encode(FP_E8M0, 1.5, FP_RNE, FP_OVF_INF) == 128); /* tie: even field */
   assert_true(fp_encode(FP_E8M0, 3.0, FP_RNE, FP_OVF_INF) == 128);
   assert_true(fp_encode(FP_E8M0, 3.01, FP_RNE, FP_OVF_INF) == 129);
   assert_true(fp_decode(FP_E8M0, 127) == 1.0 && fp_decode(FP_E8M0, 0) == 0x1p-127);
@@ -537,7 +550,8 @@ static void test_fp_nan_encodings(void **state) {
 }
 
 /* round_to == decode(encode) on random doubles, all formats and modes */
-static void test_fp_round_to_matches_encode(void **state) {
+static void test_fp_round_to_matches_encode(void **state)
+{
   (void)state;
   for (int i = 0; i < FP_FORMAT_COUNT; i++) {
     fp_format f = (fp_format)i;
@@ -547,8 +561,7 @@ static void test_fp_round_to_matches_encode(void **state) {
         for (int o = 0; o < 2; o++) {
           double a = fp_round_to(f, v, (fp_round)r, (fp_overflow)o);
           double b = fp_decode(f, fp_encode(f, v, (fp_round)r, (fp_overflow)o));
-          if (dbits(a) != dbits(b))
-            fail_msg("%s %a r%d o%d: %a vs %a", fp_name(f), v, r, o, a, b);
+          if (dbits(a) != dbits(b)) fail_msg("%s %a r%d o%d: %a vs %a", fp_name(f), v, r, o, a, b);
         }
       }
     }
@@ -560,8 +573,9 @@ static void test_fp_round_to_matches_encode(void **state) {
 /* v correctly rounded (RNDN) to f with overflow to inf/NaN per fp_encode:
  * MPFR at the format's precision with its subnormal range, then the
  * unbounded-exponent result checked against the max */
-static double mpfr_to_fmt(fp_format f, int (*op)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t),
-                          double a, double b, double c) {
+static double mpfr_to_fmt(fp_format f, int (*op)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t), double a,
+                          double b, double c)
+{
   int p = fp_precision(f);
   mpfr_exp_t emin_save = mpfr_get_emin();
   int e_minsub = (int)log2(fp_min_subnormal(f));
@@ -581,7 +595,8 @@ static double mpfr_to_fmt(fp_format f, int (*op)(mpfr_ptr, mpfr_srcptr, mpfr_src
   return fp_decode(f, fp_encode(f, d, FP_RNE, FP_OVF_INF)); /* d is on the grid */
 }
 
-static void test_fp_fma_single_rounding(void **state) {
+static void test_fp_fma_single_rounding(void **state)
+{
   (void)state;
   /* crafted f16: ab = 1 + 2^-9 + 2^-20; ab + c lies just above a tie that
    * RN(ab) + c would hit exactly */
@@ -603,7 +618,7 @@ static void test_fp_fma_single_rounding(void **state) {
   b = 1.0 + 0x1p-23; /* ab = 1 + 2^-22 + 2^-46 */
   assert_true(fp_fma(FP_F32, a, b, 0x1p-24) == 1.0 + 0x1p-22 + 0x1p-23);
   /* random triples in several formats */
-  static const fp_format fs[] = {FP_F16, FP_BF16, FP_F32, FP_TF32, FP_F8E4M3FN,
+  static const fp_format fs[] = {FP_F16,    FP_BF16,       FP_F32,  FP_TF32, FP_F8E4M3FN,
                                  FP_F8E5M2, FP_F8E4M3FNUZ, FP_E2M1, FP_E3M2};
   long differ = 0;
   for (size_t i = 0; i < sizeof fs / sizeof fs[0]; i++) {
@@ -612,12 +627,12 @@ static void test_fp_fma_single_rounding(void **state) {
     for (int k = 0; k < n; k++) {
       double x = fp_round_to(f, rand_near(f), FP_RNE, FP_OVF_INF);
       double y = fp_round_to(f, rand_near(f), FP_RNE, FP_OVF_INF);
-      double z = fp_round_to(f, (k & 1) ? -x * y * (1 + 0x1p-8 * gsl_rng_uniform(rng)) : rand_near(f), FP_RNE, FP_OVF_INF);
+      double z =
+          fp_round_to(f, (k & 1) ? -x * y * (1 + 0x1p-8 * gsl_rng_uniform(rng)) : rand_near(f), FP_RNE, FP_OVF_INF);
       if (isnan(x) || isnan(y) || isnan(z)) continue;
       double want = mpfr_to_fmt(f, mpfr_fma, x, y, z);
       double g = fp_fma(f, x, y, z);
-      if (!same(g, want))
-        fail_msg("fma %s(%a,%a,%a) = %a, want %a", fp_name(f), x, y, z, g, want);
+      if (!same(g, want)) fail_msg("fma %s(%a,%a,%a) = %a, want %a", fp_name(f), x, y, z, g, want);
       double two = fp_round_to(f, fp_round_to(f, x * y, FP_RNE, FP_OVF_INF) + z, FP_RNE, FP_OVF_INF);
       if (!same(two, want)) differ++;
     }
@@ -633,7 +648,8 @@ static void test_fp_fma_single_rounding(void **state) {
   assert_true(!signbit(fp_fma(FP_F32, 1.0, 1.0, -1.0)));
 }
 
-static void test_fp_ftz_flushes_subnormals(void **state) {
+static void test_fp_ftz_flushes_subnormals(void **state)
+{
   (void)state;
   assert_true(fp_ftz(FP_F16, 0x1p-15) == 0.0 && !signbit(fp_ftz(FP_F16, 0x1p-15)));
   assert_true(fp_ftz(FP_F16, -0x1p-24) == 0.0 && signbit(fp_ftz(FP_F16, -0x1p-24)));
@@ -655,7 +671,8 @@ static void test_fp_ftz_flushes_subnormals(void **state) {
   }
 }
 
-static int setup(void **state) {
+static int setup(void **state)
+{
   (void)state;
   gsl_set_error_handler_off();
   const char *full = getenv("TTREF_CHECK_FULL");
@@ -665,28 +682,30 @@ static int setup(void **state) {
   return 0;
 }
 
-static int teardown(void **state) {
+static int teardown(void **state)
+{
   (void)state;
   gsl_rng_free(rng);
   mpfr_free_cache();
   return 0;
 }
 
-int main(void) {
+int main(void)
+{
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_fp_table_consistent),
-    cmocka_unit_test(test_fp_f16_decode_exhaustive),
-    cmocka_unit_test(test_fp_roundtrip_every_pattern),
-    cmocka_unit_test(test_fp_f32_f64_roundtrip_random),
-    cmocka_unit_test(test_fp_f32_to_f16_matches_gcc),
-    cmocka_unit_test(test_fp_f64_to_f16_matches_gcc),
-    cmocka_unit_test(test_fp_small_formats_match_reference),
-    cmocka_unit_test(test_fp_rtz_cases),
-    cmocka_unit_test(test_fp_saturation_cases),
-    cmocka_unit_test(test_fp_nan_encodings),
-    cmocka_unit_test(test_fp_round_to_matches_encode),
-    cmocka_unit_test(test_fp_fma_single_rounding),
-    cmocka_unit_test(test_fp_ftz_flushes_subnormals),
+      cmocka_unit_test(test_fp_table_consistent),
+      cmocka_unit_test(test_fp_f16_decode_exhaustive),
+      cmocka_unit_test(test_fp_roundtrip_every_pattern),
+      cmocka_unit_test(test_fp_f32_f64_roundtrip_random),
+      cmocka_unit_test(test_fp_f32_to_f16_matches_gcc),
+      cmocka_unit_test(test_fp_f64_to_f16_matches_gcc),
+      cmocka_unit_test(test_fp_small_formats_match_reference),
+      cmocka_unit_test(test_fp_rtz_cases),
+      cmocka_unit_test(test_fp_saturation_cases),
+      cmocka_unit_test(test_fp_nan_encodings),
+      cmocka_unit_test(test_fp_round_to_matches_encode),
+      cmocka_unit_test(test_fp_fma_single_rounding),
+      cmocka_unit_test(test_fp_ftz_flushes_subnormals),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

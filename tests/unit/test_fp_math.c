@@ -26,19 +26,22 @@
 
 #define PI 3.14159265358979323846
 
-static uint64_t dbits(double v) {
+static uint64_t dbits(double v)
+{
   uint64_t u;
   memcpy(&u, &v, sizeof u);
   return u;
 }
 
-static double dfrom(uint64_t u) {
+static double dfrom(uint64_t u)
+{
   double v;
   memcpy(&v, &u, sizeof v);
   return v;
 }
 
-static uint64_t mix(uint64_t z) { /* splitmix64: inputs depend only on the index */
+static uint64_t mix(uint64_t z)
+{ /* splitmix64: inputs depend only on the index */
   z += 0x9e3779b97f4a7c15ull;
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
@@ -50,7 +53,8 @@ static bool full_tier;
 
 /* the sampled tier keeps every input of format f with bits i near a special
  * value, and a fixed pseudo-random one in 8 of the others */
-static bool sampled(fp_format f, uint64_t i) {
+static bool sampled(fp_format f, uint64_t i)
+{
   if ((mix(i ^ 0x5eedull) & 7) == 0) return true;
   double x = fabs(fp_decode(f, i));
   return x == 0 || isnan(x) || isinf(x) || x < 4 * fp_min_normal(f) || x >= fp_max_finite(f) / 4 ||
@@ -59,7 +63,8 @@ static bool sampled(fp_format f, uint64_t i) {
 
 /* ---- MPFR oracle ---------------------------------------------------------- */
 
-static int mp_eval(fp_math_fn fn, mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_rnd_t N) {
+static int mp_eval(fp_math_fn fn, mpfr_ptr r, mpfr_srcptr x, mpfr_srcptr y, mpfr_rnd_t N)
+{
   int s;
   switch (fn) {
   case FP_MATH_EXP: return mpfr_exp(r, x, N);
@@ -126,7 +131,8 @@ typedef struct oracle {
  * subnormal range, is then exact (round-to-odd theorem). The whole exponent
  * range stays enabled (MPFR 4.2.0 mpfr_exp misbehaves with emin = 0).
  */
-static double mp_ref(oracle *o, fp_math_fn fn, fp_format f, double x, double y) {
+static double mp_ref(oracle *o, fp_math_fn fn, fp_format f, double x, double y)
+{
   int p = fp_precision(f);
   mpfr_set_d(o->x, x, MPFR_RNDN);
   mpfr_set_d(o->y, y, MPFR_RNDN);
@@ -158,12 +164,13 @@ static double mp_ref(oracle *o, fp_math_fn fn, fp_format f, double x, double y) 
       return fp_decode(f, fp_encode(f, mpfr_sgn(o->r) < 0 ? -v : v, FP_RNE, FP_OVF_INF));
     }
   }
-  double d = mpfr_get_d(o->r, MPFR_RNDN); /* exact: p <= 53; inf beyond range */
+  double d = mpfr_get_d(o->r, MPFR_RNDN);                   /* exact: p <= 53; inf beyond range */
   return fp_decode(f, fp_encode(f, d, FP_RNE, FP_OVF_INF)); /* overflow, FNUZ -0 */
 }
 
 /* position of a value in f's order (for ulp distances) */
-static int64_t ord(fp_format f, double v) {
+static int64_t ord(fp_format f, double v)
+{
   uint64_t p = fp_encode(f, v, FP_RNE, FP_OVF_INF);
   int nb = fp_bits(f);
   uint64_t sb = 1ull << (nb - 1), mag = p & (sb - 1);
@@ -176,18 +183,21 @@ static int64_t ord(fp_format f, double v) {
 enum gen_kind { GEN_ALL, GEN_PAIRS, GEN_RAND, GEN_EXACT };
 
 /* log-uniform magnitude 2^[lo, hi), random sign, rounded to f */
-static double lu(fp_format f, uint64_t u, double lo, double hi) {
+static double lu(fp_format f, uint64_t u, double lo, double hi)
+{
   double e = lo + (hi - lo) * (double)(u >> 11) * 0x1p-53;
   double v = exp2(e);
   return fp_round_to(f, (u & 1) ? -v : v, FP_RNE, FP_OVF_INF);
 }
 
-static double rbits(fp_format f, uint64_t u) {
+static double rbits(fp_format f, uint64_t u)
+{
   if (f == FP_F64) return dfrom(u);
   return fp_decode(f, u & ((1ull << fp_bits(f)) - 1));
 }
 
-static void gen(fp_math_fn fn, fp_format f, int kind, uint64_t i, double *x, double *y) {
+static void gen(fp_math_fn fn, fp_format f, int kind, uint64_t i, double *x, double *y)
+{
   uint64_t u = mix(i * 0x9e37 + (uint64_t)fn * 1000003u + (uint64_t)f * 7919u);
   uint64_t v = mix(u), w = mix(v);
   *y = 0;
@@ -226,9 +236,7 @@ static void gen(fp_math_fn fn, fp_format f, int kind, uint64_t i, double *x, dou
     case FP_MATH_EXP10:
     case FP_MATH_EXPM1:
     case FP_MATH_SINH:
-    case FP_MATH_COSH:
-      *x = fp_round_to(f, 200.0 * ((double)(u >> 11) * 0x1p-53 - 0.5), FP_RNE, FP_OVF_INF);
-      break;
+    case FP_MATH_COSH: *x = fp_round_to(f, 200.0 * ((double)(u >> 11) * 0x1p-53 - 0.5), FP_RNE, FP_OVF_INF); break;
     default: *x = a;
     }
     *y = b;
@@ -272,7 +280,8 @@ typedef struct job {
   double bx, by, bgot, bwant, ux, uy;
 } job;
 
-static void *worker(void *arg) {
+static void *worker(void *arg)
+{
   job *J = arg;
   oracle o;
   mpfr_inits2(53, o.x, o.y, o.r, (mpfr_ptr)0);
@@ -281,8 +290,7 @@ static void *worker(void *arg) {
   for (uint64_t i = J->lo; i < J->hi; i++) {
     double x, y;
     if (!full_tier && J->kind == GEN_ALL && fp_bits(J->f) > 8 && !sampled(J->f, i)) continue;
-    if (!full_tier && J->kind == GEN_PAIRS && !sampled(J->f, i >> half) &&
-        !sampled(J->f, i & ((1ull << half) - 1)))
+    if (!full_tier && J->kind == GEN_PAIRS && !sampled(J->f, i >> half) && !sampled(J->f, i & ((1ull << half) - 1)))
       continue;
     gen(J->fn, J->f, J->kind, i, &x, &y);
     if (ar == 1) y = 0;
@@ -296,8 +304,7 @@ static void *worker(void *arg) {
     }
     if (isnan(got) && isnan(want)) continue;
     uint64_t d;
-    if (isnan(got) || isnan(want) ||
-        dbits(fp_round_to(J->f, got, FP_RNE, FP_OVF_INF)) != dbits(got)) {
+    if (isnan(got) || isnan(want) || dbits(fp_round_to(J->f, got, FP_RNE, FP_OVF_INF)) != dbits(got)) {
       d = UINT64_MAX;
     } else {
       int64_t a = ord(J->f, got), b = ord(J->f, want);
@@ -322,7 +329,8 @@ static void *worker(void *arg) {
 
 /* runs n inputs of one function and format on two threads; reports a TAP
  * comment; returns the number of wrong results */
-static uint64_t run(fp_math_fn fn, fp_format f, int kind, uint64_t n, uint64_t *unproven) {
+static uint64_t run(fp_math_fn fn, fp_format f, int kind, uint64_t n, uint64_t *unproven)
+{
   job J[2];
   if (!full_tier && kind == GEN_RAND && n >= 100000) n /= 40; /* the large random sweeps: a fixed prefix */
   pthread_t th[2];
@@ -343,31 +351,30 @@ static uint64_t run(fp_math_fn fn, fp_format f, int kind, uint64_t n, uint64_t *
   uint64_t bad = J[0].bad + J[1].bad, up = J[0].unproven + J[1].unproven;
   uint64_t mu = J[0].maxulp > J[1].maxulp ? J[0].maxulp : J[1].maxulp;
   const char *what = kind == GEN_ALL || kind == GEN_PAIRS ? (full_tier ? "all" : "sampled")
-                     : kind == GEN_EXACT                 ? "exact-cases"
-                                                         : "random";
+                     : kind == GEN_EXACT                  ? "exact-cases"
+                                                          : "random";
   n = J[0].n + J[1].n; /* the inputs checked */
   if (mu == UINT64_MAX)
-    print_message("# %s %s: max ulp inf/NaN mismatch (%s %llu, bad %llu, unproven %llu)\n",
-                  fp_math_name(fn), fp_name(f), what, (unsigned long long)n,
-                  (unsigned long long)bad, (unsigned long long)up);
+    print_message("# %s %s: max ulp inf/NaN mismatch (%s %llu, bad %llu, unproven %llu)\n", fp_math_name(fn),
+                  fp_name(f), what, (unsigned long long)n, (unsigned long long)bad, (unsigned long long)up);
   else
-    print_message("# %s %s: max ulp %llu (%s %llu, bad %llu, unproven %llu, %.1f s)\n",
-                  fp_math_name(fn), fp_name(f), (unsigned long long)mu, what,
-                  (unsigned long long)n, (unsigned long long)bad, (unsigned long long)up, secs);
+    print_message("# %s %s: max ulp %llu (%s %llu, bad %llu, unproven %llu, %.1f s)\n", fp_math_name(fn), fp_name(f),
+                  (unsigned long long)mu, what, (unsigned long long)n, (unsigned long long)bad, (unsigned long long)up,
+                  secs);
   for (int t = 0; t < 2; t++)
     if (J[t].bad)
-      print_message("#   first bad: %s(%a, %a) = %a, want %a\n", fp_math_name(fn),
-                    J[t].bx, J[t].by, J[t].bgot, J[t].bwant);
+      print_message("#   first bad: %s(%a, %a) = %a, want %a\n", fp_math_name(fn), J[t].bx, J[t].by, J[t].bgot,
+                    J[t].bwant);
   for (int t = 0; t < 2; t++)
-    if (J[t].unproven)
-      print_message("#   first unproven: %s(%a, %a)\n", fp_math_name(fn), J[t].ux, J[t].uy);
+    if (J[t].unproven) print_message("#   first unproven: %s(%a, %a)\n", fp_math_name(fn), J[t].ux, J[t].uy);
   *unproven += up;
   return bad;
 }
 
 /* ---- tests ---------------------------------------------------------------- */
 
-static void test_fp_math_names_lookup(void **state) {
+static void test_fp_math_names_lookup(void **state)
+{
   (void)state;
   for (int i = 0; i < FP_MATH_COUNT; i++) {
     fp_math_fn g;
@@ -385,17 +392,17 @@ static void test_fp_math_names_lookup(void **state) {
 }
 
 /* C99 Annex F special values (f32 and f16) */
-static void test_fp_math_annex_f_specials(void **state) {
+static void test_fp_math_annex_f_specials(void **state)
+{
   (void)state;
   const fp_format fs[2] = {FP_F32, FP_F16};
   for (int k = 0; k < 2; k++) {
     fp_format f = fs[k];
-#define E1(fn, x) fp_math_eval(FP_MATH_##fn, f, x, 0)
+#define E1(fn, x)    fp_math_eval(FP_MATH_##fn, f, x, 0)
 #define E2(fn, x, y) fp_math_eval(FP_MATH_##fn, f, x, y)
     double inf = INFINITY, nan = NAN;
     for (int i = 0; i < FP_MATH_COUNT; i++) /* NaN in, NaN out (except below) */
-      if (i != FP_MATH_POW && i != FP_MATH_HYPOT && i != FP_MATH_FMIN && i != FP_MATH_FMAX &&
-          i != FP_MATH_COPYSIGN)
+      if (i != FP_MATH_POW && i != FP_MATH_HYPOT && i != FP_MATH_FMIN && i != FP_MATH_FMAX && i != FP_MATH_COPYSIGN)
         assert_true(isnan(fp_math_eval((fp_math_fn)i, f, nan, 1.0)));
     assert_true(E1(EXP, -inf) == 0 && !signbit(E1(EXP, -inf)));
     assert_true(E1(EXP, inf) == inf && E1(EXP, 0.0) == 1.0 && E1(EXP, 1000.0) == inf);
@@ -450,7 +457,8 @@ static void test_fp_math_annex_f_specials(void **state) {
 }
 
 /* results that sit exactly on a rounding boundary of the target format */
-static void test_fp_math_exact_ties(void **state) {
+static void test_fp_math_exact_ties(void **state)
+{
   (void)state;
   /* f16: 63^2 = 3969 lies between 3968 and 3970: to even 3968 */
   assert_true(fp_math_eval(FP_MATH_POW, FP_F16, 63.0, 2.0) == 3968.0);
@@ -475,20 +483,19 @@ static void test_fp_math_exact_ties(void **state) {
   assert_true(fp_math_eval(FP_MATH_CBRT, FP_F64, 0x1p-1074, 0) == cbrt(0x1p-1074));
   uint64_t unproven = 0, bad = 0;
   const fp_format fs[] = {FP_F16, FP_BF16, FP_F32, FP_TF32, FP_F8E4M3FN, FP_F8E5M2, FP_E3M2, FP_F64};
-  const fp_math_fn fns[] = {FP_MATH_POW, FP_MATH_HYPOT, FP_MATH_EXP2, FP_MATH_EXP10, FP_MATH_LOG2,
+  const fp_math_fn fns[] = {FP_MATH_POW,   FP_MATH_HYPOT,  FP_MATH_EXP2, FP_MATH_EXP10, FP_MATH_LOG2,
                             FP_MATH_LOG10, FP_MATH_TGAMMA, FP_MATH_SQRT, FP_MATH_CBRT};
   for (size_t i = 0; i < sizeof fs / sizeof fs[0]; i++)
-    for (size_t j = 0; j < sizeof fns / sizeof fns[0]; j++)
-      bad += run(fns[j], fs[i], GEN_EXACT, 20000, &unproven);
+    for (size_t j = 0; j < sizeof fns / sizeof fns[0]; j++) bad += run(fns[j], fs[i], GEN_EXACT, 20000, &unproven);
   assert_true(bad == 0);
   assert_true(unproven == 0);
 }
 
-static const fp_format small_fmts[] = {FP_F8E4M3FN, FP_F8E5M2, FP_F8E4M3FNUZ, FP_F8E5M2FNUZ,
-                                       FP_E2M1, FP_E2M3, FP_E3M2};
+static const fp_format small_fmts[] = {FP_F8E4M3FN, FP_F8E5M2, FP_F8E4M3FNUZ, FP_F8E5M2FNUZ, FP_E2M1, FP_E2M3, FP_E3M2};
 
 /* every input of every 16-bit and smaller format, unary functions */
-static void test_fp_math_unary_16bit_exhaustive(void **state) {
+static void test_fp_math_unary_16bit_exhaustive(void **state)
+{
   (void)state;
   uint64_t bad = 0, unproven = 0;
   for (int i = 0; i < FP_MATH_COUNT; i++) {
@@ -500,7 +507,8 @@ static void test_fp_math_unary_16bit_exhaustive(void **state) {
   assert_true(unproven == 0);
 }
 
-static void test_fp_math_unary_fp8_exhaustive(void **state) {
+static void test_fp_math_unary_fp8_exhaustive(void **state)
+{
   (void)state;
   uint64_t bad = 0, unproven = 0;
   for (int i = 0; i < FP_MATH_COUNT; i++) {
@@ -512,7 +520,8 @@ static void test_fp_math_unary_fp8_exhaustive(void **state) {
   assert_true(unproven == 0);
 }
 
-static void test_fp_math_binary_small_formats(void **state) {
+static void test_fp_math_binary_small_formats(void **state)
+{
   (void)state;
   uint64_t bad = 0, unproven = 0;
   for (int i = 0; i < FP_MATH_COUNT; i++) {
@@ -527,17 +536,18 @@ static void test_fp_math_binary_small_formats(void **state) {
 }
 
 /* 10^6 inputs per function in f32 (10^5 in make check) */
-static void test_fp_math_f32_random(void **state) {
+static void test_fp_math_f32_random(void **state)
+{
   (void)state;
   uint64_t bad = 0, unproven = 0;
-  for (int i = 0; i < FP_MATH_COUNT; i++)
-    bad += run((fp_math_fn)i, FP_F32, GEN_RAND, 1000000, &unproven);
+  for (int i = 0; i < FP_MATH_COUNT; i++) bad += run((fp_math_fn)i, FP_F32, GEN_RAND, 1000000, &unproven);
   assert_true(bad == 0);
   assert_true(unproven == 0);
 }
 
 /* TF32 and f64 samples (f64 is best effort, but no failure is expected) */
-static void test_fp_math_tf32_f64_sample(void **state) {
+static void test_fp_math_tf32_f64_sample(void **state)
+{
   (void)state;
   uint64_t bad = 0, unproven = 0;
   for (int i = 0; i < FP_MATH_COUNT; i++) {
@@ -547,7 +557,8 @@ static void test_fp_math_tf32_f64_sample(void **state) {
   assert_true(bad == 0);
 }
 
-static int setup(void **state) {
+static int setup(void **state)
+{
   (void)state;
   if (!mpfr_buildopt_tls_p()) return -1; /* per-thread exponent range needed */
   const char *full = getenv("TTREF_CHECK_FULL");
@@ -555,17 +566,14 @@ static int setup(void **state) {
   return 0;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
   if (argc > 1) cmocka_set_test_filter(argv[1]);
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_fp_math_names_lookup),
-    cmocka_unit_test(test_fp_math_annex_f_specials),
-    cmocka_unit_test(test_fp_math_exact_ties),
-    cmocka_unit_test(test_fp_math_unary_16bit_exhaustive),
-    cmocka_unit_test(test_fp_math_unary_fp8_exhaustive),
-    cmocka_unit_test(test_fp_math_binary_small_formats),
-    cmocka_unit_test(test_fp_math_f32_random),
-    cmocka_unit_test(test_fp_math_tf32_f64_sample),
+      cmocka_unit_test(test_fp_math_names_lookup),         cmocka_unit_test(test_fp_math_annex_f_specials),
+      cmocka_unit_test(test_fp_math_exact_ties),           cmocka_unit_test(test_fp_math_unary_16bit_exhaustive),
+      cmocka_unit_test(test_fp_math_unary_fp8_exhaustive), cmocka_unit_test(test_fp_math_binary_small_formats),
+      cmocka_unit_test(test_fp_math_f32_random),           cmocka_unit_test(test_fp_math_tf32_f64_sample),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -92,7 +92,8 @@ static const ir_fx_node *node(const ir_fx *g, int region, const char *name)
 }
 
 /* lower with symbols (NULL-terminated "K=V" list); returns the TTIR text or NULL with err */
-static char *lower(const char *text, const char *const *syms, const char *const *dtypes, int oob, ttref_error *err, size_t *len)
+static char *lower(const char *text, const char *const *syms, const char *const *dtypes, int oob, ttref_error *err,
+                   size_t *len)
 {
   ir_fx *g = NULL;
   char *out = NULL;
@@ -124,13 +125,15 @@ static const char *SOFTMAX =
     "    %input_1 : InputBuffer[M, K] = placeholder[target=input]\n"
     "    %output : OutputBuffer[M, K] = placeholder[target=output]\n"
     "    %thread_program_id : SymIndex\xe2\x88\x88[0, M) = call_function[target=thread_program_id](args = (0,))\n"
-    "    %kernel_buffer_load = call_function[target=kernel_buffer_load](args = (%input_1, (%thread_program_id, 0), (1, K)))\n"
+    "    %kernel_buffer_load = call_function[target=kernel_buffer_load](args = (%input_1, (%thread_program_id, 0), (1, "
+    "K)))\n"
     "    %vector_max = call_function[target=vector_max](args = (%kernel_buffer_load,))\n"
     "    %sub = call_function[target=sub](args = (%kernel_buffer_load, %vector_max))\n"
     "    %exp2 = call_function[target=exp2](args = (%sub,), kwargs = {})\n"
     "    %vector_sum = call_function[target=vector_sum](args = (%exp2,))\n"
     "    %truediv = call_function[target=truediv](args = (%exp2, %vector_sum))\n"
-    "    %kernel_buffer_store = call_function[target=kernel_buffer_store](args = (%output, (%thread_program_id, 0), %truediv))\n"
+    "    %kernel_buffer_store = call_function[target=kernel_buffer_store](args = (%output, (%thread_program_id, 0), "
+    "%truediv))\n"
     "    return None\n";
 
 static const char *LOOP =
@@ -138,17 +141,23 @@ static const char *LOOP =
     "    %i : [num_users=1] = placeholder[target=i]\n"
     "    %acc : [num_users=1] = placeholder[target=acc]\n"
     "    %x : [num_users=1] = placeholder[target=x]\n"
-    "    %kernel_buffer_load : [num_users=1] = call_function[target=shark_turbine.kernel.ops.memory.kernel_buffer_load](args = (%x, (i*BLOCK, 0), (BLOCK, N)), kwargs = {})\n"
+    "    %kernel_buffer_load : [num_users=1] = "
+    "call_function[target=shark_turbine.kernel.ops.memory.kernel_buffer_load](args = (%x, (i*BLOCK, 0), (BLOCK, N)), "
+    "kwargs = {})\n"
     "    %add : [num_users=1] = call_function[target=operator.add](args = (%acc, %kernel_buffer_load), kwargs = {})\n"
     "    return (%add,)\n"
     "region_1:graph():\n"
     "    %x : InputBuffer[R, N] [num_users=1] = placeholder[target=x]\n"
     "    %out : Output[BLOCK, N].of(f32) [num_users=1] = placeholder[target=out]\n"
-    "    %vector_constant : [num_users=1] = call_function[target=shark_turbine.kernel.ops.core.vector_constant](args = ((BLOCK, N), f32, 0.0), kwargs = {})\n"
-    "    %for_loop : [num_users=1] = call_function[target=shark_turbine.kernel.ops.control_flow.for_loop](args = (0, R//BLOCK, 1, [%vector_constant]),\n"
+    "    %vector_constant : [num_users=1] = call_function[target=shark_turbine.kernel.ops.core.vector_constant](args = "
+    "((BLOCK, N), f32, 0.0), kwargs = {})\n"
+    "    %for_loop : [num_users=1] = call_function[target=shark_turbine.kernel.ops.control_flow.for_loop](args = (0, "
+    "R//BLOCK, 1, [%vector_constant]),\n"
     "        kwargs = {subgraph: region_0, implicit_capture: [%x]})\n"
     "    %getitem : [num_users=1] = call_function[target=operator.getitem](args = (%for_loop, 0), kwargs = {})\n"
-    "    %kernel_buffer_store : [num_users=0] = call_function[target=shark_turbine.kernel.ops.memory.kernel_buffer_store](args = (%out, (0, 0), %getitem), kwargs = {})\n"
+    "    %kernel_buffer_store : [num_users=0] = "
+    "call_function[target=shark_turbine.kernel.ops.memory.kernel_buffer_store](args = (%out, (0, 0), %getitem), kwargs "
+    "= {})\n"
     "    return None\n";
 
 /* ---- parser: forms and spellings ------------------------------------------------------------ */
@@ -221,7 +230,8 @@ static void test_fx_parse_spellings(void **state)
   ir_fx *g = parse_ok("region_3:\r\ngraph():\r\n"
                       "    %a : Input[N] = placeholder[target=a]\r\n"
                       "    %t : TemporaryBuffer[N].of(tkl.f16) = placeholder[target=t]\r\n"
-                      "    %p : SymIndexE[0, N) [num_users=2] = call_function[target=shark_turbine.kernel.lang.prims.program_id](args = (0,), kwargs = {})\r\n"
+                      "    %p : SymIndexE[0, N) [num_users=2] = "
+                      "call_function[target=shark_turbine.kernel.lang.prims.program_id](args = (0,), kwargs = {})\r\n"
                       "    %q : SymIndex [num_users=0] = call_function[target=program_id](args = (1,))\r\n"
                       "    %r : SymIndex E[0, N] = call_function[target=<built-in function add>](args = (%p, -3))\r\n"
                       "    %c = call_function[target=constant](args = ((4, 2), DataType(f16), -0.0))\r\n"
@@ -248,7 +258,8 @@ static void test_fx_parse_spellings(void **state)
   /* a bare graph(): (str(fx_graph)), comments, literals */
   g = parse_ok("# a comment\ngraph():\n    %x : Output[4] = placeholder[target=x]  # trailing\n"
                "    %c = call_function[target=vector_constant](args = ([4], f32, inf))\n"
-               "    %d = call_function[target=getitem](args = (%c,), kwargs = {value_hint: (1, [2, 3.5e-3], None, True, 'str', nan, -N_CTX, Mod(a, 2), floor(N/B))})\n"
+               "    %d = call_function[target=getitem](args = (%c,), kwargs = {value_hint: (1, [2, 3.5e-3], None, "
+               "True, 'str', nan, -N_CTX, Mod(a, 2), floor(N/B))})\n"
                "    return None\n");
   assert_string_equal(g->regions[0].name, "graph");
   const ir_fx_arg *d = ir_fx_kwarg(&g->regions[0].nodes[2], "value_hint");
@@ -293,26 +304,36 @@ static void test_fx_parse_errors_located(void **state)
       {"    %o : OutputBuffer[%q] = placeholder[target=o]\n", "t.fx:3:23: error: '%q' is not defined in region_0"},
       {"    %y = call_function[target=exp2](args = (%w,))\n    %w = call_function[target=exp2](args = (%x,))\n",
        "t.fx:3:45: error: '%w' is used before its definition at line 4"},
-      {"    %y = call_function[target=vector_max](args = (%x, 1, None, 4))\n", "t.fx:3:31: error: vector_max takes 1 to 3 arguments, got 4"},
+      {"    %y = call_function[target=vector_max](args = (%x, 1, None, 4))\n",
+       "t.fx:3:31: error: vector_max takes 1 to 3 arguments, got 4"},
       {"    %y = call_function[target=exp2](args = (%x,)\n", "t.fx:4:1: error: expected ',' or ')', found end of file"},
       {"    %y = call_function(args = (%x,))\n", "t.fx:3:23: error: expected '[', found '('"},
       {"    %y = call_method[target=exp2](args = (%x,))\n", "t.fx:3:10: error: unsupported node kind 'call_method'"},
-      {"    %y : [num_users=x] = call_function[target=exp2](args = (%x,))\n", "t.fx:3:21: error: expected a user count"},
+      {"    %y : [num_users=x] = call_function[target=exp2](args = (%x,))\n",
+       "t.fx:3:21: error: expected a user count"},
       {"    %y = call_function[target=exp2](args = [%x])\n", "t.fx:3:44: error: args must be a tuple"},
-      {"    %y = call_function[target=exp2](args = (%x,), kwargs = {1: 2})\n", "t.fx:3:61: error: expected a keyword name"},
+      {"    %y = call_function[target=exp2](args = (%x,), kwargs = {1: 2})\n",
+       "t.fx:3:61: error: expected a keyword name"},
       {"    %y = call_function[target=exp2](args = (%x,)) extra\n", "t.fx:3:51: error: unexpected 'extra'"},
-      {"    %y = call_function[target=exp2](args = (99999999999999999999,))\n", "t.fx:3:45: error: integer 99999999999999999999 does not fit"},
+      {"    %y = call_function[target=exp2](args = (99999999999999999999,))\n",
+       "t.fx:3:45: error: integer 99999999999999999999 does not fit"},
       {"    %y = call_function[target=exp2](args = (\"open,))\n", "t.fx:3:45: error: unterminated string"},
       {"    %y = call_function[target=exp2](args = (%x ** 2,))\n", "t.fx:3:49: error: '**' is not supported"},
-      {"    %y = call_function[target=exp2](args = (%x,))\n    return None\n    return None\n", "t.fx:5:5: error: region_0 has a second return"},
-      {"    return None\n    %y = call_function[target=exp2](args = (%x,))\n", "t.fx:4:5: error: node after the return"},
-      {"    %f = call_function[target=for_loop](args = (0, 4, 1, []), kwargs = {})\n", "t.fx:3:31: error: for_loop needs kwargs subgraph"},
-      {"    %f = call_function[target=for_loop](args = (0, 4, 1, []), kwargs = {subgraph: 3})\n", "t.fx:3:83: error: subgraph must name a region"},
+      {"    %y = call_function[target=exp2](args = (%x,))\n    return None\n    return None\n",
+       "t.fx:5:5: error: region_0 has a second return"},
+      {"    return None\n    %y = call_function[target=exp2](args = (%x,))\n",
+       "t.fx:4:5: error: node after the return"},
+      {"    %f = call_function[target=for_loop](args = (0, 4, 1, []), kwargs = {})\n",
+       "t.fx:3:31: error: for_loop needs kwargs subgraph"},
+      {"    %f = call_function[target=for_loop](args = (0, 4, 1, []), kwargs = {subgraph: 3})\n",
+       "t.fx:3:83: error: subgraph must name a region"},
       {"    %x = placeholder[target=x]\n", "t.fx:3:5: error: node '%x' is defined twice in region_0 (first at line 2)"},
       {"    %z : InputBuffer = placeholder[target=z]\n", "t.fx:3:22: error: expected '[' and the buffer's dims"},
       {"    %z : InputBuffer[M].of(3) = placeholder[target=z]\n", "t.fx:3:28: error: expected a dtype name"},
-      {"    %z : SymIndex\xe2\x88\x88[0, M} = call_function[target=exp2](args = (%x,))\n", "t.fx:3:24: error: expected ')' or ']' closing"},
-      {"    %y = call_function[target=exp2](args = (%x,)) \xc3\xa9\n", "t.fx:3:51: error: unexpected non-ASCII character"},
+      {"    %z : SymIndex\xe2\x88\x88[0, M} = call_function[target=exp2](args = (%x,))\n",
+       "t.fx:3:24: error: expected ')' or ']' closing"},
+      {"    %y = call_function[target=exp2](args = (%x,)) \xc3\xa9\n",
+       "t.fx:3:51: error: unexpected non-ASCII character"},
       {"    %y = call_function[target=exp2](args = (%x,)) $\n", "t.fx:3:51: error: unexpected character '$'"},
   };
   char buf[1024];
@@ -322,10 +343,14 @@ static void test_fx_parse_errors_located(void **state)
   }
   parse_err("", "t.fx:1:1: error: no graph in the trace");
   parse_err("    %x = placeholder[target=x]\n", "t.fx:1:5: error: node outside a graph");
-  parse_err("region_0:graph():\n    return None\nregion_0:graph():\n", "t.fx:3:1: error: region 'region_0' is defined twice");
-  parse_err("region_0:graph():\n    return None\nregion_1:graph():\n    return None\n", "t.fx:3:1: error: two root regions");
-  parse_err("region_0:graph():\n    %f = call_function[target=for_loop](args = (0, 1, 1, []), kwargs = {subgraph: region_1})\n"
-            "region_1:graph():\n    %g = call_function[target=for_loop](args = (0, 1, 1, []), kwargs = {subgraph: region_0})\n",
+  parse_err("region_0:graph():\n    return None\nregion_0:graph():\n",
+            "t.fx:3:1: error: region 'region_0' is defined twice");
+  parse_err("region_0:graph():\n    return None\nregion_1:graph():\n    return None\n",
+            "t.fx:3:1: error: two root regions");
+  parse_err("region_0:graph():\n    %f = call_function[target=for_loop](args = (0, 1, 1, []), kwargs = {subgraph: "
+            "region_1})\n"
+            "region_1:graph():\n    %g = call_function[target=for_loop](args = (0, 1, 1, []), kwargs = {subgraph: "
+            "region_0})\n",
             "error: no root region");
   {
     static const char nul[] = "region_0:graph():\n    %y = call_function[target=exp2](args = (1,)) \0\n";
@@ -356,9 +381,9 @@ static void test_fx_lower_softmax(void **state)
   assert_non_null(t);
   assert_non_null(strstr(t, "tt.func public @k(%input: !tt.ptr<f32>"));
   assert_non_null(strstr(t, "math.exp2"));
-  assert_non_null(strstr(t, "arith.maxnumf"));   /* vector_max: NaN ignored */
+  assert_non_null(strstr(t, "arith.maxnumf")); /* vector_max: NaN ignored */
   assert_non_null(strstr(t, "arith.divf"));
-  assert_non_null(strstr(t, "tt.assert"));       /* bounds are checked by default */
+  assert_non_null(strstr(t, "tt.assert")); /* bounds are checked by default */
   assert_non_null(strstr(t, "loc(\"vector_max\"(#loc"));
   assert_non_null(strstr(t, "\"t.fx\":6:5"));
   verify_text(t, len);
@@ -419,37 +444,60 @@ static void test_fx_lower_errors_located(void **state)
   static const struct {
     const char *body, *want;
   } cases[] = {
-      {"    %k = call_function[target=kernel_buffer_load](args = (%x, (0, 0), (0, N)))\n", "t.fx:3:5: error: vector shape (0, 8) of %k has an empty dimension"},
-      {"    %k = call_function[target=kernel_buffer_load](args = (%x, (0,), (N,)))\n", "t.fx:3:63: error: multi_index has 1 indices"},
-      {"    %k = call_function[target=kernel_buffer_load](args = (%x, (0, Q), (N,)))\n", "t.fx:3:67: error: symbol 'Q' is not bound"},
-      {"    %k = call_function[target=kernel_buffer_load](args = (%x, (0, 0), (N,)))\n    %e = call_function[target=exp2](args = (%k, ))\n"
-       "    %s = call_function[target=sub](args = (%e, 1.5))\n    %t = call_function[target=to_dtype](args = (%s, i32))\n",
+      {"    %k = call_function[target=kernel_buffer_load](args = (%x, (0, 0), (0, N)))\n",
+       "t.fx:3:5: error: vector shape (0, 8) of %k has an empty dimension"},
+      {"    %k = call_function[target=kernel_buffer_load](args = (%x, (0,), (N,)))\n",
+       "t.fx:3:63: error: multi_index has 1 indices"},
+      {"    %k = call_function[target=kernel_buffer_load](args = (%x, (0, Q), (N,)))\n",
+       "t.fx:3:67: error: symbol 'Q' is not bound"},
+      {"    %k = call_function[target=kernel_buffer_load](args = (%x, (0, 0), (N,)))\n    %e = "
+       "call_function[target=exp2](args = (%k, ))\n"
+       "    %s = call_function[target=sub](args = (%e, 1.5))\n    %t = call_function[target=to_dtype](args = (%s, "
+       "i32))\n",
        "t.fx:6:31: error: to_dtype f32 -> i32: TK has no float-to-integer conversion"},
-      {"    %a = call_function[target=vector_constant](args = ((4, 8), f32, 0.0))\n    %b = call_function[target=vector_constant](args = ((4,), f32, 0.0))\n"
-       "    %c = call_function[target=add](args = (%a, %b))\n", "t.fx:5:5: error: operands of %c do not broadcast: (4, 8) and (4,)"},
-      {"    %a = call_function[target=vector_constant](args = ((4,), f16, 0.0))\n    %b = call_function[target=vector_constant](args = ((4,), f32, 0.0))\n"
-       "    %c = call_function[target=mul](args = (%a, %b))\n", "t.fx:5:31: error: %c: element types differ (f16 and f32)"},
-      {"    %a = call_function[target=vector_constant](args = ((4,), i32, 1))\n    %c = call_function[target=truediv](args = (%a, %a))\n",
+      {"    %a = call_function[target=vector_constant](args = ((4, 8), f32, 0.0))\n    %b = "
+       "call_function[target=vector_constant](args = ((4,), f32, 0.0))\n"
+       "    %c = call_function[target=add](args = (%a, %b))\n",
+       "t.fx:5:5: error: operands of %c do not broadcast: (4, 8) and (4,)"},
+      {"    %a = call_function[target=vector_constant](args = ((4,), f16, 0.0))\n    %b = "
+       "call_function[target=vector_constant](args = ((4,), f32, 0.0))\n"
+       "    %c = call_function[target=mul](args = (%a, %b))\n",
+       "t.fx:5:31: error: %c: element types differ (f16 and f32)"},
+      {"    %a = call_function[target=vector_constant](args = ((4,), i32, 1))\n    %c = "
+       "call_function[target=truediv](args = (%a, %a))\n",
        "t.fx:4:31: error: truediv of i32 values is not defined by TK"},
-      {"    %a = call_function[target=vector_constant](args = ((4,), i32, 1.5))\n", "t.fx:3:67: error: float value for a i32 constant"},
-      {"    %a = call_function[target=vector_constant](args = ((4,), f32, 1.0))\n    %m = call_function[target=vector_max](args = (%a, 2))\n",
+      {"    %a = call_function[target=vector_constant](args = ((4,), i32, 1.5))\n",
+       "t.fx:3:67: error: float value for a i32 constant"},
+      {"    %a = call_function[target=vector_constant](args = ((4,), f32, 1.0))\n    %m = "
+       "call_function[target=vector_max](args = (%a, 2))\n",
        "t.fx:4:55: error: axis 2 is out of range"},
-      {"    %a = call_function[target=vector_constant](args = ((4, 4), f32, 1.0))\n    %d = call_function[target=vector_dot](args = (%a, %a))\n",
+      {"    %a = call_function[target=vector_constant](args = ((4, 4), f32, 1.0))\n    %d = "
+       "call_function[target=vector_dot](args = (%a, %a))\n",
        "t.fx:4:31: error: vector_dot needs an accumulator"},
-      {"    %a = call_function[target=vector_constant](args = ((4, 4), f32, 1.0))\n    %t = call_function[target=vector_transpose](args = (%a, (0, 0)))\n",
+      {"    %a = call_function[target=vector_constant](args = ((4, 4), f32, 1.0))\n    %t = "
+       "call_function[target=vector_transpose](args = (%a, (0, 0)))\n",
        "t.fx:4:61: error: not a permutation"},
-      {"    %p = call_function[target=thread_program_id](args = (3,))\n", "t.fx:3:58: error: program id axis must be 0, 1 or 2"},
-      {"    %g = call_function[target=getitem](args = (%x, 0))\n", "t.fx:3:48: error: getitem needs the result of a for_loop"},
-      {"    %d = call_function[target=floordiv](args = (M, 0))\n", "t.fx:3:49: error: division by zero in an index expression"},
-      {"    %d = call_function[target=add](args = (1.5, 2))\n", "t.fx:3:31: error: %d: arithmetic on two Python numbers"},
-      {"    %s = call_function[target=kernel_buffer_getitem](args = (%x, (0, slice(0, 8, 2))))\n", "t.fx:3:82: error: slice steps other than 1"},
-      {"    %a = call_function[target=vector_constant](args = ((4,), i16, -2147483648))\n", "t.fx:3:67: error: integer value -2147483648 does not fit in a i16 constant"},
-      {"    %a = call_function[target=vector_constant](args = ((4,), i8, 256))\n", "t.fx:3:66: error: integer value 256 does not fit in a i8 constant"},
+      {"    %p = call_function[target=thread_program_id](args = (3,))\n",
+       "t.fx:3:58: error: program id axis must be 0, 1 or 2"},
+      {"    %g = call_function[target=getitem](args = (%x, 0))\n",
+       "t.fx:3:48: error: getitem needs the result of a for_loop"},
+      {"    %d = call_function[target=floordiv](args = (M, 0))\n",
+       "t.fx:3:49: error: division by zero in an index expression"},
+      {"    %d = call_function[target=add](args = (1.5, 2))\n",
+       "t.fx:3:31: error: %d: arithmetic on two Python numbers"},
+      {"    %s = call_function[target=kernel_buffer_getitem](args = (%x, (0, slice(0, 8, 2))))\n",
+       "t.fx:3:82: error: slice steps other than 1"},
+      {"    %a = call_function[target=vector_constant](args = ((4,), i16, -2147483648))\n",
+       "t.fx:3:67: error: integer value -2147483648 does not fit in a i16 constant"},
+      {"    %a = call_function[target=vector_constant](args = ((4,), i8, 256))\n",
+       "t.fx:3:66: error: integer value 256 does not fit in a i8 constant"},
       {"    %o : OutputBuffer[%x] = placeholder[target=o]\n", "t.fx:3:23: error: '%x' is not an index value"},
       /* missing operands (fuzz_fx found a NULL dereference here): reported at the node's target */
-      {"    %k = call_function[target=kernel_buffer_load](args = (%x, (0, 0), (M, N)))\n    %m = call_function[target=mod](args = (%k,), kwargs = {axis: 1})\n",
+      {"    %k = call_function[target=kernel_buffer_load](args = (%x, (0, 0), (M, N)))\n    %m = "
+       "call_function[target=mod](args = (%k,), kwargs = {axis: 1})\n",
        "t.fx:4:31: error: a required operand is missing"},
-      {"    %k = call_function[target=kernel_buffer_load](args = (%x, (0, 0), (M, N)))\n    %t = call_function[target=to_dtype](args = (%k,), kwargs = {type: f32})\n",
+      {"    %k = call_function[target=kernel_buffer_load](args = (%x, (0, 0), (M, N)))\n    %t = "
+       "call_function[target=to_dtype](args = (%k,), kwargs = {type: f32})\n",
        "t.fx:4:31: error: expected a dtype"},
   };
   static const char *const syms[] = {"M=4", "N=8", NULL};

@@ -164,8 +164,8 @@ static void spit(const char *path, const void *buf, size_t len)
  * Build a .npy image: magic, version major.minor, header length field
  * (strlen(header) unless hlen_field >= 0), header verbatim, data.
  */
-static size_t build_npy(unsigned char *buf, size_t cap, int major, int minor, const char *header,
-                        long hlen_field, const void *data, size_t ndata)
+static size_t build_npy(unsigned char *buf, size_t cap, int major, int minor, const char *header, long hlen_field,
+                        const void *data, size_t ndata)
 {
   size_t hl = strlen(header), lf = major == 1 ? 2 : 4, n = 0;
   uint32_t field = hlen_field >= 0 ? (uint32_t)hlen_field : (uint32_t)hl;
@@ -201,15 +201,15 @@ static void assert_zeroed(const npy_array *a)
 }
 
 /* Parse header+data from memory as "x.npy"; expect failure with code and words. */
-#define EXPECT_BAD(buf, len, want, ...)                                                            \
-  do {                                                                                             \
-    npy_array a_;                                                                                  \
-    ttref_error e_;                                                                                \
-    memset(&e_, 0, sizeof e_);                                                                     \
-    assert_int_equal(npy_read_mem("x.npy", (buf), (len), &a_, &e_), (want));                       \
-    assert_int_equal(e_.code, (want));                                                             \
-    assert_msg_has(&e_, "x.npy: ", __VA_ARGS__, (const char *)NULL);                               \
-    assert_zeroed(&a_);                                                                            \
+#define EXPECT_BAD(buf, len, want, ...)                                                                                \
+  do {                                                                                                                 \
+    npy_array a_;                                                                                                      \
+    ttref_error e_;                                                                                                    \
+    memset(&e_, 0, sizeof e_);                                                                                         \
+    assert_int_equal(npy_read_mem("x.npy", (buf), (len), &a_, &e_), (want));                                           \
+    assert_int_equal(e_.code, (want));                                                                                 \
+    assert_msg_has(&e_, "x.npy: ", __VA_ARGS__, (const char *)NULL);                                                   \
+    assert_zeroed(&a_);                                                                                                \
   } while (0)
 
 /* Build a v1 file from a header and check it is rejected. */
@@ -261,9 +261,8 @@ static const struct {
   int elsize;
   const char *descr;
 } dtypes[] = {
-    {'b', 1, "|b1"}, {'i', 1, "|i1"}, {'i', 2, "<i2"}, {'i', 4, "<i4"}, {'i', 8, "<i8"},
-    {'u', 1, "|u1"}, {'u', 2, "<u2"}, {'u', 4, "<u4"}, {'u', 8, "<u8"}, {'f', 2, "<f2"},
-    {'f', 4, "<f4"}, {'f', 8, "<f8"},
+    {'b', 1, "|b1"}, {'i', 1, "|i1"}, {'i', 2, "<i2"}, {'i', 4, "<i4"}, {'i', 8, "<i8"}, {'u', 1, "|u1"},
+    {'u', 2, "<u2"}, {'u', 4, "<u4"}, {'u', 8, "<u8"}, {'f', 2, "<f2"}, {'f', 4, "<f4"}, {'f', 8, "<f8"},
 };
 
 static void test_npy_roundtrip_every_dtype_rank0_to_3(void **state)
@@ -275,8 +274,7 @@ static void test_npy_roundtrip_every_dtype_rank0_to_3(void **state)
       npy_array a, b;
       ttref_error e;
       char descr[8];
-      assert_int_equal(npy_alloc(&a, dtypes[t].kind, dtypes[t].elsize, rank, shapes[rank], &e),
-                       TTREF_OK);
+      assert_int_equal(npy_alloc(&a, dtypes[t].kind, dtypes[t].elsize, rank, shapes[rank], &e), TTREF_OK);
       assert_string_equal(npy_descr(&a, descr), dtypes[t].descr);
       unsigned char *p = a.data;
       for (size_t k = 0; k < a.nbytes; k++)
@@ -459,9 +457,8 @@ static void test_npy_numpy_fixtures_v2_v3(void **state)
 static void test_npy_write_matches_numpy_bytes(void **state)
 {
   (void)state;
-  static const char *const names[] = {"f4_2x3.npy", "i8_scalar.npy", "u1_5.npy",
-                                      "b1_4.npy",   "f2_empty_0x3.npy", "f2_7.npy",
-                                      "u1_empty_wide.npy"};
+  static const char *const names[] = {"f4_2x3.npy",       "i8_scalar.npy", "u1_5.npy",         "b1_4.npy",
+                                      "f2_empty_0x3.npy", "f2_7.npy",      "u1_empty_wide.npy"};
   for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
     npy_array a;
     ttref_error e;
@@ -498,8 +495,7 @@ static void test_npy_big_endian_swapped(void **state)
 {
   (void)state;
   npy_array a;
-  read_good("{'descr': '>f4', 'fortran_order': False, 'shape': (2,)}", 1,
-            "\x3f\x80\x00\x00\xc0\x20\x00\x00", 8, &a);
+  read_good("{'descr': '>f4', 'fortran_order': False, 'shape': (2,)}", 1, "\x3f\x80\x00\x00\xc0\x20\x00\x00", 8, &a);
   assert_shape(&a, 'f', 4, 1, (const int64_t[]){2});
   assert_true(((float *)a.data)[0] == 1.0f && ((float *)a.data)[1] == -2.5f);
   npy_free(&a);
@@ -509,13 +505,11 @@ static void test_npy_big_endian_swapped(void **state)
   assert_int_equal(((int16_t *)a.data)[1], -2);
   npy_free(&a);
 
-  read_good("{'descr': '>u8', 'fortran_order': False, 'shape': ()}", 1,
-            "\x01\x02\x03\x04\x05\x06\x07\x08", 8, &a);
+  read_good("{'descr': '>u8', 'fortran_order': False, 'shape': ()}", 1, "\x01\x02\x03\x04\x05\x06\x07\x08", 8, &a);
   assert_true(*(uint64_t *)a.data == 0x0102030405060708ull);
   npy_free(&a);
 
-  read_good("{'descr': '>f8', 'fortran_order': False, 'shape': (1,)}", 1,
-            "\x40\x09\x21\xfb\x54\x44\x2d\x18", 8, &a);
+  read_good("{'descr': '>f8', 'fortran_order': False, 'shape': (1,)}", 1, "\x40\x09\x21\xfb\x54\x44\x2d\x18", 8, &a);
   assert_true(*(double *)a.data == 3.141592653589793);
   npy_free(&a);
 
@@ -555,8 +549,7 @@ static void test_npy_fortran_order_transposed(void **state)
   (void)state;
   npy_array a;
   /* 2x3 in Fortran order: columns (0,3) (1,4) (2,5) */
-  read_good("{'descr': '|u1', 'fortran_order': True, 'shape': (2, 3)}", 1, "\x00\x03\x01\x04\x02\x05", 6,
-            &a);
+  read_good("{'descr': '|u1', 'fortran_order': True, 'shape': (2, 3)}", 1, "\x00\x03\x01\x04\x02\x05", 6, &a);
   assert_shape(&a, 'u', 1, 2, (const int64_t[]){2, 3});
   assert_memory_equal(a.data, "\x00\x01\x02\x03\x04\x05", 6);
   npy_free(&a);
@@ -600,8 +593,7 @@ static void test_npy_fortran_order_transposed(void **state)
     for (int d = 0; d < 8; d++) off += (r / cs[d]) * fs[d], r %= cs[d];
     src[off] = (uint8_t)lin;
   }
-  read_good("{'descr': '|u1', 'fortran_order': True, 'shape': (2, 1, 3, 1, 1, 2, 1, 2)}", 1, src, 24,
-            &a);
+  read_good("{'descr': '|u1', 'fortran_order': True, 'shape': (2, 1, 3, 1, 1, 2, 1, 2)}", 1, src, 24, &a);
   for (int k = 0; k < 24; k++) assert_int_equal(((uint8_t *)a.data)[k], k);
   npy_free(&a);
 }
@@ -646,8 +638,7 @@ static void test_npy_shape_forms(void **state)
   assert_null(a.data);
   npy_free(&a);
   /* a zero dim makes huge other dims harmless (numel 0), as in numpy */
-  read_good("{'descr': '<f8', 'fortran_order': False, 'shape': (9223372036854775807, 0, 4)}", 1, "",
-            0, &a);
+  read_good("{'descr': '<f8', 'fortran_order': False, 'shape': (9223372036854775807, 0, 4)}", 1, "", 0, &a);
   assert_int_equal(a.numel, 0);
   npy_free(&a);
 }
@@ -663,8 +654,8 @@ static void test_npy_trailing_garbage_ignored(void **state)
   npy_free(&a);
   /* same through a real file */
   unsigned char buf[256];
-  size_t n = build_npy(buf, sizeof buf, 1, 0, "{'descr': '|u1', 'fortran_order': False, 'shape': (2,)}",
-                       -1, "ABgarbage", 9);
+  size_t n =
+      build_npy(buf, sizeof buf, 1, 0, "{'descr': '|u1', 'fortran_order': False, 'shape': (2,)}", -1, "ABgarbage", 9);
   spit(tmp_path("garbage.npy"), buf, n);
   assert_int_equal(npy_read(tmp_path("garbage.npy"), &a, &e), TTREF_OK);
   assert_memory_equal(a.data, "AB", 2);
@@ -736,16 +727,15 @@ static void test_npy_malformed_dict(void **state)
   (void)state;
   expect_bad_header("", TTREF_E_INPUT, "malformed header", "dict");
   expect_bad_header("['descr', '<f4']", TTREF_E_INPUT, "malformed header", "dict");
-  expect_bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1,)", TTREF_E_INPUT,
-                    "malformed header", "expected ',' or '}'");
-  expect_bad_header("{'descr' '<f4', 'fortran_order': False, 'shape': (1,)}", TTREF_E_INPUT,
-                    "malformed header", "expected ':'");
-  expect_bad_header("{'descr': '<f4' 'fortran_order': False, 'shape': (1,)}", TTREF_E_INPUT,
-                    "malformed header", "expected ',' or '}'");
-  expect_bad_header("{'descr: '<f4', 'fortran_order': False, 'shape': (1,)}", TTREF_E_INPUT,
-                    "malformed header", "expected ':'");
-  expect_bad_header("{'descr': '<f4, 'fortran_order': False, 'shape': (1,)}", TTREF_E_INPUT,
-                    "malformed header", "");
+  expect_bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1,)", TTREF_E_INPUT, "malformed header",
+                    "expected ',' or '}'");
+  expect_bad_header("{'descr' '<f4', 'fortran_order': False, 'shape': (1,)}", TTREF_E_INPUT, "malformed header",
+                    "expected ':'");
+  expect_bad_header("{'descr': '<f4' 'fortran_order': False, 'shape': (1,)}", TTREF_E_INPUT, "malformed header",
+                    "expected ',' or '}'");
+  expect_bad_header("{'descr: '<f4', 'fortran_order': False, 'shape': (1,)}", TTREF_E_INPUT, "malformed header",
+                    "expected ':'");
+  expect_bad_header("{'descr': '<f4, 'fortran_order': False, 'shape': (1,)}", TTREF_E_INPUT, "malformed header", "");
   expect_bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'x': 1}", TTREF_E_INPUT,
                     "malformed header", "unknown key 'x'");
   expect_bad_header("{'descr': '<f4', 'shape': (1,)}", TTREF_E_INPUT, "malformed header",
@@ -754,31 +744,30 @@ static void test_npy_malformed_dict(void **state)
                     "missing key 'descr'");
   expect_bad_header("{'descr': '<f4', 'fortran_order': False}", TTREF_E_INPUT, "malformed header",
                     "missing key 'shape'");
-  expect_bad_header("{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (1,)}",
-                    TTREF_E_INPUT, "malformed header", "duplicate key 'descr'");
-  expect_bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1,)} x", TTREF_E_INPUT,
-                    "malformed header", "after the dict");
-  expect_bad_header("{'descr': '<f4', 'fortran_order': 0, 'shape': (1,)}", TTREF_E_INPUT,
-                    "malformed header", "fortran_order");
-  expect_bad_header("{'descr': '<f4', 'fortran_order': Falsey, 'shape': (1,)}", TTREF_E_INPUT,
-                    "malformed header", "fortran_order");
-  expect_bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': [1]}", TTREF_E_INPUT,
-                    "malformed header", "shape is not a tuple");
-  expect_bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1)}", TTREF_E_INPUT,
-                    "malformed header", "trailing comma");
-  expect_bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1 2)}", TTREF_E_INPUT,
-                    "malformed header", "expected ',' or ')'");
-  expect_bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1,", TTREF_E_INPUT,
-                    "non-integer", "shape");
-  expect_bad_header("{'descr': 'x\\y', 'fortran_order': False, 'shape': (1,)}", TTREF_E_INPUT,
-                    "malformed header", "string");
+  expect_bad_header("{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (1,)}", TTREF_E_INPUT,
+                    "malformed header", "duplicate key 'descr'");
+  expect_bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1,)} x", TTREF_E_INPUT, "malformed header",
+                    "after the dict");
+  expect_bad_header("{'descr': '<f4', 'fortran_order': 0, 'shape': (1,)}", TTREF_E_INPUT, "malformed header",
+                    "fortran_order");
+  expect_bad_header("{'descr': '<f4', 'fortran_order': Falsey, 'shape': (1,)}", TTREF_E_INPUT, "malformed header",
+                    "fortran_order");
+  expect_bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': [1]}", TTREF_E_INPUT, "malformed header",
+                    "shape is not a tuple");
+  expect_bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1)}", TTREF_E_INPUT, "malformed header",
+                    "trailing comma");
+  expect_bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1 2)}", TTREF_E_INPUT, "malformed header",
+                    "expected ',' or ')'");
+  expect_bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1,", TTREF_E_INPUT, "non-integer", "shape");
+  expect_bad_header("{'descr': 'x\\y', 'fortran_order': False, 'shape': (1,)}", TTREF_E_INPUT, "malformed header",
+                    "string");
   expect_bad_header("{'descr': '<f4xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', 'fortran_order': False, "
                     "'shape': (1,)}",
                     TTREF_E_INPUT, "malformed header", "string too long");
-  expect_bad_header("{'descr': None, 'fortran_order': False, 'shape': (1,)}", TTREF_E_INPUT,
-                    "malformed header", "quoted string");
-  expect_bad_header("{descr: '<f4', 'fortran_order': False, 'shape': (1,)}", TTREF_E_INPUT,
-                    "malformed header", "quoted string");
+  expect_bad_header("{'descr': None, 'fortran_order': False, 'shape': (1,)}", TTREF_E_INPUT, "malformed header",
+                    "quoted string");
+  expect_bad_header("{descr: '<f4', 'fortran_order': False, 'shape': (1,)}", TTREF_E_INPUT, "malformed header",
+                    "quoted string");
   /* an embedded NUL is not whitespace */
   unsigned char buf[256];
   static const char h[] = "{'descr': '<f4', 'fortran_order': False, 'shape': (1,)}\0   ";
@@ -794,13 +783,11 @@ static void test_npy_unsupported_descr(void **state)
   static const struct {
     const char *descr, *why;
   } cases[] = {
-      {"<c8", "complex"},       {"<c16", "complex"},     {"|O", "object"},
-      {"|O8", "object"},        {"<U5", "unicode"},      {"|S3", "byte string"},
-      {"|V8", "void"},          {"<M8[ns]", "datetime"}, {"<m8[s]", "timedelta"},
-      {"<f16", "unsupported"},  {"<i3", "unsupported"},  {"<f1", "unsupported"},
-      {"|b2", "unsupported"},   {"", "unsupported"},     {"<", "unsupported"},
-      {"zz", "unsupported"},    {"<f", "unsupported"},   {"<i4 ", "unsupported"},
-      {"<f0004", "unsupported"}, {"?", "unsupported"},
+      {"<c8", "complex"},      {"<c16", "complex"},     {"|O", "object"},          {"|O8", "object"},
+      {"<U5", "unicode"},      {"|S3", "byte string"},  {"|V8", "void"},           {"<M8[ns]", "datetime"},
+      {"<m8[s]", "timedelta"}, {"<f16", "unsupported"}, {"<i3", "unsupported"},    {"<f1", "unsupported"},
+      {"|b2", "unsupported"},  {"", "unsupported"},     {"<", "unsupported"},      {"zz", "unsupported"},
+      {"<f", "unsupported"},   {"<i4 ", "unsupported"}, {"<f0004", "unsupported"}, {"?", "unsupported"},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     char h[160], quoted[40];
@@ -808,8 +795,8 @@ static void test_npy_unsupported_descr(void **state)
     snprintf(quoted, sizeof quoted, "'%s'", cases[k].descr);
     expect_bad_header(h, TTREF_E_INPUT, quoted, cases[k].why);
   }
-  expect_bad_header("{'descr': [('a', '<f4'), ('b', '<i4')], 'fortran_order': False, 'shape': (1,)}",
-                    TTREF_E_INPUT, "unsupported descr", "structured");
+  expect_bad_header("{'descr': [('a', '<f4'), ('b', '<i4')], 'fortran_order': False, 'shape': (1,)}", TTREF_E_INPUT,
+                    "unsupported descr", "structured");
 }
 
 /* a NUL (or any control character) inside a header string is refused, not a string end */
@@ -840,19 +827,19 @@ static void test_npy_control_char_in_string(void **state)
 static void test_npy_negative_dim(void **state)
 {
   (void)state;
-  expect_bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (-3,)}", TTREF_E_INPUT,
-                    "negative dimension", "-3");
-  expect_bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (2, -1)}", TTREF_E_INPUT,
-                    "negative dimension", "-1");
-  expect_bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (-99999999999999999999,)}",
-                    TTREF_E_INPUT, "negative dimension", "-9999");
+  expect_bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (-3,)}", TTREF_E_INPUT, "negative dimension",
+                    "-3");
+  expect_bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (2, -1)}", TTREF_E_INPUT, "negative dimension",
+                    "-1");
+  expect_bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (-99999999999999999999,)}", TTREF_E_INPUT,
+                    "negative dimension", "-9999");
 }
 
 static void test_npy_non_integer_dim(void **state)
 {
   (void)state;
-  static const char *const shapes[] = {"(2.5,)", "(2, 3.0)", "('a',)", "(None,)", "(1e3,)",
-                                       "(0x10,)", "(1_000,)", "(2j,)", "(,)", "(True,)", "(3L,)"};
+  static const char *const shapes[] = {"(2.5,)",   "(2, 3.0)", "('a',)", "(None,)", "(1e3,)", "(0x10,)",
+                                       "(1_000,)", "(2j,)",    "(,)",    "(True,)", "(3L,)"};
   for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
     char h[160];
     snprintf(h, sizeof h, "{'descr': '<f4', 'fortran_order': False, 'shape': %s}", shapes[k]);
@@ -865,12 +852,11 @@ static void test_npy_non_integer_dim(void **state)
 static void test_npy_rank_over_8(void **state)
 {
   (void)state;
-  expect_bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 1, 1, 1, 1, 1, 1, 1)}",
-                    TTREF_E_LIMIT, "more than 8 dimensions", "rank");
+  expect_bad_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 1, 1, 1, 1, 1, 1, 1)}", TTREF_E_LIMIT,
+                    "more than 8 dimensions", "rank");
   /* exactly 8 is fine */
   npy_array a;
-  read_good("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 1, 1, 1, 1, 1, 1)}", 1, "abcd", 4,
-            &a);
+  read_good("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 1, 1, 1, 1, 1, 1)}", 1, "abcd", 4, &a);
   assert_int_equal(a.rank, 8);
   npy_free(&a);
 }
@@ -878,14 +864,14 @@ static void test_npy_rank_over_8(void **state)
 static void test_npy_size_overflow(void **state)
 {
   (void)state;
-  expect_bad_header("{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904, 4)}",
-                    TTREF_E_LIMIT, "too large", "overflows");
-  expect_bad_header("{'descr': '<f8', 'fortran_order': False, 'shape': (1152921504606846976,)}",
-                    TTREF_E_LIMIT, "too large", "overflows"); /* 2^60 * 8 bytes */
-  expect_bad_header("{'descr': '|u1', 'fortran_order': False, 'shape': (99999999999999999999,)}",
-                    TTREF_E_LIMIT, "dimension", "larger than 2^63-1");
-  expect_bad_header("{'descr': '|u1', 'fortran_order': False, 'shape': (9223372036854775808,)}",
-                    TTREF_E_LIMIT, "dimension", "larger than 2^63-1");
+  expect_bad_header("{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904, 4)}", TTREF_E_LIMIT,
+                    "too large", "overflows");
+  expect_bad_header("{'descr': '<f8', 'fortran_order': False, 'shape': (1152921504606846976,)}", TTREF_E_LIMIT,
+                    "too large", "overflows"); /* 2^60 * 8 bytes */
+  expect_bad_header("{'descr': '|u1', 'fortran_order': False, 'shape': (99999999999999999999,)}", TTREF_E_LIMIT,
+                    "dimension", "larger than 2^63-1");
+  expect_bad_header("{'descr': '|u1', 'fortran_order': False, 'shape': (9223372036854775808,)}", TTREF_E_LIMIT,
+                    "dimension", "larger than 2^63-1");
   assert_true(stats.max_block < 4096);
 }
 
@@ -893,8 +879,7 @@ static void test_npy_huge_claim_rejected_before_alloc(void **state)
 {
   (void)state;
   unsigned char buf[512];
-  size_t n = build_npy(buf, sizeof buf, 1, 0,
-                       "{'descr': '|u1', 'fortran_order': False, 'shape': (1099511627776,)}", -1,
+  size_t n = build_npy(buf, sizeof buf, 1, 0, "{'descr': '|u1', 'fortran_order': False, 'shape': (1099511627776,)}", -1,
                        "0123456789", 10);
   EXPECT_BAD(buf, n, TTREF_E_INPUT, "header claims 1099511627776 bytes of data but the file has 10");
   spit(tmp_path("huge.npy"), buf, n);
@@ -910,15 +895,14 @@ static void test_npy_truncated_data(void **state)
 {
   (void)state;
   unsigned char buf[512];
-  size_t n = build_npy(buf, sizeof buf, 1, 0, "{'descr': '<f4', 'fortran_order': False, 'shape': (10,)}",
-                       -1, "0123456789ab", 12);
+  size_t n = build_npy(buf, sizeof buf, 1, 0, "{'descr': '<f4', 'fortran_order': False, 'shape': (10,)}", -1,
+                       "0123456789ab", 12);
   EXPECT_BAD(buf, n, TTREF_E_INPUT, "header claims 40 bytes of data but the file has 12");
   spit(tmp_path("trunc.npy"), buf, n);
   npy_array a;
   ttref_error e;
   assert_int_equal(npy_read(tmp_path("trunc.npy"), &a, &e), TTREF_E_INPUT);
-  assert_msg_has(&e, tmp_path("trunc.npy"), "header claims 40 bytes of data but the file has 12",
-                 (const char *)NULL);
+  assert_msg_has(&e, tmp_path("trunc.npy"), "header claims 40 bytes of data but the file has 12", (const char *)NULL);
   assert_zeroed(&a);
 }
 
@@ -1011,8 +995,7 @@ static void test_npy_stream_input(void **state)
   assert_non_null(buf);
   assert_non_null(d);
   for (size_t k = 0; k < nd; k++) d[k] = (unsigned char)(k * 131 + 7);
-  size_t n = build_npy(buf, cap, 1, 0, "{'descr': '|u1', 'fortran_order': False, 'shape': (3145728,)}",
-                       -1, d, nd);
+  size_t n = build_npy(buf, cap, 1, 0, "{'descr': '|u1', 'fortran_order': False, 'shape': (3145728,)}", -1, d, nd);
   npy_array a;
   ttref_error e;
   memset(&e, 0, sizeof e);
@@ -1023,25 +1006,21 @@ static void test_npy_stream_input(void **state)
 
   /* a lying header on a stream: the buffer only grows with what arrives */
   stats.max_block = 0;
-  n = build_npy(buf, cap, 1, 0, "{'descr': '|u1', 'fortran_order': False, 'shape': (1099511627776,)}",
-                -1, d, 100);
+  n = build_npy(buf, cap, 1, 0, "{'descr': '|u1', 'fortran_order': False, 'shape': (1099511627776,)}", -1, d, 100);
   assert_int_equal(read_via_fifo(buf, n, &a, &e), TTREF_E_INPUT);
-  assert_msg_has(&e, "fifo: ", "header claims 1099511627776 bytes of data but the file has 100",
-                 (const char *)NULL);
+  assert_msg_has(&e, "fifo: ", "header claims 1099511627776 bytes of data but the file has 100", (const char *)NULL);
   assert_true(stats.max_block <= (1u << 20));
   assert_zeroed(&a);
 
   /* ... also after the first chunk fills: growth doubles, never jumps to the claim */
   stats.max_block = 0;
-  n = build_npy(buf, cap, 1, 0, "{'descr': '|u1', 'fortran_order': False, 'shape': (1099511627776,)}",
-                -1, d, (1u << 20) + 100);
+  n = build_npy(buf, cap, 1, 0, "{'descr': '|u1', 'fortran_order': False, 'shape': (1099511627776,)}", -1, d,
+                (1u << 20) + 100);
   assert_int_equal(read_via_fifo(buf, n, &a, &e), TTREF_E_INPUT);
-  assert_msg_has(&e, "header claims 1099511627776 bytes of data but the file has 1048676",
-                 (const char *)NULL);
+  assert_msg_has(&e, "header claims 1099511627776 bytes of data but the file has 1048676", (const char *)NULL);
   assert_true(stats.max_block <= (2u << 20));
 
-  n = build_npy(buf, cap, 1, 0, "{'descr': '|u1', 'fortran_order': False, 'shape': (3145728,)}", -1, d,
-                (2u << 20) + 5);
+  n = build_npy(buf, cap, 1, 0, "{'descr': '|u1', 'fortran_order': False, 'shape': (3145728,)}", -1, d, (2u << 20) + 5);
   assert_int_equal(read_via_fifo(buf, n, &a, &e), TTREF_E_INPUT);
   assert_msg_has(&e, "header claims 3145728 bytes of data but the file has 2097157", (const char *)NULL);
 
@@ -1078,8 +1057,7 @@ static void test_npy_alloc_and_free(void **state)
   assert_zeroed(&a);
   assert_int_equal(npy_alloc(&a, 'f', 3, 1, (const int64_t[]){1}, &e), TTREF_E_INPUT);
   assert_int_equal(npy_alloc(&a, 'b', 4, 1, (const int64_t[]){1}, &e), TTREF_E_INPUT);
-  assert_int_equal(npy_alloc(&a, 'i', 4, 9, (const int64_t[]){1, 1, 1, 1, 1, 1, 1, 1, 1}, &e),
-                   TTREF_E_INPUT);
+  assert_int_equal(npy_alloc(&a, 'i', 4, 9, (const int64_t[]){1, 1, 1, 1, 1, 1, 1, 1, 1}, &e), TTREF_E_INPUT);
   assert_msg_has(&e, "rank 9", (const char *)NULL);
   assert_int_equal(npy_alloc(&a, 'i', 4, -1, NULL, &e), TTREF_E_INPUT);
   assert_int_equal(npy_alloc(&a, 'i', 4, 2, NULL, &e), TTREF_E_INPUT);
@@ -1216,8 +1194,7 @@ static void test_npy_nomem_every_allocation(void **state)
       saw_ok = 1;
       assert_true(k > 3); /* header, first chunk, two growth steps */
       npy_free(&a);
-    } else
-      assert_int_equal(st, TTREF_E_NOMEM);
+    } else assert_int_equal(st, TTREF_E_NOMEM);
     assert_int_equal(stats.live, 0);
   }
   assert_true(saw_ok);
@@ -1230,8 +1207,9 @@ static void test_npy_nomem_every_allocation(void **state)
 static void write_f32_file(const char *path, size_t n, size_t data_off, const char *descr, int fortran_2d)
 {
   char hdr[256];
-  int w = fortran_2d ? snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': True, 'shape': (%zu, 2), }", descr, n / 2)
-                     : snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': (%zu,), }", descr, n);
+  int w = fortran_2d
+              ? snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': True, 'shape': (%zu, 2), }", descr, n / 2)
+              : snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': (%zu,), }", descr, n);
   assert_true(w > 0 && (size_t)w + 11 <= data_off && data_off - 10 < sizeof hdr);
   memset(hdr + w, ' ', data_off - 10 - (size_t)w);
   hdr[data_off - 11] = '\n';
@@ -1277,8 +1255,8 @@ static void test_npy_map_large_file_private_copy(void **state)
   assert_int_equal(m.numel, (int64_t)n);
   assert_memory_equal(m.data, r.data, r.nbytes);
   assert_int_equal(stats.live, r.nbytes); /* the mapping is not heap memory */
-  memset(m.data, 0xab, m.nbytes);       /* a store changes this process's pages, never the file */
-  assert_non_null(m.view);              /* ... and not the read-only view of it */
+  memset(m.data, 0xab, m.nbytes);         /* a store changes this process's pages, never the file */
+  assert_non_null(m.view);                /* ... and not the read-only view of it */
   assert_memory_equal((unsigned char *)m.view + 128, r.data, r.nbytes);
   npy_free(&m);
   assert_zeroed(&m);

@@ -88,12 +88,12 @@ static ir_module *parse_ok(const char *name, const char *text, size_t len)
 
 /* ---- structural equality ------------------------------------------------------- */
 static int fails;
-#define CHECK(c, ...)                                                          \
-  do {                                                                         \
-    if (!(c)) {                                                                \
-      if (fails++ < 5) print_error(__VA_ARGS__);                               \
-      return false;                                                            \
-    }                                                                          \
+#define CHECK(c, ...)                                                                                                  \
+  do {                                                                                                                 \
+    if (!(c)) {                                                                                                        \
+      if (fails++ < 5) print_error(__VA_ARGS__);                                                                       \
+      return false;                                                                                                    \
+    }                                                                                                                  \
   } while (0)
 
 static bool type_equal(const ir_type *a, const ir_type *b)
@@ -131,7 +131,8 @@ static bool attr_equal(const ir_attr *a, const ir_attr *b)
         "attr %s ints differ\n", a->name);
   CHECK(a->nvals == b->nvals && a->splat == b->splat && a->hex == b->hex, "attr %s dense shape differs\n", a->name);
   for (int64_t i = 0; i < a->nvals; i++)
-    CHECK(!memcmp(&a->vals[i], &b->vals[i], sizeof a->vals[i]), "attr %s element %lld differs\n", a->name, (long long)i);
+    CHECK(!memcmp(&a->vals[i], &b->vals[i], sizeof a->vals[i]), "attr %s element %lld differs\n", a->name,
+          (long long)i);
   CHECK(a->nitems == b->nitems, "attr %s item count differs\n", a->name);
   for (int i = 0; i < a->nitems; i++)
     if (!attr_equal(&a->items[i], &b->items[i])) return false;
@@ -162,7 +163,8 @@ static bool op_equal(const ir_op *a, const ir_op *b)
   CHECK(a->code == b->code, "op %s != %s (line %d)\n", ir_op_name(a->code), ir_op_name(b->code), a->line);
   CHECK(a->nopnds == b->nopnds && a->nres == b->nres && a->nregions == b->nregions && a->nsuccs == b->nsuccs,
         "op %s arity differs (line %d)\n", ir_op_name(a->code), a->line);
-  CHECK(str_eq(a->group, b->group) && str_eq(a->callee, b->callee), "op %s group/callee differs\n", ir_op_name(a->code));
+  CHECK(str_eq(a->group, b->group) && str_eq(a->callee, b->callee), "op %s group/callee differs\n",
+        ir_op_name(a->code));
   for (int i = 0; i < a->nopnds; i++)
     if (!value_equal(a->opnds[i], b->opnds[i])) return false;
   for (int i = 0; i < a->nres; i++)
@@ -175,7 +177,8 @@ static bool op_equal(const ir_op *a, const ir_op *b)
     for (int i = 0; i < a->succs[s].nargs; i++)
       if (!value_equal(a->succs[s].args[i], b->succs[s].args[i])) return false;
   }
-  if (a->callee) CHECK(a->callee_fn && b->callee_fn && str_eq(a->callee_fn->name, b->callee_fn->name), "callee unresolved\n");
+  if (a->callee)
+    CHECK(a->callee_fn && b->callee_fn && str_eq(a->callee_fn->name, b->callee_fn->name), "callee unresolved\n");
   for (int r = 0; r < a->nregions; r++)
     if (!region_equal(&a->regions[r], &b->regions[r])) return false;
   return true;
@@ -211,7 +214,8 @@ static bool module_equal(const ir_module *a, const ir_module *b)
   for (int f = 0; f < a->nfuncs; f++) {
     const ir_func *x = a->funcs[f], *y = b->funcs[f];
     CHECK(str_eq(x->name, y->name) && x->is_public == y->is_public, "function header differs\n");
-    CHECK(x->nargs == y->nargs && x->nres == y->nres && x->nvalues == y->nvalues, "function %s signature differs\n", x->name);
+    CHECK(x->nargs == y->nargs && x->nres == y->nres && x->nvalues == y->nvalues, "function %s signature differs\n",
+          x->name);
     for (int i = 0; i < x->nres; i++) CHECK(type_equal(x->res_types[i], y->res_types[i]), "result type differs\n");
     for (int i = 0; i < x->nargs; i++)
       if (!attrs_equal(x->arg_attrs[i], x->arg_nattrs[i], y->arg_attrs[i], y->arg_nattrs[i])) return false;
@@ -485,12 +489,9 @@ static void regular_op_line(ir_opcode c, const char *pred, const char *in, const
   int k = ir_op_nopnds(c);
   assert_true(k >= 1 && k <= 3);
   ir_syntax syn = ir_op_syntax(c);
-  if (syn == IR_SYN_CMP)
-    snprintf(b, n, "%%r = %s %s, %s : tensor<4x%s>", ir_op_name(c), pred, opnd[k - 1], in);
-  else if (syn == IR_SYN_SAME)
-    snprintf(b, n, "%%r = %s %s : tensor<4x%s>", ir_op_name(c), opnd[k - 1], in);
-  else
-    snprintf(b, n, "%%r = %s %s : tensor<4x%s> to tensor<4x%s>", ir_op_name(c), opnd[k - 1], in, out);
+  if (syn == IR_SYN_CMP) snprintf(b, n, "%%r = %s %s, %s : tensor<4x%s>", ir_op_name(c), pred, opnd[k - 1], in);
+  else if (syn == IR_SYN_SAME) snprintf(b, n, "%%r = %s %s : tensor<4x%s>", ir_op_name(c), opnd[k - 1], in);
+  else snprintf(b, n, "%%r = %s %s : tensor<4x%s> to tensor<4x%s>", ir_op_name(c), opnd[k - 1], in, out);
 }
 
 static ttref_status regular_module(ir_opcode c, const char *pred, const char *in, const char *out, ir_module **m,
@@ -727,15 +728,14 @@ static void test_parse_truncations_never_crash(void **state)
 static void test_parse_named_and_grouped_results(void **state)
 {
   (void)state;
-  const char *src =
-      "module {\n  tt.func public @k(%x: tensor<4x2xf32>) {\n"
-      "    %a, %b = tt.split %x : tensor<4x2xf32> -> tensor<4xf32>\n"
-      "    %s:2 = \"tt.reduce\"(%a, %b) <{axis = 0 : i32}> ({\n"
-      "    ^bb0(%p: f32, %q: f32, %r: f32, %t: f32):\n"
-      "      tt.reduce.return %p, %q : f32, f32\n"
-      "    }) : (tensor<4xf32>, tensor<4xf32>) -> (f32, f32)\n"
-      "    %u = arith.addf %s#0, %s#1 : f32\n"
-      "    tt.return\n  }\n}\n";
+  const char *src = "module {\n  tt.func public @k(%x: tensor<4x2xf32>) {\n"
+                    "    %a, %b = tt.split %x : tensor<4x2xf32> -> tensor<4xf32>\n"
+                    "    %s:2 = \"tt.reduce\"(%a, %b) <{axis = 0 : i32}> ({\n"
+                    "    ^bb0(%p: f32, %q: f32, %r: f32, %t: f32):\n"
+                    "      tt.reduce.return %p, %q : f32, f32\n"
+                    "    }) : (tensor<4xf32>, tensor<4xf32>) -> (f32, f32)\n"
+                    "    %u = arith.addf %s#0, %s#1 : f32\n"
+                    "    tt.return\n  }\n}\n";
   ir_module *m = parse_ok("named.ttir", src, strlen(src));
   const ir_block *b = m->funcs[0]->body.blocks[0];
   assert_string_equal(b->ops[0]->res[0].name, "a");
@@ -757,15 +757,14 @@ static void test_parse_named_and_grouped_results(void **state)
 static void test_parse_normalises_enum_spellings(void **state)
 {
   (void)state;
-  const char *src =
-      "module {\n  tt.func public @k(%a: i32, %p: !tt.ptr<f32>, %x: f32) {\n"
-      "    %0 = arith.cmpi slt, %a, %a : i32\n"
-      "    %1 = \"arith.cmpi\"(%a, %a) <{predicate = 2 : i64}> : (i32, i32) -> i1\n"
-      "    %2 = tt.get_program_id y : i32\n"
-      "    %3 = tt.load %p cacheModifier = ca : !tt.ptr<f32>\n"
-      "    %4 = tt.fp_to_fp %x, rounding = rtne : f32 -> f16\n"
-      "    %5 = tt.atomic_rmw fadd, acq_rel, gpu, %p, %x : (!tt.ptr<f32>, f32) -> f32\n"
-      "    tt.return\n  }\n}\n";
+  const char *src = "module {\n  tt.func public @k(%a: i32, %p: !tt.ptr<f32>, %x: f32) {\n"
+                    "    %0 = arith.cmpi slt, %a, %a : i32\n"
+                    "    %1 = \"arith.cmpi\"(%a, %a) <{predicate = 2 : i64}> : (i32, i32) -> i1\n"
+                    "    %2 = tt.get_program_id y : i32\n"
+                    "    %3 = tt.load %p cacheModifier = ca : !tt.ptr<f32>\n"
+                    "    %4 = tt.fp_to_fp %x, rounding = rtne : f32 -> f16\n"
+                    "    %5 = tt.atomic_rmw fadd, acq_rel, gpu, %p, %x : (!tt.ptr<f32>, f32) -> f32\n"
+                    "    tt.return\n  }\n}\n";
   ir_module *m = parse_ok("enum.ttir", src, strlen(src));
   ir_op **ops = m->funcs[0]->body.blocks[0]->ops;
   assert_int_equal(ir_op_attr_int(ops[0], "predicate", -1), IR_CMPI_SLT);
@@ -836,14 +835,16 @@ static void test_parse_large_file_parses(void **state)
   assert_true(fd >= 0);
   FILE *f = fdopen(fd, "w");
   assert_non_null(f);
-  fprintf(f, "#loc = loc(\"kernels.py\":1:0)\nmodule {\n  tt.func public @big(%%x: tensor<1024xf32> loc(\"x\"(#loc))) {\n");
+  fprintf(
+      f, "#loc = loc(\"kernels.py\":1:0)\nmodule {\n  tt.func public @big(%%x: tensor<1024xf32> loc(\"x\"(#loc))) {\n");
   size_t n = 0, i = 0;
   const char *prev = "x";
   char cur[32], prevbuf[32];
   const size_t size = big_bytes();
   while (n < size) {
     snprintf(cur, sizeof cur, "v%zu", i++);
-    int k = fprintf(f, "    %%%s = arith.addf %%%s, %%%s : tensor<1024xf32> loc(\"kernels.py\":%zu:17)\n", cur, prev, prev, i);
+    int k = fprintf(f, "    %%%s = arith.addf %%%s, %%%s : tensor<1024xf32> loc(\"kernels.py\":%zu:17)\n", cur, prev,
+                    prev, i);
     n += (size_t)k;
     strcpy(prevbuf, cur);
     prev = prevbuf;
@@ -1023,7 +1024,8 @@ static void test_parse_cli_check_huge_and_deep_inputs(void **state)
   char want[64];
   snprintf(want, sizeof want, ":%d:27: error: use of undefined value '%%nope'", line + 1);
   print_message("%zu MB bad file: exit %d, peak RSS %ld MB\n", n / 1000000, r.status, r.maxrss_kb / 1024);
-  if (r.status != 2 || !strstr(r.first, want)) print_error("want exit 2 and '%s', got %d: %s\n", want, r.status, r.first);
+  if (r.status != 2 || !strstr(r.first, want))
+    print_error("want exit 2 and '%s', got %d: %s\n", want, r.status, r.first);
   assert_int_equal(r.status, 2);
   assert_non_null(strstr(r.first, want));
   /* bounded: under 32 bytes per input byte (3 GB for 100 MB) above the process's own footprint */

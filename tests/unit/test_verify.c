@@ -24,7 +24,7 @@
 /* ---- counting allocator: checks the sizes given to free, injects OOM ---------------- */
 typedef struct alloc_stats {
   size_t live;
-  long fail_at;  /* fail the n-th allocation request (1-based); 0 = never */
+  long fail_at; /* fail the n-th allocation request (1-based); 0 = never */
   long requests;
   int size_mismatch;
 } alloc_stats;
@@ -96,39 +96,38 @@ static void test_verify_valid_elementwise(void **state)
   (void)state;
   expect_valid("elementwise.ttir",
                KERNEL_HEAD "%x: !tt.ptr<f32>, %n: i32) {\n"
-               "    %c = arith.constant 4 : i32\n"
-               "    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>\n"
-               "    %s = tt.splat %n : i32 -> tensor<16xi32>\n"
-               "    %m = arith.cmpi slt, %r, %s : tensor<16xi32>\n"
-               "    %p = tt.splat %x : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>\n"
-               "    %q = tt.addptr %p, %r : tensor<16x!tt.ptr<f32>>, tensor<16xi32>\n"
-               "    %z = arith.constant dense<0.000000e+00> : tensor<16xf32>\n"
-               "    %v = tt.load %q, %m, %z : tensor<16x!tt.ptr<f32>>\n"
-               "    %w = arith.addf %v, %v : tensor<16xf32>\n"
-               "    %h = arith.truncf %w : tensor<16xf32> to tensor<16xf16>\n"
-               "    %e = arith.extf %h : tensor<16xf16> to tensor<16xf32>\n"
-               "    %b = arith.select %m, %e, %z : tensor<16xi1>, tensor<16xf32>\n"
-               "    %t = arith.constant true\n"
-               "    %b2 = arith.select %t, %b, %z : tensor<16xf32>\n"
-               "    %i = arith.fptosi %b2 : tensor<16xf32> to tensor<16xi32>\n"
-               "    %j = arith.extsi %i : tensor<16xi32> to tensor<16xi64>\n"
-               "    %k2 = arith.trunci %j : tensor<16xi64> to tensor<16xi16>\n"
-               "    %f8 = tt.fp_to_fp %b2, rounding = rtne : tensor<16xf32> -> tensor<16xf8E5M2>\n"
-               "    %bc = tt.bitcast %f8 : tensor<16xf8E5M2> -> tensor<16xi8>\n"
-               "    %ab = arith.bitcast %i : tensor<16xi32> to tensor<16xf32>\n"
-               "    %ex = math.exp %ab : tensor<16xf32>\n"
-               "    %cl = tt.clampf %ex, %z, %z, propagateNan = none : tensor<16xf32>\n"
-               "    tt.store %q, %cl, %m : tensor<16x!tt.ptr<f32>>\n"
-               "    %pid = tt.get_program_id x : i32\n"
-               "    %sum = arith.addi %pid, %c : i32\n"
-               KERNEL_TAIL);
+                           "    %c = arith.constant 4 : i32\n"
+                           "    %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>\n"
+                           "    %s = tt.splat %n : i32 -> tensor<16xi32>\n"
+                           "    %m = arith.cmpi slt, %r, %s : tensor<16xi32>\n"
+                           "    %p = tt.splat %x : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>\n"
+                           "    %q = tt.addptr %p, %r : tensor<16x!tt.ptr<f32>>, tensor<16xi32>\n"
+                           "    %z = arith.constant dense<0.000000e+00> : tensor<16xf32>\n"
+                           "    %v = tt.load %q, %m, %z : tensor<16x!tt.ptr<f32>>\n"
+                           "    %w = arith.addf %v, %v : tensor<16xf32>\n"
+                           "    %h = arith.truncf %w : tensor<16xf32> to tensor<16xf16>\n"
+                           "    %e = arith.extf %h : tensor<16xf16> to tensor<16xf32>\n"
+                           "    %b = arith.select %m, %e, %z : tensor<16xi1>, tensor<16xf32>\n"
+                           "    %t = arith.constant true\n"
+                           "    %b2 = arith.select %t, %b, %z : tensor<16xf32>\n"
+                           "    %i = arith.fptosi %b2 : tensor<16xf32> to tensor<16xi32>\n"
+                           "    %j = arith.extsi %i : tensor<16xi32> to tensor<16xi64>\n"
+                           "    %k2 = arith.trunci %j : tensor<16xi64> to tensor<16xi16>\n"
+                           "    %f8 = tt.fp_to_fp %b2, rounding = rtne : tensor<16xf32> -> tensor<16xf8E5M2>\n"
+                           "    %bc = tt.bitcast %f8 : tensor<16xf8E5M2> -> tensor<16xi8>\n"
+                           "    %ab = arith.bitcast %i : tensor<16xi32> to tensor<16xf32>\n"
+                           "    %ex = math.exp %ab : tensor<16xf32>\n"
+                           "    %cl = tt.clampf %ex, %z, %z, propagateNan = none : tensor<16xf32>\n"
+                           "    tt.store %q, %cl, %m : tensor<16x!tt.ptr<f32>>\n"
+                           "    %pid = tt.get_program_id x : i32\n"
+                           "    %sum = arith.addi %pid, %c : i32\n" KERNEL_TAIL);
 }
 
 static void test_verify_valid_shapes(void **state)
 {
   (void)state;
-  expect_valid("shapes.ttir",
-               KERNEL_HEAD "%x: !tt.ptr<f32>) {\n"
+  expect_valid("shapes.ttir", KERNEL_HEAD
+               "%x: !tt.ptr<f32>) {\n"
                "    %z = arith.constant dense<1.000000e+00> : tensor<4xf32>\n"
                "    %e = tt.expand_dims %z {axis = 1 : i32} : tensor<4xf32> -> tensor<4x1xf32>\n"
                "    %b = tt.broadcast %e : tensor<4x1xf32> -> tensor<4x8xf32>\n"
@@ -142,47 +141,44 @@ static void test_verify_valid_shapes(void **state)
                "    %u = tt.unsplat %s : tensor<1xi32>\n"
                "    %idx = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
                "    %g = tt.gather %z[%idx] {axis = 0 : i32} : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>\n"
-               "    %hg = tt.histogram %idx : tensor<4xi32> -> tensor<8xi32>\n"
-               KERNEL_TAIL);
+               "    %hg = tt.histogram %idx : tensor<4xi32> -> tensor<8xi32>\n" KERNEL_TAIL);
 }
 
 static void test_verify_valid_scf(void **state)
 {
   (void)state;
-  expect_valid("scf.ttir",
-               KERNEL_HEAD "%x: !tt.ptr<i32>, %n: i32) {\n"
-               "    %c0 = arith.constant 0 : i32\n"
-               "    %c1 = arith.constant 1 : i32\n"
-               "    %s = scf.for %i = %c0 to %n step %c1 iter_args(%a = %c0) -> (i32) : i32 {\n"
-               "      %a2 = arith.addi %a, %i : i32\n"
-               "      scf.yield %a2 : i32\n"
-               "    }\n"
-               "    scf.for %i = %c0 to %n step %c1 : i32 {\n"
-               "      %p = tt.addptr %x, %i : !tt.ptr<i32>, i32\n"
-               "      tt.store %p, %s : !tt.ptr<i32>\n"
-               "    }\n"
-               "    %w:2 = scf.while (%v = %n, %k = %c0) : (i32, i32) -> (i32, i32) {\n"
-               "      %go = arith.cmpi sgt, %v, %c0 : i32\n"
-               "      scf.condition(%go) %v, %k : i32, i32\n"
-               "    } do {\n"
-               "    ^bb0(%v: i32, %k: i32):\n"
-               "      %odd = arith.andi %v, %c1 : i32\n"
-               "      %isodd = arith.cmpi ne, %odd, %c0 : i32\n"
-               "      %nv = scf.if %isodd -> (i32) {\n"
-               "        %d = arith.subi %v, %c1 : i32\n"
-               "        scf.yield %d : i32\n"
-               "      } else {\n"
-               "        %d = arith.shrsi %v, %c1 : i32\n"
-               "        scf.yield %d : i32\n"
-               "      }\n"
-               "      scf.if %isodd {\n"
-               "        tt.store %x, %k : !tt.ptr<i32>\n"
-               "      }\n"
-               "      %k2 = arith.addi %k, %c1 : i32\n"
-               "      scf.yield %nv, %k2 : i32, i32\n"
-               "    }\n"
-               "    tt.store %x, %w#1 : !tt.ptr<i32>\n"
-               KERNEL_TAIL);
+  expect_valid("scf.ttir", KERNEL_HEAD "%x: !tt.ptr<i32>, %n: i32) {\n"
+                                       "    %c0 = arith.constant 0 : i32\n"
+                                       "    %c1 = arith.constant 1 : i32\n"
+                                       "    %s = scf.for %i = %c0 to %n step %c1 iter_args(%a = %c0) -> (i32) : i32 {\n"
+                                       "      %a2 = arith.addi %a, %i : i32\n"
+                                       "      scf.yield %a2 : i32\n"
+                                       "    }\n"
+                                       "    scf.for %i = %c0 to %n step %c1 : i32 {\n"
+                                       "      %p = tt.addptr %x, %i : !tt.ptr<i32>, i32\n"
+                                       "      tt.store %p, %s : !tt.ptr<i32>\n"
+                                       "    }\n"
+                                       "    %w:2 = scf.while (%v = %n, %k = %c0) : (i32, i32) -> (i32, i32) {\n"
+                                       "      %go = arith.cmpi sgt, %v, %c0 : i32\n"
+                                       "      scf.condition(%go) %v, %k : i32, i32\n"
+                                       "    } do {\n"
+                                       "    ^bb0(%v: i32, %k: i32):\n"
+                                       "      %odd = arith.andi %v, %c1 : i32\n"
+                                       "      %isodd = arith.cmpi ne, %odd, %c0 : i32\n"
+                                       "      %nv = scf.if %isodd -> (i32) {\n"
+                                       "        %d = arith.subi %v, %c1 : i32\n"
+                                       "        scf.yield %d : i32\n"
+                                       "      } else {\n"
+                                       "        %d = arith.shrsi %v, %c1 : i32\n"
+                                       "        scf.yield %d : i32\n"
+                                       "      }\n"
+                                       "      scf.if %isodd {\n"
+                                       "        tt.store %x, %k : !tt.ptr<i32>\n"
+                                       "      }\n"
+                                       "      %k2 = arith.addi %k, %c1 : i32\n"
+                                       "      scf.yield %nv, %k2 : i32, i32\n"
+                                       "    }\n"
+                                       "    tt.store %x, %w#1 : !tt.ptr<i32>\n" KERNEL_TAIL);
 }
 
 static void test_verify_valid_reduce_scan(void **state)
@@ -190,185 +186,180 @@ static void test_verify_valid_reduce_scan(void **state)
   (void)state;
   expect_valid("reduce.ttir",
                KERNEL_HEAD "%x: !tt.ptr<f32>) {\n"
-               "    %z = arith.constant dense<1.000000e+00> : tensor<4x8xf32>\n"
-               "    %i = arith.constant dense<1> : tensor<4x8xi32>\n"
-               "    %r = \"tt.reduce\"(%z) <{axis = 1 : i32}> ({\n"
-               "    ^bb0(%a: f32, %b: f32):\n"
-               "      %s = arith.addf %a, %b : f32\n"
-               "      tt.reduce.return %s : f32\n"
-               "    }) : (tensor<4x8xf32>) -> tensor<4xf32>\n"
-               "    %r2 = \"tt.reduce\"(%r) <{axis = 0 : i32}> ({\n"
-               "    ^bb0(%a: f32, %b: f32):\n"
-               "      %s = arith.maxnumf %a, %b : f32\n"
-               "      tt.reduce.return %s : f32\n"
-               "    }) : (tensor<4xf32>) -> f32\n"
-               "    %v:2 = \"tt.reduce\"(%z, %i) <{axis = 0 : i32}> ({\n"
-               "    ^bb0(%a: f32, %ai: i32, %b: f32, %bi: i32):\n"
-               "      %gt = arith.cmpf ogt, %a, %b : f32\n"
-               "      %m = arith.select %gt, %a, %b : f32\n"
-               "      %mi = arith.select %gt, %ai, %bi : i32\n"
-               "      tt.reduce.return %m, %mi : f32, i32\n"
-               "    }) : (tensor<4x8xf32>, tensor<4x8xi32>) -> (tensor<8xf32>, tensor<8xi32>)\n"
-               "    %c = \"tt.scan\"(%z) <{axis = 1 : i32, reverse = false}> ({\n"
-               "    ^bb0(%a: f32, %b: f32):\n"
-               "      %s = arith.addf %a, %b : f32\n"
-               "      tt.scan.return %s : f32\n"
-               "    }) : (tensor<4x8xf32>) -> tensor<4x8xf32>\n"
-               "    tt.store %x, %r2 : !tt.ptr<f32>\n"
-               KERNEL_TAIL);
+                           "    %z = arith.constant dense<1.000000e+00> : tensor<4x8xf32>\n"
+                           "    %i = arith.constant dense<1> : tensor<4x8xi32>\n"
+                           "    %r = \"tt.reduce\"(%z) <{axis = 1 : i32}> ({\n"
+                           "    ^bb0(%a: f32, %b: f32):\n"
+                           "      %s = arith.addf %a, %b : f32\n"
+                           "      tt.reduce.return %s : f32\n"
+                           "    }) : (tensor<4x8xf32>) -> tensor<4xf32>\n"
+                           "    %r2 = \"tt.reduce\"(%r) <{axis = 0 : i32}> ({\n"
+                           "    ^bb0(%a: f32, %b: f32):\n"
+                           "      %s = arith.maxnumf %a, %b : f32\n"
+                           "      tt.reduce.return %s : f32\n"
+                           "    }) : (tensor<4xf32>) -> f32\n"
+                           "    %v:2 = \"tt.reduce\"(%z, %i) <{axis = 0 : i32}> ({\n"
+                           "    ^bb0(%a: f32, %ai: i32, %b: f32, %bi: i32):\n"
+                           "      %gt = arith.cmpf ogt, %a, %b : f32\n"
+                           "      %m = arith.select %gt, %a, %b : f32\n"
+                           "      %mi = arith.select %gt, %ai, %bi : i32\n"
+                           "      tt.reduce.return %m, %mi : f32, i32\n"
+                           "    }) : (tensor<4x8xf32>, tensor<4x8xi32>) -> (tensor<8xf32>, tensor<8xi32>)\n"
+                           "    %c = \"tt.scan\"(%z) <{axis = 1 : i32, reverse = false}> ({\n"
+                           "    ^bb0(%a: f32, %b: f32):\n"
+                           "      %s = arith.addf %a, %b : f32\n"
+                           "      tt.scan.return %s : f32\n"
+                           "    }) : (tensor<4x8xf32>) -> tensor<4x8xf32>\n"
+                           "    tt.store %x, %r2 : !tt.ptr<f32>\n" KERNEL_TAIL);
 }
 
 static void test_verify_valid_cfg(void **state)
 {
   (void)state;
   /* a diamond plus a loop: %a (entry) dominates everything, ^bb3's args merge */
-  expect_valid("cfg.ttir",
-               "module {\n"
-               "  tt.func public @k(%x: !tt.ptr<i32>, %c: i1, %n: i32) {\n"
-               "    %a = arith.constant 1 : i32\n"
-               "    cf.cond_br %c, ^bb1, ^bb2(%a : i32)\n"
-               "  ^bb1:\n"
-               "    %b = arith.addi %a, %n : i32\n"
-               "    cf.br ^bb3(%b : i32)\n"
-               "  ^bb2(%p: i32):\n"
-               "    cf.br ^bb3(%p : i32)\n"
-               "  ^bb3(%m: i32):\n"
-               "    %d = arith.addi %m, %a : i32\n"
-               "    %more = arith.cmpi slt, %d, %n : i32\n"
-               "    cf.cond_br %more, ^bb3(%d : i32), ^bb4\n"
-               "  ^bb4:\n"
-               "    tt.store %x, %d : !tt.ptr<i32>\n"
-               "    tt.return\n"
-               "  ^bb5:\n" /* unreachable: no dominance checks, as MLIR */
-               "    tt.return\n"
-               "  }\n"
-               "}\n");
+  expect_valid("cfg.ttir", "module {\n"
+                           "  tt.func public @k(%x: !tt.ptr<i32>, %c: i1, %n: i32) {\n"
+                           "    %a = arith.constant 1 : i32\n"
+                           "    cf.cond_br %c, ^bb1, ^bb2(%a : i32)\n"
+                           "  ^bb1:\n"
+                           "    %b = arith.addi %a, %n : i32\n"
+                           "    cf.br ^bb3(%b : i32)\n"
+                           "  ^bb2(%p: i32):\n"
+                           "    cf.br ^bb3(%p : i32)\n"
+                           "  ^bb3(%m: i32):\n"
+                           "    %d = arith.addi %m, %a : i32\n"
+                           "    %more = arith.cmpi slt, %d, %n : i32\n"
+                           "    cf.cond_br %more, ^bb3(%d : i32), ^bb4\n"
+                           "  ^bb4:\n"
+                           "    tt.store %x, %d : !tt.ptr<i32>\n"
+                           "    tt.return\n"
+                           "  ^bb5:\n" /* unreachable: no dominance checks, as MLIR */
+                           "    tt.return\n"
+                           "  }\n"
+                           "}\n");
 }
 
 static void test_verify_valid_cfg_forward_reference(void **state)
 {
   (void)state;
   /* ^bb2 dominates ^bb1 although it is written after it: %x is a forward reference */
-  expect_valid("fwd.ttir",
-               "module {\n"
-               "  tt.func public @k(%p: !tt.ptr<i32>, %n: i32) {\n"
-               "    cf.br ^bb2\n"
-               "  ^bb1:\n"
-               "    tt.store %p, %x : !tt.ptr<i32>\n"
-               "    tt.return\n"
-               "  ^bb2:\n"
-               "    %x = arith.addi %n, %n : i32\n"
-               "    cf.br ^bb1\n"
-               "  }\n"
-               "}\n");
+  expect_valid("fwd.ttir", "module {\n"
+                           "  tt.func public @k(%p: !tt.ptr<i32>, %n: i32) {\n"
+                           "    cf.br ^bb2\n"
+                           "  ^bb1:\n"
+                           "    tt.store %p, %x : !tt.ptr<i32>\n"
+                           "    tt.return\n"
+                           "  ^bb2:\n"
+                           "    %x = arith.addi %n, %n : i32\n"
+                           "    cf.br ^bb1\n"
+                           "  }\n"
+                           "}\n");
 }
 
 static void test_verify_valid_call(void **state)
 {
   (void)state;
-  expect_valid("call.ttir",
-               "module {\n"
-               "  tt.func private @add(%a: f32, %b: f32) -> f32 attributes {noinline = true} {\n"
-               "    %s = arith.addf %a, %b : f32\n"
-               "    tt.return %s : f32\n"
-               "  }\n"
-               "  tt.func public @k(%x: !tt.ptr<f32>) {\n"
-               "    %v = tt.load %x : !tt.ptr<f32>\n"
-               "    %r = tt.call @add(%v, %v) : (f32, f32) -> f32\n"
-               "    tt.store %x, %r : !tt.ptr<f32>\n"
-               "    tt.return\n"
-               "  }\n"
-               "}\n");
+  expect_valid("call.ttir", "module {\n"
+                            "  tt.func private @add(%a: f32, %b: f32) -> f32 attributes {noinline = true} {\n"
+                            "    %s = arith.addf %a, %b : f32\n"
+                            "    tt.return %s : f32\n"
+                            "  }\n"
+                            "  tt.func public @k(%x: !tt.ptr<f32>) {\n"
+                            "    %v = tt.load %x : !tt.ptr<f32>\n"
+                            "    %r = tt.call @add(%v, %v) : (f32, f32) -> f32\n"
+                            "    tt.store %x, %r : !tt.ptr<f32>\n"
+                            "    tt.return\n"
+                            "  }\n"
+                            "}\n");
 }
 
 static void test_verify_valid_dot_atomics(void **state)
 {
   (void)state;
-  expect_valid("dot.ttir",
-               KERNEL_HEAD "%x: !tt.ptr<i32>, %f: !tt.ptr<f32>) {\n"
-               "    %a = arith.constant dense<1.000000e+00> : tensor<16x32xf16>\n"
-               "    %b = arith.constant dense<1.000000e+00> : tensor<32x8xf16>\n"
-               "    %c = arith.constant dense<0.000000e+00> : tensor<16x8xf32>\n"
-               "    %d = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<16x32xf16> * tensor<32x8xf16> -> tensor<16x8xf32>\n"
-               "    %ia = arith.constant dense<1> : tensor<2x16x32xi8>\n"
-               "    %ib = arith.constant dense<1> : tensor<2x32x8xi8>\n"
-               "    %ic = arith.constant dense<0> : tensor<2x16x8xi32>\n"
-               "    %id = tt.dot %ia, %ib, %ic : tensor<2x16x32xi8> * tensor<2x32x8xi8> -> tensor<2x16x8xi32>\n"
-               "    %one = arith.constant 1 : i32\n"
-               "    %t = arith.constant true\n"
-               "    %o = tt.atomic_rmw add, acq_rel, gpu, %x, %one, %t : (!tt.ptr<i32>, i32, i1) -> i32\n"
-               "    %fv = arith.constant 1.000000e+00 : f32\n"
-               "    %of = tt.atomic_rmw fadd, relaxed, gpu, %f, %fv : (!tt.ptr<f32>, f32) -> f32\n"
-               "    %cas = tt.atomic_cas acq_rel, gpu, %x, %one, %o : (!tt.ptr<i32>, i32, i32) -> i32\n"
-               KERNEL_TAIL);
+  expect_valid(
+      "dot.ttir", KERNEL_HEAD
+      "%x: !tt.ptr<i32>, %f: !tt.ptr<f32>) {\n"
+      "    %a = arith.constant dense<1.000000e+00> : tensor<16x32xf16>\n"
+      "    %b = arith.constant dense<1.000000e+00> : tensor<32x8xf16>\n"
+      "    %c = arith.constant dense<0.000000e+00> : tensor<16x8xf32>\n"
+      "    %d = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<16x32xf16> * tensor<32x8xf16> -> tensor<16x8xf32>\n"
+      "    %ia = arith.constant dense<1> : tensor<2x16x32xi8>\n"
+      "    %ib = arith.constant dense<1> : tensor<2x32x8xi8>\n"
+      "    %ic = arith.constant dense<0> : tensor<2x16x8xi32>\n"
+      "    %id = tt.dot %ia, %ib, %ic : tensor<2x16x32xi8> * tensor<2x32x8xi8> -> tensor<2x16x8xi32>\n"
+      "    %one = arith.constant 1 : i32\n"
+      "    %t = arith.constant true\n"
+      "    %o = tt.atomic_rmw add, acq_rel, gpu, %x, %one, %t : (!tt.ptr<i32>, i32, i1) -> i32\n"
+      "    %fv = arith.constant 1.000000e+00 : f32\n"
+      "    %of = tt.atomic_rmw fadd, relaxed, gpu, %f, %fv : (!tt.ptr<f32>, f32) -> f32\n"
+      "    %cas = tt.atomic_cas acq_rel, gpu, %x, %one, %o : (!tt.ptr<i32>, i32, i32) -> i32\n" KERNEL_TAIL);
 }
 
 static void test_verify_valid_block_ptr(void **state)
 {
   (void)state;
-  expect_valid("blockptr.ttir",
-               KERNEL_HEAD "%arg0: !tt.ptr<f16>) {\n"
-               "    %c0_i32 = arith.constant 0 : i32\n"
-               "    %c1_i64 = arith.constant 1 : i64\n"
-               "    %c32_i64 = arith.constant 32 : i64\n"
-               "    %c128_i64 = arith.constant 128 : i64\n"
-               "    %0 = tt.make_tensor_ptr %arg0, [%c128_i64, %c32_i64], [%c1_i64, %c1_i64], [%c0_i32, %c0_i32] "
-               "{order = array<i32: 1, 0>} : !tt.ptr<tensor<128x32xf16>>\n"
-               "    %1 = tt.advance %0, [%c0_i32, %c0_i32] : !tt.ptr<tensor<128x32xf16>>\n"
-               "    %load = tt.load %1 {boundaryCheck = array<i32: 1>, padding = 2 : i32} : !tt.ptr<tensor<128x32xf16>>\n"
-               "    tt.store %1, %load {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<128x32xf16>>\n"
-               KERNEL_TAIL);
+  expect_valid(
+      "blockptr.ttir", KERNEL_HEAD
+      "%arg0: !tt.ptr<f16>) {\n"
+      "    %c0_i32 = arith.constant 0 : i32\n"
+      "    %c1_i64 = arith.constant 1 : i64\n"
+      "    %c32_i64 = arith.constant 32 : i64\n"
+      "    %c128_i64 = arith.constant 128 : i64\n"
+      "    %0 = tt.make_tensor_ptr %arg0, [%c128_i64, %c32_i64], [%c1_i64, %c1_i64], [%c0_i32, %c0_i32] "
+      "{order = array<i32: 1, 0>} : !tt.ptr<tensor<128x32xf16>>\n"
+      "    %1 = tt.advance %0, [%c0_i32, %c0_i32] : !tt.ptr<tensor<128x32xf16>>\n"
+      "    %load = tt.load %1 {boundaryCheck = array<i32: 1>, padding = 2 : i32} : !tt.ptr<tensor<128x32xf16>>\n"
+      "    tt.store %1, %load {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<128x32xf16>>\n" KERNEL_TAIL);
 }
 
 static void test_verify_valid_map_elementwise_cfg(void **state)
 {
   (void)state;
   /* a multi-block region nested in an op: dominators are per region */
-  expect_valid("map.ttir",
-               KERNEL_HEAD "%a: tensor<8xf32>) {\n"
-               "    %z = arith.constant 0.000000e+00 : f32\n"
-               "    %0 = \"tt.map_elementwise\"(%a) <{pack = 2 : i32}> ({\n"
-               "    ^bb0(%x: f32, %y: f32):\n"
-               "      %neg = arith.cmpf olt, %x, %z : f32\n"
-               "      cf.cond_br %neg, ^bb1, ^bb2(%x : f32)\n"
-               "    ^bb1:\n"
-               "      %n = arith.negf %x : f32\n"
-               "      cf.br ^bb2(%n : f32)\n"
-               "    ^bb2(%r: f32):\n"
-               "      tt.map_elementwise.return %r, %y : f32, f32\n"
-               "    }) : (tensor<8xf32>) -> tensor<8xf32>\n"
-               KERNEL_TAIL);
+  expect_valid("map.ttir", KERNEL_HEAD "%a: tensor<8xf32>) {\n"
+                                       "    %z = arith.constant 0.000000e+00 : f32\n"
+                                       "    %0 = \"tt.map_elementwise\"(%a) <{pack = 2 : i32}> ({\n"
+                                       "    ^bb0(%x: f32, %y: f32):\n"
+                                       "      %neg = arith.cmpf olt, %x, %z : f32\n"
+                                       "      cf.cond_br %neg, ^bb1, ^bb2(%x : f32)\n"
+                                       "    ^bb1:\n"
+                                       "      %n = arith.negf %x : f32\n"
+                                       "      cf.br ^bb2(%n : f32)\n"
+                                       "    ^bb2(%r: f32):\n"
+                                       "      tt.map_elementwise.return %r, %y : f32, f32\n"
+                                       "    }) : (tensor<8xf32>) -> tensor<8xf32>\n" KERNEL_TAIL);
 }
 
 static void test_verify_valid_descriptors_dot_scaled(void **state)
 {
   (void)state;
-  expect_valid("desc.ttir",
-               KERNEL_HEAD "%p: !tt.ptr<f16>, %s: i32, %st: i64, %o: i32, %x: tensor<8xi32>, "
-               "%a: tensor<16x64xf8E4M3FN>, %as: tensor<16x2xi8>, %b: tensor<32x16xi8>, %bs: tensor<16x2xi8>, "
-               "%c: tensor<16x16xf32>) {\n"
-               "    %d = tt.make_tensor_descriptor %p, [%s, %s], [%st, %st] : <f16>, <tensor<16x64xf16>>\n"
-               "    %v = tt.descriptor_load %d[%o, %o] : !tt.tensordesc<tensor<16x64xf16>> -> tensor<16x64xf16>\n"
-               "    tt.descriptor_store %d[%o, %o], %v : !tt.tensordesc<tensor<16x64xf16>>, tensor<16x64xf16>\n"
-               "    tt.descriptor_reduce add, %d[%o, %o], %v : !tt.tensordesc<tensor<16x64xf16>>, tensor<16x64xf16>\n"
-               "    %g = tt.make_tensor_descriptor %p, [%s, %s], [%st, %st] : <f16>, <tensor<1x64xf16>>\n"
-               "    %rows = tt.descriptor_gather %g[%x, %o] : (!tt.tensordesc<tensor<1x64xf16>>, tensor<8xi32>, i32) -> tensor<8x64xf16>\n"
-               "    %r = tt.dot_scaled %a scale %as, %b scale %bs, %c lhs = e4m3 rhs = e2m1 {fastMath = false} : "
-               "tensor<16x64xf8E4M3FN>, tensor<16x2xi8> * tensor<32x16xi8>, tensor<16x2xi8> -> tensor<16x16xf32>\n"
-               KERNEL_TAIL);
+  expect_valid(
+      "desc.ttir", KERNEL_HEAD
+      "%p: !tt.ptr<f16>, %s: i32, %st: i64, %o: i32, %x: tensor<8xi32>, "
+      "%a: tensor<16x64xf8E4M3FN>, %as: tensor<16x2xi8>, %b: tensor<32x16xi8>, %bs: tensor<16x2xi8>, "
+      "%c: tensor<16x16xf32>) {\n"
+      "    %d = tt.make_tensor_descriptor %p, [%s, %s], [%st, %st] : <f16>, <tensor<16x64xf16>>\n"
+      "    %v = tt.descriptor_load %d[%o, %o] : !tt.tensordesc<tensor<16x64xf16>> -> tensor<16x64xf16>\n"
+      "    tt.descriptor_store %d[%o, %o], %v : !tt.tensordesc<tensor<16x64xf16>>, tensor<16x64xf16>\n"
+      "    tt.descriptor_reduce add, %d[%o, %o], %v : !tt.tensordesc<tensor<16x64xf16>>, tensor<16x64xf16>\n"
+      "    %g = tt.make_tensor_descriptor %p, [%s, %s], [%st, %st] : <f16>, <tensor<1x64xf16>>\n"
+      "    %rows = tt.descriptor_gather %g[%x, %o] : (!tt.tensordesc<tensor<1x64xf16>>, tensor<8xi32>, i32) -> "
+      "tensor<8x64xf16>\n"
+      "    %r = tt.dot_scaled %a scale %as, %b scale %bs, %c lhs = e4m3 rhs = e2m1 {fastMath = false} : "
+      "tensor<16x64xf8E4M3FN>, tensor<16x2xi8> * tensor<32x16xi8>, tensor<16x2xi8> -> tensor<16x16xf32>\n" KERNEL_TAIL);
 }
 
 static void test_verify_valid_unsupported_op(void **state)
 {
   (void)state;
   /* IR_F_UNSUPPORTED ops are the interpreter's to refuse, not the verifier's */
-  expect_valid("asm.ttir",
-               KERNEL_HEAD "%x: !tt.ptr<i32>) {\n"
-               "    %v = tt.load %x : !tt.ptr<i32>\n"
-               "    %r = tt.elementwise_inline_asm \"mov.u32 $0, $1;\" {constraints = \"=r,r\", packed_element = 1 : i32, "
-               "pure = true} %v : i32 -> i32\n"
-               "    tt.store %x, %r : !tt.ptr<i32>\n"
-               KERNEL_TAIL);
+  expect_valid(
+      "asm.ttir", KERNEL_HEAD
+      "%x: !tt.ptr<i32>) {\n"
+      "    %v = tt.load %x : !tt.ptr<i32>\n"
+      "    %r = tt.elementwise_inline_asm \"mov.u32 $0, $1;\" {constraints = \"=r,r\", packed_element = 1 : i32, "
+      "pure = true} %v : i32 -> i32\n"
+      "    tt.store %x, %r : !tt.ptr<i32>\n" KERNEL_TAIL);
 }
 
 /* The first error carries the kernel-source location as a note. */

@@ -96,10 +96,8 @@ ttref_status ttref_ops_init(const ttref_ops_api *api, ttref_registry *reg, ttref
   if (api->abi != TTREF_OPS_ABI) return TTREF_E_UNSUPPORTED;
   host = api;
   const ttref_op_def defs[] = {
-      {"acme.scaled_add", 2, NULL, scaled_add, NULL, NULL},
-      {"acme.gt", 2, gt_verify, gt, NULL, NULL},
-      {"acme.ilog2", 1, NULL, ilog2, NULL, NULL},
-      {"acme.rev", 1, rev_verify, NULL, rev, NULL},
+      {"acme.scaled_add", 2, NULL, scaled_add, NULL, NULL}, {"acme.gt", 2, gt_verify, gt, NULL, NULL},
+      {"acme.ilog2", 1, NULL, ilog2, NULL, NULL},           {"acme.rev", 1, rev_verify, NULL, rev, NULL},
 #ifdef BAD_INIT
       {"acme.rev", 1, rev_verify, NULL, rev, NULL}, /* registered twice: the entry fails */
 #endif

@@ -14,8 +14,8 @@
 /** One compiled variant of the registry. */
 typedef struct rope_variant {
   int head_dim;
-  const char *dtype;        /* "bf16" */
-  const char *variant_key;  /* the name the golden library uses too */
+  const char *dtype;       /* "bf16" */
+  const char *variant_key; /* the name the golden library uses too */
 } rope_variant;
 
 /** The registry: @p *n entries. */

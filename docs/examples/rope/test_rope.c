@@ -75,7 +75,8 @@ static ttref_verdict judge(const rope_variant *v, int corrupt)
   field(line, "\"outputs\"", "dtype", key, sizeof key);
   assert_string_equal(key, v->dtype);
   free(line);
-  ttref_array x = load(dir, "inputs/x_ptr.npy"), c = load(dir, "inputs/cos_ptr.npy"), s = load(dir, "inputs/sin_ptr.npy");
+  ttref_array x = load(dir, "inputs/x_ptr.npy"), c = load(dir, "inputs/cos_ptr.npy"),
+              s = load(dir, "inputs/sin_ptr.npy");
   ttref_array ref = load(dir, "outputs/o_ptr.npy");
   assert_int_equal(x.rank, 2);
   assert_int_equal(x.shape[1], v->head_dim);
