@@ -27,6 +27,20 @@ static const char *const SK_FOR[] = {"unsignedCmp", NULL};
 /* Regular ops: the format of their syntax column (the inverse of ir_parse_regular.c). */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic error "-Wswitch-enum"
+/* the load/store family's `cacheModifier = ...` and `evictionPolicy = ...` */
+static void wcache_evict(W *w, const ir_op *op)
+{
+  const char *cm = irw_attr_s(op, "cache"), *ev = irw_attr_s(op, "evict");
+  if (cm) {
+    ws(w, " cacheModifier = ");
+    ws(w, cm);
+  }
+  if (ev) {
+    ws(w, " evictionPolicy = ");
+    ws(w, ev);
+  }
+}
+
 static void wregular(W *w, const ir_op *op)
 {
   ir_opcode c = op->code;
@@ -200,15 +214,7 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
     else NEED(n >= 2 && n <= 3);
     wc(w, ' ');
     irw_wvals(w, o, n);
-    const char *cm = irw_attr_s(op, "cache"), *ev = irw_attr_s(op, "evict");
-    if (cm) {
-      ws(w, " cacheModifier = ");
-      ws(w, cm);
-    }
-    if (ev) {
-      ws(w, " evictionPolicy = ");
-      ws(w, ev);
-    }
+    wcache_evict(w, op);
     irw_wattr_dict(w, op->attrs, op->nattrs, SK_LS);
     ws(w, " : ");
     irw_wtype(w, o[0]->type);
@@ -337,15 +343,8 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
       ws(w, ", ");
       irw_wval(w, o[1]);
     }
-    const char *cm = irw_attr_s(op, "cache"), *ev = irw_attr_s(op, "evict"), *rk = irw_attr_s(op, "reduce_kind");
-    if (cm) {
-      ws(w, " cacheModifier = ");
-      ws(w, cm);
-    }
-    if (ev) {
-      ws(w, " evictionPolicy = ");
-      ws(w, ev);
-    }
+    wcache_evict(w, op);
+    const char *rk = irw_attr_s(op, "reduce_kind");
     if (rk && c == IR_OP_DESC_STORE) {
       ws(w, " reduce_kind = ");
       ws(w, rk);
