@@ -367,6 +367,9 @@ static ttref_status run_programs(interp_launch *L, const plan *P, const fn_plan 
   ttref_error fault_err;
   memset(&fault_err, 0, sizeof fault_err);
   int setup_failed = 0;
+  race_log *logs = NULL; /* parallel tracking: one span log per thread */
+  if (track && nthreads > 1 && !(logs = ir_calloc((size_t)nthreads, sizeof *logs)))
+    FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory for race tracking"));
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nthreads)
 #endif
@@ -384,6 +387,9 @@ static ttref_status run_programs(interp_launch *L, const plan *P, const fn_plan 
     c.parallel = nthreads > 1;
     c.hook = L->debug_ops && L->debug;
     c.conflict = c.parallel ? conflict : NULL;
+#ifdef _OPENMP
+    if (logs) c.log = &logs[omp_get_thread_num()];
+#endif
     c.snap_failed = snap_failed;
     if (!c.fr) {
 #ifdef _OPENMP
@@ -427,7 +433,12 @@ static ttref_status run_programs(interp_launch *L, const plan *P, const fn_plan 
     if (err) *err = fault_err;
     FAIL(fault_st);
   }
+  if (logs && !*conflict && interp_race_check(L->mem, logs, nthreads)) *conflict = 1;
 fail:
+  if (logs) {
+    for (int t = 0; t < nthreads; t++) ir_free(logs[t].v, sizeof(race_span) * (size_t)logs[t].cap);
+    ir_free(logs, sizeof *logs * (size_t)nthreads);
+  }
   return st;
 }
 
@@ -495,16 +506,13 @@ ttref_status interp_run(interp_launch *L, ttref_error *err)
   if (track) /* element owners for race detection and --check-races */
     for (int k = 0; k < L->mem->n; k++) {
       interp_alloc *a = &L->mem->allocs[k];
-      if (!a->track_reads) { /* no store can write it, so nothing can race on it: no owners (peak RSS) */
-        ir_free(a->owner, sizeof(uint32_t) * (size_t)a->owner_n);
-        a->owner = NULL;
-        a->owner_n = 0;
-      } else if (a->owner) memset(a->owner, 0, sizeof(uint32_t) * (size_t)a->owner_n);
-      else {
-        a->owner_n = (int64_t)(a->nbytes / (size_t)ir_scalar_bytes(a->elem)) + 1;
-        a->owner = ir_calloc((size_t)a->owner_n, sizeof(uint32_t));
-        if (!a->owner) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory for race tracking"));
-      }
+      /* no store can write it, so nothing can race on it: no owners (peak RSS); a parallel run
+       * allocates them at the first single-element access (runs are logged as spans instead) */
+      ir_free(a->owner, sizeof(uint32_t) * (size_t)a->owner_n);
+      a->owner = NULL;
+      a->owner_n = a->track_reads ? (int64_t)(a->nbytes / (size_t)ir_scalar_bytes(a->elem)) + 1 : 0;
+      if (a->track_reads && L->check_races && !(a->owner = ir_calloc((size_t)a->owner_n, sizeof(uint32_t))))
+        FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory for race tracking"));
     }
   if (nthreads > total) nthreads = (int)total;
   if (nthreads < 1) nthreads = 1;

@@ -57,6 +57,18 @@ typedef struct frame {
   interp_elem *bbuf; /* precise mode: bounds, same layout as buf */
 } frame;
 
+/* Parallel runs: one tracked access of a run of elements, [lo, hi) in ttref addresses, by program
+ * who & ACC_MULTI, written when who & ACC_WRITTEN. Each thread logs its own (interp_race_check). */
+typedef struct race_span {
+  uint64_t lo, hi;
+  uint32_t who;
+} race_span;
+
+typedef struct race_log {
+  race_span *v;
+  int64_t n, cap;
+} race_log;
+
 typedef struct ctx {
   interp_launch *L;
   const plan *P;
@@ -79,6 +91,7 @@ typedef struct ctx {
   int64_t steps;        /* ops executed by the current program, counted per block entered */
   int64_t step_limit;   /* L->max_steps, INT64_MAX without one, -1 once the program must stop */
   int *conflict;        /* parallel run: set when programs conflict (the launch then re-runs in order) */
+  race_log *log;        /* parallel run: this thread's logged spans (runs of more than 8 bytes) */
   int *snap_failed;     /* parallel run: set when a pristine copy of a buffer could not be made */
   const ir_op *race_op; /* --check-races: first conflict seen by ld/st */
   int64_t race_addr;
@@ -116,6 +129,9 @@ ttref_status interp_exec_op_value(ctx *c, const ir_op *op);
 
 /* interp_memory.c: race tracking and out-of-bounds faults */
 void interp_track_access(ctx *c, int64_t addr, int size, bool write);
+/* After a parallel run: whether two programs' accesses overlap, one of them a write, among the
+ * nthreads logs' spans and the element owners (sorts the logs in place) */
+bool interp_race_check(const interp_mem *m, race_log *logs, int nthreads);
 void interp_snapshot_slow(ctx *c, int64_t addr);
 ttref_status interp_fault_oob(ctx *c, const ir_op *op, const ir_type *lane_t, int64_t lane, int64_t addr, int size);
 
@@ -443,10 +459,15 @@ static inline double *pshadow(const ctx *c, int64_t addr, ir_scalar es)
  * Cross-program conflicts. Programs of a launch run in parallel (c->parallel);
  * on a GPU two programs that access one element without atomics, at least one
  * of them writing, race. ttref detects every such pair whatever the
- * interleaving: each element's word a->owner records who accessed it (one
- * program's pid + 1, or ACC_MULTI for several) and whether anyone wrote it
- * (ACC_WRITTEN). An element reaching "several programs and written" sets
- * *c->conflict; the launch then restores each written buffer from its
+ * interleaving. An access of a run of more than 8 bytes (a contiguous run of
+ * tt.load/tt.store lanes) is logged as one span per thread, and the logs are
+ * compared once after the launch (interp_race_check: sorted by address, one
+ * sweep). Shorter accesses (single elements: gathers, scalars, atomics) use
+ * per-element words a->owner, allocated at the first such access, which
+ * record who accessed the element (one program's pid + 1, or ACC_MULTI for
+ * several) and whether anyone wrote it (ACC_WRITTEN); an element reaching
+ * "several programs and written" sets *c->conflict at once. Either way the
+ * launch then restores each written buffer from its
  * pristine copy (taken before its first store) and runs again, the programs
  * one by one in program order. Without a conflict no program saw another's
  * write, so the parallel result equals the sequential one: outputs are

@@ -6,31 +6,160 @@
 #include "interp_exec.h"
 
 /* ---- race tracking --------------------------------------------------------------------------- */
+/* The launch cannot vouch for this parallel run (out of memory for tracking): it re-runs in order. */
+static void track_give_up(ctx *c)
+{
+  __atomic_store_n(c->conflict, 1, __ATOMIC_RELAXED);
+  c->step_limit = -1; /* stop this program at its next block */
+  c->track = false;
+}
+
+/* Log [lo, hi) for this program, extending its last span when the access continues it. */
+static void log_span(ctx *c, uint64_t lo, uint64_t hi, uint32_t who)
+{
+  race_log *g = c->log;
+  if (g->n && g->v[g->n - 1].who == who && g->v[g->n - 1].hi == lo) {
+    g->v[g->n - 1].hi = hi;
+    return;
+  }
+  if (g->n == g->cap) {
+    const int64_t cap = g->cap ? 2 * g->cap : 1024;
+    race_span *v = ir_realloc(g->v, sizeof *v * (size_t)g->cap, sizeof *v * (size_t)cap);
+    if (!v) {
+      track_give_up(c);
+      return;
+    }
+    g->v = v;
+    g->cap = cap;
+  }
+  g->v[g->n++] = (race_span){lo, hi, who};
+}
+
+/* The allocation's element owners, allocated by the first thread that needs them. */
+static uint32_t *owners(ctx *c, interp_alloc *a)
+{
+  uint32_t *ow = __atomic_load_n(&a->owner, __ATOMIC_ACQUIRE);
+  if (ow || a->owner_n <= 0) return ow;
+  uint32_t *mine = ir_calloc((size_t)a->owner_n, sizeof(uint32_t));
+  if (!mine) {
+    track_give_up(c);
+    return NULL;
+  }
+  uint32_t *expect = NULL;
+  if (__atomic_compare_exchange_n(&a->owner, &expect, mine, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return mine;
+  ir_free(mine, sizeof(uint32_t) * (size_t)a->owner_n);
+  return expect;
+}
+
 /* Race detection: this program reads or writes [addr, addr+size) (bounds already checked). */
 void __attribute__((noinline)) interp_track_access(ctx *c, int64_t addr, int size, bool write)
 {
-  const interp_alloc *a = &c->L->mem->allocs[((uint64_t)addr >> INTERP_ADDR_SHIFT) - 1];
-  if (!a->owner) return;
+  interp_alloc *a = &c->L->mem->allocs[((uint64_t)addr >> INTERP_ADDR_SHIFT) - 1];
+  const uint32_t me = c->pid1, wr = write ? ACC_WRITTEN : 0;
+  if (c->log && size > 8) { /* a run: one span, checked after the launch */
+    log_span(c, (uint64_t)addr, (uint64_t)addr + (uint64_t)size, me | wr);
+    return;
+  }
+  uint32_t *ow = c->log ? owners(c, a) : a->owner;
+  if (!ow) return;
   const uint64_t off = (uint64_t)addr & ((UINT64_C(1) << INTERP_ADDR_SHIFT) - 1);
   const uint64_t esz = (uint64_t)ir_scalar_bytes(a->elem);
-  const uint32_t me = c->pid1, wr = write ? ACC_WRITTEN : 0;
   /* an access wider than the buffer's element type covers several elements */
   for (uint64_t e = off / esz; e <= (off + (uint64_t)size - 1) / esz && e < (uint64_t)a->owner_n; e++) {
-    uint32_t *w = &a->owner[e];
+    uint32_t *w = &ow[e];
     uint32_t s = __atomic_load_n(w, __ATOMIC_RELAXED);
     for (;;) {
       const uint32_t who = s & ACC_MULTI;
       const uint32_t ns = (who == 0 || who == me ? me : ACC_MULTI) | (s & ACC_WRITTEN) | wr;
       if (ns == s) break;
       if ((ns & ACC_MULTI) == ACC_MULTI && (ns & ACC_WRITTEN)) {
-        __atomic_store_n(c->conflict, 1, __ATOMIC_RELAXED);
-        c->step_limit = -1; /* stop this program at its next block */
-        c->track = false;
+        track_give_up(c); /* a conflict: the launch re-runs in order */
         return;
       }
       if (__atomic_compare_exchange_n(w, &s, ns, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;
     }
   }
+}
+
+static int span_cmp(const void *pa, const void *pb)
+{
+  const race_span *a = pa, *b = pb;
+  return a->lo < b->lo ? -1 : a->lo > b->lo ? 1 : 0;
+}
+
+/* The two spans reaching furthest among those seen, from two different programs: enough to tell
+ * whether any seen span by a program other than p reaches past an address. */
+typedef struct reach2 {
+  uint64_t end1, end2; /* end1 >= end2; end2 is from a program other than who1's */
+  uint32_t who1;
+} reach2;
+
+static void reach_add(reach2 *r, uint64_t end, uint32_t who)
+{
+  if (who == r->who1) {
+    if (end > r->end1) r->end1 = end;
+  } else if (end > r->end1) {
+    r->end2 = r->end1;
+    r->end1 = end;
+    r->who1 = who;
+  } else if (end > r->end2) r->end2 = end;
+}
+
+/* some span seen from a program other than who reaches past lo */
+static bool reach_other(const reach2 *r, uint64_t lo, uint32_t who)
+{
+  return (r->who1 != who && r->end1 > lo) || r->end2 > lo;
+}
+
+/* A span against the element owners of its allocation (single-element accesses of other programs). */
+static bool span_meets_owners(const interp_mem *m, const race_span *s)
+{
+  const interp_alloc *a = &m->allocs[(s->lo >> INTERP_ADDR_SHIFT) - 1];
+  if (!a->owner) return false;
+  const uint64_t mask = (UINT64_C(1) << INTERP_ADDR_SHIFT) - 1, esz = (uint64_t)ir_scalar_bytes(a->elem);
+  const uint32_t me = s->who & ACC_MULTI;
+  const bool wr = (s->who & ACC_WRITTEN) != 0;
+  for (uint64_t e = (s->lo & mask) / esz; e <= ((s->hi - 1) & mask) / esz && e < (uint64_t)a->owner_n; e++) {
+    const uint32_t w = a->owner[e], who = w & ACC_MULTI;
+    if (who && who != me && (wr || (w & ACC_WRITTEN))) return true;
+  }
+  return false;
+}
+
+bool interp_race_check(const interp_mem *m, race_log *logs, int nthreads)
+{
+  int64_t n = 0;
+  for (int t = 0; t < nthreads; t++) n += logs[t].n;
+  if (!n) return false;
+  /* the largest log takes the others' spans (no second copy of the biggest one) */
+  int big = 0;
+  for (int t = 1; t < nthreads; t++)
+    if (logs[t].n > logs[big].n) big = t;
+  race_log *g = &logs[big];
+  if (g->cap < n) {
+    race_span *v = ir_realloc(g->v, sizeof *v * (size_t)g->cap, sizeof *v * (size_t)n);
+    if (!v) return true; /* cannot check: treat as a conflict (the launch re-runs in order) */
+    g->v = v;
+    g->cap = n;
+  }
+  for (int t = 0; t < nthreads; t++)
+    if (t != big) {
+      if (logs[t].n) memcpy(g->v + g->n, logs[t].v, sizeof(race_span) * (size_t)logs[t].n);
+      g->n += logs[t].n;
+    }
+  qsort(g->v, (size_t)g->n, sizeof(race_span), span_cmp);
+  /* sweep in address order: a span conflicts with an earlier-starting one that reaches past its
+   * start, from another program, when either writes */
+  reach2 all = {0, 0, 0}, wrs = {0, 0, 0};
+  for (int64_t i = 0; i < g->n; i++) {
+    const race_span *s = &g->v[i];
+    const uint32_t who = s->who & ACC_MULTI;
+    if (reach_other(&wrs, s->lo, who) || ((s->who & ACC_WRITTEN) && reach_other(&all, s->lo, who))) return true;
+    reach_add(&all, s->hi, who);
+    if (s->who & ACC_WRITTEN) reach_add(&wrs, s->hi, who);
+    if (span_meets_owners(m, s)) return true;
+  }
+  return false;
 }
 
 /* Parallel run: copy the buffer holding addr before its first store, once. */

@@ -915,6 +915,122 @@ static void test_racing_rmw_same_for_any_thread_count(void **state)
     }
 }
 
+/* runs of lanes are logged as spans and compared after a parallel launch: program p stores
+ * pid into o[p*stride .. p*stride+7]; stride 8 tiles the buffer (no race), stride 4 overlaps each
+ * neighbour by 4 lanes (a write-write race between runs) */
+static const char *span_store_fmt = "module {\n"
+                                    "  tt.func public @k(%%o: !tt.ptr<i32>) {\n"
+                                    "    %%pid = tt.get_program_id x : i32\n"
+                                    "    %%c = arith.constant %d : i32\n"
+                                    "    %%base = arith.muli %%pid, %%c : i32\n"
+                                    "    %%r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+                                    "    %%b = tt.splat %%base : i32 -> tensor<8xi32>\n"
+                                    "    %%idx = arith.addi %%b, %%r : tensor<8xi32>\n"
+                                    "    %%op = tt.splat %%o : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
+                                    "    %%oa = tt.addptr %%op, %%idx : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
+                                    "    %%v = tt.splat %%pid : i32 -> tensor<8xi32>\n"
+                                    "    tt.store %%oa, %%v : tensor<8x!tt.ptr<i32>>\n"
+                                    "    tt.return\n"
+                                    "  }\n"
+                                    "}\n";
+
+static void test_span_races_found_after_launch(void **state)
+{
+  (void)state;
+  enum { G = 64 };
+  char text[2048];
+  for (int stride = 4; stride <= 8; stride += 4) {
+    snprintf(text, sizeof text, span_store_fmt, stride);
+    for (int t = 1; t <= 4; t++) {
+      int32_t o[G * 8 + 8];
+      for (int i = 0; i < G * 8 + 8; i++) o[i] = -1;
+      buf b[1] = {{o, sizeof o, IR_S_I32}};
+      ttref_error e;
+      memset(&e, 0, sizeof e);
+      interp_stats s;
+      assert_int_equal(run_kernel(text, G, 1, 1, b, 1, NULL, t, &e, &s), TTREF_OK);
+      for (int i = 0; i < G * 8 + 8; i++) {
+        int last = -1; /* the highest program whose lanes cover i: program order */
+        for (int p = 0; p < G; p++)
+          if (i >= p * stride && i < p * stride + 8) last = p;
+        assert_int_equal(o[i], last);
+      }
+#ifdef _OPENMP
+      assert_int_equal(s.races, stride == 4 && t > 1 ? 1 : 0); /* whatever the interleaving */
+#else
+      assert_int_equal(s.races, 0);
+#endif
+    }
+  }
+}
+
+/* program p first reads the next program's 8 lanes of o (as one run, or one lane as a scalar
+ * load), copies them to q, then writes its own 8 lanes of o: a read-write race between a span and
+ * a span, or a span and an element owner; the result is the program-order one */
+static const char *span_read_fmt = "module {\n"
+                                   "  tt.func public @k(%%o: !tt.ptr<i32>, %%q: !tt.ptr<i32>) {\n"
+                                   "    %%pid = tt.get_program_id x : i32\n"
+                                   "    %%n = tt.get_num_programs x : i32\n"
+                                   "    %%c1 = arith.constant 1 : i32\n"
+                                   "    %%c8 = arith.constant 8 : i32\n"
+                                   "    %%base = arith.muli %%pid, %%c8 : i32\n"
+                                   "    %%nx = arith.addi %%pid, %%c1 : i32\n"
+                                   "    %%nxm = arith.remsi %%nx, %%n : i32\n"
+                                   "    %%nb = arith.muli %%nxm, %%c8 : i32\n"
+                                   "    %%r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+                                   "    %%b = tt.splat %%base : i32 -> tensor<8xi32>\n"
+                                   "    %%idx = arith.addi %%b, %%r : tensor<8xi32>\n"
+                                   "    %%op = tt.splat %%o : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
+                                   "    %%qp = tt.splat %%q : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
+                                   "    %%qa = tt.addptr %%qp, %%idx : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
+                                   "%s"
+                                   "    %%oa = tt.addptr %%op, %%idx : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
+                                   "    %%v = tt.splat %%pid : i32 -> tensor<8xi32>\n"
+                                   "    tt.store %%oa, %%v : tensor<8x!tt.ptr<i32>>\n"
+                                   "    tt.return\n"
+                                   "  }\n"
+                                   "}\n";
+static const char *read_run = "    %nbs = tt.splat %nb : i32 -> tensor<8xi32>\n"
+                              "    %nidx = arith.addi %nbs, %r : tensor<8xi32>\n"
+                              "    %np = tt.addptr %op, %nidx : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
+                              "    %nv = tt.load %np : tensor<8x!tt.ptr<i32>>\n"
+                              "    tt.store %qa, %nv : tensor<8x!tt.ptr<i32>>\n";
+static const char *read_lane = "    %sp = tt.addptr %o, %nb : !tt.ptr<i32>, i32\n"
+                               "    %sv = tt.load %sp : !tt.ptr<i32>\n"
+                               "    %svs = tt.splat %sv : i32 -> tensor<8xi32>\n"
+                               "    tt.store %qa, %svs : tensor<8x!tt.ptr<i32>>\n";
+
+static void test_span_read_write_races(void **state)
+{
+  (void)state;
+  enum { G = 48 };
+  char text[4096];
+  for (int lane = 0; lane < 2; lane++) {
+    snprintf(text, sizeof text, span_read_fmt, lane ? read_lane : read_run);
+    for (int t = 1; t <= 4; t++) {
+      int32_t o[G * 8], q[G * 8];
+      for (int i = 0; i < G * 8; i++) o[i] = 1000 + i, q[i] = -1;
+      buf b[2] = {{o, sizeof o, IR_S_I32}, {q, sizeof q, IR_S_I32}};
+      ttref_error e;
+      memset(&e, 0, sizeof e);
+      interp_stats s;
+      assert_int_equal(run_kernel(text, G, 1, 1, b, 2, NULL, t, &e, &s), TTREF_OK);
+      for (int p = 0; p < G; p++)
+        for (int j = 0; j < 8; j++) {
+          assert_int_equal(o[p * 8 + j], p);
+          /* program order: the next program has not written yet, except program 0 for the last */
+          const int src = ((p + 1) % G) * 8 + (lane ? 0 : j);
+          assert_int_equal(q[p * 8 + j], p == G - 1 ? 0 : 1000 + src);
+        }
+#ifdef _OPENMP
+      assert_int_equal(s.races, t > 1 ? 1 : 0);
+#else
+      assert_int_equal(s.races, 0);
+#endif
+    }
+  }
+}
+
 /* loops of terminators only are stopped by max_steps */
 static void test_max_steps_counts_terminators(void **state)
 {
@@ -1423,6 +1539,8 @@ int main(void)
       cmocka_unit_test(test_descriptor_gather_scatter_rows),
       cmocka_unit_test(test_racing_stores_end_in_program_order),
       cmocka_unit_test(test_racing_rmw_same_for_any_thread_count),
+      cmocka_unit_test(test_span_races_found_after_launch),
+      cmocka_unit_test(test_span_read_write_races),
       cmocka_unit_test(test_max_steps_counts_terminators),
       cmocka_unit_test(test_addptr_overflow_faults),
       cmocka_unit_test(test_addptr_tensor_matches_checked_oracle),
