@@ -38,6 +38,7 @@
 #include "conform_sha256.h"
 #include "conform_suite.h"
 #include "conform_sys.h"
+#include "ir_base_fs.h"
 #include "conform_verdict.h"
 #include "ir_base.h"
 #include "ir_parse.h"
@@ -75,7 +76,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
   (void)state;
-  conform_sys_rmtree(tmpdir);
+  ir_fs_rmtree(tmpdir);
   return 0;
 }
 
@@ -234,12 +235,12 @@ static void test_sys_component_problem(void **state)
   (void)state;
   static const char *const bad[] = {"", ".", "..", ".hidden", "a/b", "/", "a\tb", "a\x7f", "\n"};
   static const char *const good[] = {"a", "a.b", "a..b", "x-1_y=2,z", "a."};
-  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) assert_non_null(conform_sys_component_problem(bad[i]));
-  for (size_t i = 0; i < sizeof good / sizeof *good; i++) assert_null(conform_sys_component_problem(good[i]));
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) assert_non_null(ir_fs_component_problem(bad[i]));
+  for (size_t i = 0; i < sizeof good / sizeof *good; i++) assert_null(ir_fs_component_problem(good[i]));
   char longname[300];
   memset(longname, 'a', sizeof longname - 1);
   longname[sizeof longname - 1] = 0;
-  assert_non_null(conform_sys_component_problem(longname));
+  assert_non_null(ir_fs_component_problem(longname));
 }
 
 /* Whether @p rel exists under tmpdir (lstat: a link counts as itself). */
@@ -257,8 +258,8 @@ static void test_sys_rmtree_in_never_follows_links(void **state)
   char root[400], path[600], target[600];
   ttref_error err = {0};
   snprintf(root, sizeof root, "%s/root", tmpdir);
-  assert_int_equal(conform_sys_mkdirs_in(root, "t/sub", &err), TTREF_OK);
-  assert_int_equal(conform_sys_mkdirs_in(tmpdir, "outside/x", &err), TTREF_OK);
+  assert_int_equal(ir_fs_mkdirs_in(root, "t/sub", &err), TTREF_OK);
+  assert_int_equal(ir_fs_mkdirs_in(tmpdir, "outside/x", &err), TTREF_OK);
   put("outside/keep", "keep\n");
   put("root/t/f", "f\n");
   put("root/t/sub/g", "g\n");
@@ -268,23 +269,23 @@ static void test_sys_rmtree_in_never_follows_links(void **state)
   snprintf(path, sizeof path, "%s/lnk", root);
   assert_int_equal(symlink(target, path), 0);
   /* the tree goes, the link inside it goes as a link, its target stays */
-  assert_int_equal(conform_sys_rmtree_in(root, "t", &err), TTREF_OK);
+  assert_int_equal(ir_fs_rmtree_in(root, "t", &err), TTREF_OK);
   assert_false(there("root/t"));
   assert_true(there("outside/keep"));
   assert_true(there("outside/x"));
   /* a link on the way is an error, and nothing behind it is removed */
-  assert_int_equal(conform_sys_rmtree_in(root, "lnk/x", &err), TTREF_E_IO);
+  assert_int_equal(ir_fs_rmtree_in(root, "lnk/x", &err), TTREF_E_IO);
   assert_non_null(strstr(err.msg, "symbolic link"));
   assert_true(there("outside/x"));
-  assert_int_equal(conform_sys_mkdirs_in(root, "lnk/y", &err), TTREF_E_IO);
+  assert_int_equal(ir_fs_mkdirs_in(root, "lnk/y", &err), TTREF_E_IO);
   assert_false(there("outside/y"));
-  assert_int_equal(conform_sys_mkdirs_in(root, "a/../b", &err), TTREF_E_USAGE);
+  assert_int_equal(ir_fs_mkdirs_in(root, "a/../b", &err), TTREF_E_USAGE);
   /* the link itself, as the last component, is removed as a link */
-  assert_int_equal(conform_sys_rmtree_in(root, "lnk", &err), TTREF_OK);
+  assert_int_equal(ir_fs_rmtree_in(root, "lnk", &err), TTREF_OK);
   assert_false(there("root/lnk"));
   assert_true(there("outside/keep"));
   /* a missing path is fine */
-  assert_int_equal(conform_sys_rmtree_in(root, "no/such/thing", &err), TTREF_OK);
+  assert_int_equal(ir_fs_rmtree_in(root, "no/such/thing", &err), TTREF_OK);
 }
 
 static void test_sys_fopen_in_refuses_links_and_fifos(void **state)
@@ -293,33 +294,32 @@ static void test_sys_fopen_in_refuses_links_and_fifos(void **state)
   char root[400], path[600], target[600];
   ttref_error err = {0};
   snprintf(root, sizeof root, "%s/root2", tmpdir);
-  assert_int_equal(conform_sys_mkdirs_in(root, "d", &err), TTREF_OK);
+  assert_int_equal(ir_fs_mkdirs_in(root, "d", &err), TTREF_OK);
   put("victim", "victim\n");
   snprintf(target, sizeof target, "%s/victim", tmpdir);
   snprintf(path, sizeof path, "%s/l", root);
   assert_int_equal(symlink(target, path), 0);
   FILE *f = NULL;
-  assert_int_equal(conform_sys_fopen_in(root, "l", "w", &f, &err), TTREF_E_IO);
+  assert_int_equal(ir_fs_fopen_in(root, "l", "w", &f, &err), TTREF_E_IO);
   assert_null(f);
   assert_non_null(strstr(err.msg, "symbolic link"));
-  assert_int_equal(conform_sys_fopen_in(root, "l", "a", &f, &err), TTREF_E_IO);
+  assert_int_equal(ir_fs_fopen_in(root, "l", "a", &f, &err), TTREF_E_IO);
   snprintf(path, sizeof path, "%s/fifo", root);
   assert_int_equal(mkfifo(path, 0644), 0);
-  assert_int_equal(conform_sys_fopen_in(root, "fifo", "w", &f, &err),
-                   TTREF_E_IO); /* at once: no reader is waited for */
+  assert_int_equal(ir_fs_fopen_in(root, "fifo", "w", &f, &err), TTREF_E_IO); /* at once: no reader is waited for */
   assert_non_null(strstr(err.msg, "not a regular file"));
-  assert_int_not_equal(conform_sys_fopen_in(root, "d", "w", &f, &err), TTREF_OK);
+  assert_int_not_equal(ir_fs_fopen_in(root, "d", "w", &f, &err), TTREF_OK);
   assert_null(f);
-  assert_int_equal(conform_sys_write_file_in(root, "d/ok.txt", "ok\n", 3, &err), TTREF_OK);
-  assert_int_equal(conform_sys_write_file_in(root, "d/ok.txt", "x", 1, &err), TTREF_OK); /* truncates */
+  assert_int_equal(ir_fs_write_file_in(root, "d/ok.txt", "ok\n", 3, &err), TTREF_OK);
+  assert_int_equal(ir_fs_write_file_in(root, "d/ok.txt", "x", 1, &err), TTREF_OK); /* truncates */
   char *buf = NULL;
   size_t len = 0;
   snprintf(path, sizeof path, "%s/victim", tmpdir);
-  assert_int_equal(conform_sys_read_file(path, &buf, &len, &err), TTREF_OK);
+  assert_int_equal(ir_fs_read_file(path, &buf, &len, &err), TTREF_OK);
   assert_string_equal(buf, "victim\n");
   ir_free(buf, len + 1);
   snprintf(path, sizeof path, "%s/d/ok.txt", root);
-  assert_int_equal(conform_sys_read_file(path, &buf, &len, &err), TTREF_OK);
+  assert_int_equal(ir_fs_read_file(path, &buf, &len, &err), TTREF_OK);
   assert_string_equal(buf, "x");
   ir_free(buf, len + 1);
 }
@@ -331,7 +331,7 @@ static void test_suite_reads_only_inside(void **state)
   ttref_error err = {0};
   conform_suite *s = NULL;
   snprintf(dir, sizeof dir, "%s/suite", tmpdir);
-  assert_int_equal(conform_sys_mkdirs_in(tmpdir, "suite", &err), TTREF_OK);
+  assert_int_equal(ir_fs_mkdirs_in(tmpdir, "suite", &err), TTREF_OK);
   put("suite/c.yaml", "kernel: ../k.ttir\ngrid: [2]\nargs: {x_ptr: {shape: [4]}, n: 4}\noutputs: {x_ptr: exact}\n");
   assert_int_equal(conform_suite_load(dir, &s, &err), TTREF_E_INPUT);
   assert_null(s);
@@ -540,7 +540,7 @@ static void test_journal_torn_line_and_dedup(void **state)
   conform_record_list_free(&l);
   char *text = NULL;
   size_t len = 0;
-  assert_int_equal(conform_sys_read_file(path, &text, &len, &err), TTREF_OK);
+  assert_int_equal(ir_fs_read_file(path, &text, &len, &err), TTREF_OK);
   assert_true(len > 0 && text[len - 1] == '\n'); /* the torn line was cut off */
   ir_free(text, len + 1);
 }
@@ -598,12 +598,12 @@ static void test_sys_open_regular_refuses_fifos_and_links(void **state)
   assert_int_equal(mkfifo(fifo, 0600), 0);
   assert_int_equal(symlink(reg, link), 0);
   /* no writer: a blocking open would never return */
-  assert_int_equal(conform_sys_open_regular(fifo, "out.fifo", true, &fd, NULL, &err), TTREF_E_IO);
+  assert_int_equal(ir_fs_open_regular(fifo, "out.fifo", IR_FS_FOLLOW, &fd, NULL, &err), TTREF_E_IO);
   assert_non_null(strstr(err.msg, "out.fifo': not a regular file (a FIFO)"));
-  assert_int_equal(conform_sys_open_regular(link, NULL, false, &fd, NULL, &err), TTREF_E_IO);
+  assert_int_equal(ir_fs_open_regular(link, NULL, 0, &fd, NULL, &err), TTREF_E_IO);
   assert_non_null(strstr(err.msg, "symbolic link"));
   int64_t size = 0;
-  assert_int_equal(conform_sys_open_regular(link, NULL, true, &fd, &size, &err), TTREF_OK);
+  assert_int_equal(ir_fs_open_regular(link, NULL, IR_FS_FOLLOW, &fd, &size, &err), TTREF_OK);
   assert_true(fd >= 0 && size > 0);
   close(fd);
   npy_array a = {0};
@@ -995,15 +995,15 @@ static void test_sys_relpath_names_paths_from_the_report_dir(void **state)
   assert_int_equal(mkdir(sub, 0755), 0);
   assert_int_equal(mkdir(sib, 0755), 0);
   assert_non_null(realpath(rep, abs));
-  conform_sys_relpath(abs, sib, out, sizeof out);
+  ir_fs_relpath(abs, sib, out, sizeof out);
   assert_string_equal(out, "../../b"); /* a sibling tree */
-  conform_sys_relpath(abs, sub, out, sizeof out);
+  ir_fs_relpath(abs, sub, out, sizeof out);
   assert_string_equal(out, "work"); /* below */
-  conform_sys_relpath(abs, rep, out, sizeof out);
+  ir_fs_relpath(abs, rep, out, sizeof out);
   assert_string_equal(out, "."); /* itself */
-  conform_sys_relpath(abs, a, out, sizeof out);
+  ir_fs_relpath(abs, a, out, sizeof out);
   assert_string_equal(out, ".."); /* above */
-  conform_sys_relpath(abs, "fault:flip-lsb", out, sizeof out);
+  ir_fs_relpath(abs, "fault:flip-lsb", out, sizeof out);
   assert_string_equal(out, "fault:flip-lsb"); /* not a path: unchanged */
   rmdir(sub);
   rmdir(rep);
