@@ -4,7 +4,7 @@
  * child outlives a killed harness, line pipes, and the subreaper that reaps
  * every descendant. (File and path helpers: ir/ir_base_fs.c.)
  */
-#define _GNU_SOURCE /* clock_gettime, nanosleep, fdopen, kill, readlink under -std=c11 */
+#define _GNU_SOURCE /* nanosleep, kill, prctl under -std=c11 */
 #include "config.h"
 #include "conform_sys.h"
 #include "ir_base.h"
@@ -12,7 +12,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>

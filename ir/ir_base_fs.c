@@ -4,7 +4,7 @@
  * openat(O_NOFOLLOW), regular-file opens that never wait on a FIFO, files and
  * directories written whole or not at all, and a monotonic clock.
  */
-#define _GNU_SOURCE /* clock_gettime, fdopen, fstatat, mkdirat, posix_fallocate, readlink, realpath under -std=c11 */
+#define _GNU_SOURCE /* fdopen, fstatat, mkdirat, posix_fallocate, readlink, realpath under -std=c11 */
 #include "config.h"
 #include "ir_base_fs.h"
 #include "ir_base.h"
