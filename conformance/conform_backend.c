@@ -8,6 +8,7 @@
 #define _GNU_SOURCE /* realpath, truncate, strsignal under -std=c11 */
 #include "config.h"
 #include "conform_backend.h"
+#include "ir_base_fs.h"
 #include "ir_vendor.h"
 #include "conform_plugin.h"
 #include "conform_reply.h"
@@ -202,7 +203,7 @@ static void log_line(const conform_backend *b, const char *what, const char *lin
   else k = snprintf(buf, sizeof buf, "ttref: %s: %.4000s\n", what, line);
   int fd = open(b->errlog, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) return;
-  (void)conform_sys_write_all(fd, buf, (size_t)k < sizeof buf ? (size_t)k : sizeof buf - 1);
+  (void)ir_fs_write_all(fd, buf, (size_t)k < sizeof buf ? (size_t)k : sizeof buf - 1);
   close(fd);
 }
 
@@ -220,7 +221,7 @@ static ttref_status run_pipe(conform_backend *b, const char *request, const char
   char reply[4300];
   ttref_error perr = {0};
   const char *who = b->kind == CONFORM_BK_PLUGIN ? "plugin" : "batch adapter";
-  double t0 = conform_sys_now();
+  double t0 = ir_fs_now();
   if (!b->pipe_up && b->kind == CONFORM_BK_PLUGIN) {
     TRY(conform_sys_pipe_start_fn(conform_plugin_host, b->path, NULL, &b->pipe, err));
     b->pipe_up = true;
@@ -245,7 +246,7 @@ static ttref_status run_pipe(conform_backend *b, const char *request, const char
     else if (kind == CONFORM_REPLY_NOISE) log_line(b, "ignored a stdout line", reply, 0);
     else break;
   }
-  r->seconds = conform_sys_now() - t0;
+  r->seconds = ir_fs_now() - t0;
   if (ps == TTREF_E_LIMIT) {
     conform_sys_pipe_stop(&b->pipe, NULL);
     b->pipe_up = false;
@@ -335,7 +336,7 @@ void conform_backend_version(const conform_backend *b, const char *scratch, char
   size_t len = 0;
   snprintf(buf, n, "unknown");
   if (conform_sys_run(&sp, &ex, &err) == TTREF_OK && ex.kind == CONFORM_EXITED && ex.code == 0 &&
-      conform_sys_read_regular(scratch, &text, &len, &err) == TTREF_OK) {
+      ir_fs_read_regular(scratch, &text, &len, &err) == TTREF_OK) {
     size_t l = strcspn(text, "\n");
     snprintf(buf, n, "%.*s", (int)(l < 200 ? l : 200), text);
   }

@@ -1,11 +1,12 @@
 /*
- * conform_config.c: reads backend config files with conform_yaml and answers
+ * conform_config.c: reads backend config files with ir_yaml and answers
  * the runner's questions: may this case run, is its failure expected.
  */
 #include "config.h"
 #include "conform_config.h"
 #include "conform_verdict.h"
-#include "conform_yaml.h"
+#include "conform_key.h"
+#include "ir_base_yaml.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -40,40 +41,39 @@ void conform_config_free(conform_config *c)
   ir_free(c, sizeof *c);
 }
 
-static ttref_status parse_list(conform_yaml *y, yaml_node_t *n, const char *what, conform_expect **out, int *nout)
+static ttref_status parse_list(ir_yaml *y, yaml_node_t *n, const char *what, conform_expect **out, int *nout)
 {
   ttref_status st = TTREF_OK;
   yaml_node_t **it;
   int ni;
-  TRY(conform_yaml_seq(y, n, what, &it, &ni));
+  TRY(ir_yaml_seq(y, n, what, &it, &ni));
   *out = ir_arena_alloc(y->arena, sizeof **out * (size_t)(ni + 1));
-  if (!*out) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, conform_yaml_loc(y, n), "out of memory"));
+  if (!*out) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, ir_yaml_loc(y, n), "out of memory"));
   memset(*out, 0, sizeof **out * (size_t)(ni + 1));
   for (int i = 0; i < ni; i++) {
-    conform_yaml_pair *pr;
+    ir_yaml_pair *pr;
     int np;
     conform_expect *e = &(*out)[i];
     e->verdict = -1;
-    e->loc = conform_yaml_loc(y, it[i]);
-    TRY(conform_yaml_map(y, it[i], what, K(CASE) | K(REASON) | K(VERDICT), &pr, &np));
+    e->loc = ir_yaml_loc(y, it[i]);
+    TRY(ir_yaml_map(y, it[i], what, K(CASE) | K(REASON) | K(VERDICT), &pr, &np));
     for (int k = 0; k < np; k++) {
-      if (pr[k].key == CONFORM_KEY_CASE) TRY(conform_yaml_str(y, pr[k].value, "case", &e->pattern));
-      else if (pr[k].key == CONFORM_KEY_REASON) TRY(conform_yaml_str(y, pr[k].value, "reason", &e->reason));
+      if (pr[k].key == CONFORM_KEY_CASE) TRY(ir_yaml_str(y, pr[k].value, "case", &e->pattern));
+      else if (pr[k].key == CONFORM_KEY_REASON) TRY(ir_yaml_str(y, pr[k].value, "reason", &e->reason));
       else {
         const char *s;
         conform_verdict v;
-        TRY(conform_yaml_str(y, pr[k].value, "verdict", &s));
+        TRY(ir_yaml_str(y, pr[k].value, "verdict", &s));
         if (!conform_verdict_lookup(s, &v) ||
             !(v == CONFORM_V_FAIL || v == CONFORM_V_ERROR || v == CONFORM_V_CRASH || v == CONFORM_V_TIMEOUT))
-          FAIL(conform_yaml_fail(y, pr[k].value, "verdict must be FAIL, ERROR, CRASH or TIMEOUT, not '%s'", s));
+          FAIL(ir_yaml_fail(y, pr[k].value, "verdict must be FAIL, ERROR, CRASH or TIMEOUT, not '%s'", s));
         e->verdict = (int)v;
       }
     }
-    if (!e->pattern) FAIL(conform_yaml_fail(y, it[i], "an entry of %s needs a 'case'", what));
-    if (!e->reason || !*e->reason)
-      FAIL(conform_yaml_fail(y, it[i], "an entry of %s needs a 'reason' (an issue URL)", what));
+    if (!e->pattern) FAIL(ir_yaml_fail(y, it[i], "an entry of %s needs a 'case'", what));
+    if (!e->reason || !*e->reason) FAIL(ir_yaml_fail(y, it[i], "an entry of %s needs a 'reason' (an issue URL)", what));
     if (e->pattern[0] == '^' && regcomp(&e->pat.re, e->pattern, REG_EXTENDED | REG_NOSUB) != 0)
-      FAIL(conform_yaml_fail(y, it[i], "bad regex '%s' in %s", e->pattern, what));
+      FAIL(ir_yaml_fail(y, it[i], "bad regex '%s' in %s", e->pattern, what));
     e->pat.text = e->pattern;
     e->pat.is_re = e->pattern[0] == '^';
     *nout = i + 1; /* the compiled entries, for conform_config_free */
@@ -83,54 +83,54 @@ fail:
   return st;
 }
 
-static ttref_status parse_caps(conform_yaml *y, yaml_node_t *n, conform_config *c)
+static ttref_status parse_caps(ir_yaml *y, yaml_node_t *n, conform_config *c)
 {
   ttref_status st = TTREF_OK;
-  conform_yaml_pair *pr;
+  ir_yaml_pair *pr;
   int np;
-  TRY(conform_yaml_map(y, n, "capabilities", 0, &pr, &np));
+  TRY(ir_yaml_map(y, n, "capabilities", 0, &pr, &np));
   for (int i = 0; i < np; i++) {
     conform_feature f;
     bool b;
     yaml_node_t *v = pr[i].value;
     if (strcmp(pr[i].name, conform_key_name(CONFORM_KEY_FTZ)) == 0) {
-      TRY(conform_yaml_bool(y, v, "ftz", &c->ftz));
+      TRY(ir_yaml_bool(y, v, "ftz", &c->ftz));
     } else if (strcmp(pr[i].name, conform_key_name(CONFORM_KEY_DTYPES)) == 0) {
       yaml_node_t **it;
       int ni;
-      TRY(conform_yaml_seq(y, v, "dtypes", &it, &ni));
+      TRY(ir_yaml_seq(y, v, "dtypes", &it, &ni));
       c->dtypes = 0;
       for (int k = 0; k < ni; k++) {
         const char *s;
         conform_dtype d;
-        TRY(conform_yaml_str(y, it[k], "dtype", &s));
-        if (!conform_dtype_lookup(s, &d)) FAIL(conform_yaml_fail(y, it[k], "unknown dtype '%s'", s));
+        TRY(ir_yaml_str(y, it[k], "dtype", &s));
+        if (!conform_dtype_lookup(s, &d)) FAIL(ir_yaml_fail(y, it[k], "unknown dtype '%s'", s));
         c->dtypes |= 1u << d;
       }
     } else if (conform_feature_lookup(pr[i].name, &f)) {
-      if (f == CONFORM_FEAT_FP8 && conform_yaml_is_seq(v)) { /* fp8: [f8E4M3FN, f8E5M2] */
+      if (f == CONFORM_FEAT_FP8 && ir_yaml_is_seq(v)) { /* fp8: [f8E4M3FN, f8E5M2] */
         yaml_node_t **it;
         int ni;
-        TRY(conform_yaml_seq(y, v, "fp8", &it, &ni));
+        TRY(ir_yaml_seq(y, v, "fp8", &it, &ni));
         for (int d = 0; d < CONFORM_DTYPE_COUNT; d++)
           if (conform_dtype_bytes((conform_dtype)d) == 1 && conform_dtype_fp((conform_dtype)d) >= 0)
             c->dtypes &= ~(1u << d);
         for (int k = 0; k < ni; k++) {
           const char *s;
           conform_dtype d;
-          TRY(conform_yaml_str(y, it[k], "fp8 format", &s));
+          TRY(ir_yaml_str(y, it[k], "fp8 format", &s));
           if (!conform_dtype_lookup(s, &d) || conform_dtype_bytes(d) != 1 || conform_dtype_fp(d) < 0)
-            FAIL(conform_yaml_fail(y, it[k], "'%s' is not an fp8 format", s));
+            FAIL(ir_yaml_fail(y, it[k], "'%s' is not an fp8 format", s));
           c->dtypes |= 1u << d;
         }
         b = ni > 0;
       } else {
-        TRY(conform_yaml_bool(y, v, pr[i].name, &b));
+        TRY(ir_yaml_bool(y, v, pr[i].name, &b));
       }
       if (b) c->features |= 1u << f;
       else c->features &= ~(1u << f);
     } else {
-      FAIL(conform_yaml_fail(y, pr[i].knode, "unknown capability '%s'", pr[i].name));
+      FAIL(ir_yaml_fail(y, pr[i].knode, "unknown capability '%s'", pr[i].name));
     }
   }
 fail:
@@ -141,31 +141,32 @@ ttref_status conform_config_load(const char *path, conform_config **out, ttref_e
 {
   ttref_status st = TTREF_OK;
   conform_config *c = NULL;
-  conform_yaml y = {0};
+  ir_yaml y = {0};
   *out = NULL;
   TRY(conform_config_default(&c, err));
-  TRY(conform_yaml_load(&y, path, c->arena, err));
-  yaml_node_t *root = conform_yaml_root(&y);
+  TRY(ir_yaml_load(&y, path, NULL, c->arena, err));
+  y.keys = conform_key_names;
+  y.nkeys = CONFORM_KEY_COUNT;
+  yaml_node_t *root = ir_yaml_root(&y);
   if (!root) FAIL(ir_error_set(err, TTREF_E_INPUT, (ttref_loc){path, 1, 1}, "empty config file"));
-  conform_yaml_pair *pr;
+  ir_yaml_pair *pr;
   int np;
-  TRY(conform_yaml_map(&y, root, "a backend config",
-                       K(BACKEND) | K(BACKEND_VERSION) | K(DEVICE) | K(CAPABILITIES) | K(EXPECTED_FAILURES) | K(SKIP) |
-                           K(TIMEOUT),
-                       &pr, &np));
+  TRY(ir_yaml_map(&y, root, "a backend config",
+                  K(BACKEND) | K(BACKEND_VERSION) | K(DEVICE) | K(CAPABILITIES) | K(EXPECTED_FAILURES) | K(SKIP) |
+                      K(TIMEOUT),
+                  &pr, &np));
   for (int i = 0; i < np; i++) {
     yaml_node_t *v = pr[i].value;
     switch (pr[i].key) {
-    case CONFORM_KEY_BACKEND: TRY(conform_yaml_str(&y, v, "backend", &c->backend)); break;
-    case CONFORM_KEY_BACKEND_VERSION: TRY(conform_yaml_str(&y, v, "version", &c->version)); break;
-    case CONFORM_KEY_DEVICE: TRY(conform_yaml_str(&y, v, "device", &c->device)); break;
+    case CONFORM_KEY_BACKEND: TRY(ir_yaml_str(&y, v, "backend", &c->backend)); break;
+    case CONFORM_KEY_BACKEND_VERSION: TRY(ir_yaml_str(&y, v, "version", &c->version)); break;
+    case CONFORM_KEY_DEVICE: TRY(ir_yaml_str(&y, v, "device", &c->device)); break;
     case CONFORM_KEY_CAPABILITIES: TRY(parse_caps(&y, v, c)); break;
     case CONFORM_KEY_EXPECTED_FAILURES: TRY(parse_list(&y, v, "expected_failures", &c->xfail, &c->nxfail)); break;
     case CONFORM_KEY_SKIP: TRY(parse_list(&y, v, "skip", &c->skip, &c->nskip)); break;
     case CONFORM_KEY_TIMEOUT:
-      TRY(conform_yaml_num(&y, v, "timeout", &c->timeout));
-      if (!(c->timeout > 0 && c->timeout <= 86400))
-        FAIL(conform_yaml_fail(&y, v, "timeout must be in (0, 86400] seconds"));
+      TRY(ir_yaml_num(&y, v, "timeout", &c->timeout));
+      if (!(c->timeout > 0 && c->timeout <= 86400)) FAIL(ir_yaml_fail(&y, v, "timeout must be in (0, 86400] seconds"));
       break;
     default: break;
     }
@@ -173,7 +174,7 @@ ttref_status conform_config_load(const char *path, conform_config **out, ttref_e
   *out = c;
   c = NULL;
 fail:
-  conform_yaml_free(&y);
+  ir_yaml_free(&y);
   if (st != TTREF_OK && err) err->loc.file = NULL; /* the arena holding it is gone */
   conform_config_free(c);
   return st;

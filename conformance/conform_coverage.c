@@ -7,7 +7,7 @@
 #include "config.h"
 #include "conform_coverage.h"
 #include "conform_suite.h"
-#include "conform_sys.h"
+#include "ir_base_fs.h"
 #include "ir.h"
 #include "ir_parse.h"
 
@@ -319,7 +319,7 @@ static ttref_status allow_read(const char *path, allow_list *a, FILE *diag, ttre
   ttref_status st = TTREF_OK;
   memset(a, 0, sizeof *a);
   if (!path) goto fail;
-  TRY(conform_sys_read_file(path, &a->text, &a->len, err));
+  TRY(ir_fs_read_file(path, &a->text, &a->len, err));
   int line = 0;
   for (char *p = a->text; p && *p; line++) {
     char *nl = strchr(p, '\n');

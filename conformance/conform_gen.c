@@ -7,7 +7,7 @@
 #include "config.h"
 #include "conform_gen.h"
 #include "fp.h"
-#include "conform_sys.h"
+#include "ir_base_fs.h"
 #include "ir_base.h"
 
 #include <gsl/gsl_rng.h>
@@ -445,7 +445,7 @@ ttref_status conform_gen_fill(const conform_recipe *r, conform_dtype dt, int ran
     break;
   }
   case CONFORM_GEN_FILE:
-    TRY(conform_sys_open_regular(r->file, NULL, true, &ffd, NULL, err)); /* a FIFO would hang npy_read */
+    TRY(ir_fs_open_regular(r->file, NULL, IR_FS_FOLLOW, &ffd, NULL, err)); /* a FIFO would hang npy_read */
     close(ffd);
     TRY(npy_read(r->file, &file, err));
     if (file.elsize != bytes || file.numel != n)

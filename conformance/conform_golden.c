@@ -12,6 +12,7 @@
 #include "conform_stage.h"
 #include "conform_suite.h"
 #include "conform_sys.h"
+#include "ir_base_fs.h"
 #include "conform_config.h"
 
 #include <errno.h>
@@ -46,8 +47,8 @@ static ttref_status blob_add(ir_strs *l, const char *out, const char *src, const
   TRY(conform_sha256_file(src, hex, err));
   snprintf(rel, sizeof rel, "blobs/%s%s", hex, ext);
   snprintf(dst, sizeof dst, "%s/%s", out, rel);
-  if (conform_sys_exists(dst)) goto fail;
-  TRY(conform_sys_copy_file_in(src, out, rel, err));
+  if (ir_fs_exists(dst)) goto fail;
+  TRY(ir_fs_copy_file_in(src, out, rel, err));
   TRY(manifest_add(l, "blob", dst, rel, err));
 fail:
   return st;
@@ -72,14 +73,14 @@ static ttref_status write_launch(ir_strs *man, const char *out, const conform_ca
   snprintf(line, sizeof line, "kernel %s  %s", khex, rel);
   TRY(ir_strs_add(man, line, err));
   snprintf(src, sizeof src, "%s/kernel.fx", dir);
-  if (sp->lowered && conform_sys_exists(src)) {
+  if (sp->lowered && ir_fs_exists(src)) {
     TRY(blob_add(man, out, src, ".fx", fhex, err));
     snprintf(rel, sizeof rel, "%s/%s/kernel.fx", c->name, sp->variant_key);
     snprintf(line, sizeof line, "kernel %s  %s", fhex, rel);
     TRY(ir_strs_add(man, line, err));
   }
   snprintf(src, sizeof src, "%s/case.yaml", dir);
-  TRY(conform_sys_read_regular(src, &text, &len, err));
+  TRY(ir_fs_read_regular(src, &text, &len, err));
   cap = len * 2 + 4096;
   buf = ir_alloc(cap);
   if (!buf) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
@@ -110,7 +111,7 @@ static ttref_status write_launch(ir_strs *man, const char *out, const conform_ca
     buf[used++] = '\n';
   }
   snprintf(rel, sizeof rel, "%s/%s/case.yaml", c->name, sp->variant_key);
-  TRY(conform_sys_write_file_in(out, rel, buf, used, err));
+  TRY(ir_fs_write_file_in(out, rel, buf, used, err));
   snprintf(src, sizeof src, "%s/%s", out, rel);
   TRY(manifest_add(man, "launch", src, rel, err));
 fail:
@@ -194,10 +195,10 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
   TRY(conform_suite_load_flags(suite_path, flags & ~CONFORM_GOLDEN_HASHES_ONLY, &s, err));
   if (filter) TRY(conform_pattern_compile(filter, "--filter", &re, err));
   /* OUT is the user's; everything below it is walked without following a link */
-  TRY(conform_sys_mkdirs(out, err));
+  TRY(ir_fs_mkdirs(out, NULL, err));
   snprintf(stage, sizeof stage, "%s/.stage", out);
-  TRY(conform_sys_rmtree_in(out, ".stage", err));
-  TRY(conform_sys_mkdirs_in(out, "blobs", err));
+  TRY(ir_fs_rmtree_in(out, ".stage", err));
+  TRY(ir_fs_mkdirs_in(out, "blobs", err));
   for (int i = 0; i < s->ncases; i++) {
     const conform_case *c = &s->cases[i];
     const int case_first = man.n; /* this case's MANIFEST lines start here */
@@ -211,7 +212,7 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
       snprintf(dir, sizeof dir, "%s/%s/%s", stage, c->name, sp->variant_key);
       snprintf(refdir, sizeof refdir, "%s/ref", dir);
       snprintf(rel, sizeof rel, ".stage/%s/%s", c->name, sp->variant_key);
-      TRY(conform_sys_mkdirs_in(out, rel, err));
+      TRY(ir_fs_mkdirs_in(out, rel, err));
       TRY(conform_stage_case(c, sp, dir, err));
       const bool precise = conform_judge_case_wants_precise(c);
       TRY(conform_stage_reference(sp, dir, refdir, precise, false, 600, &ex, err));
@@ -224,7 +225,7 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
             most = (size_t)sb.st_size + 4096;
         }
         ttref_error pe = {0};
-        if (conform_sys_space_probe(dir, most, &pe) != TTREF_OK)
+        if (ir_fs_space_probe(dir, most, &pe) != TTREF_OK)
           FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0},
                       "%s: the reference run failed and the disk cannot take its outputs: %s", id,
                       strncmp(pe.msg, "error: ", 7) == 0 ? pe.msg + 7 : pe.msg));
@@ -233,8 +234,8 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
         continue;
       }
       snprintf(rel, sizeof rel, "%s/%s", c->name, sp->variant_key);
-      TRY(conform_sys_rmtree_in(out, rel, err));
-      TRY(conform_sys_mkdirs_in(out, rel, err));
+      TRY(ir_fs_rmtree_in(out, rel, err));
+      TRY(ir_fs_mkdirs_in(out, rel, err));
       const int first = man.n; /* this item's MANIFEST lines start here */
       for (int a = 0; a < sp->nargs; a++) {
         if (!sp->args[a].is_ptr) continue;
@@ -247,7 +248,7 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
         static const char *const sfx[] = {"", ".precise", ".bound"};
         for (int q = 0; q < (precise ? 3 : 1); q++) {
           snprintf(src, sizeof src, "%s/%s%s.npy", refdir, c->outputs[o].name, sfx[q]);
-          if (q && !conform_sys_exists(src)) continue; /* integer outputs have no precise values */
+          if (q && !ir_fs_exists(src)) continue; /* integer outputs have no precise values */
           snprintf(dst, sizeof dst, "%s/%s/%s/%s%s.npy", out, c->name, sp->variant_key, c->outputs[o].name, sfx[q]);
           snprintf(rel, sizeof rel, "%s/%s/%s%s.npy", c->name, sp->variant_key, c->outputs[o].name, sfx[q]);
           for (int m = first; m < man.n; m++) /* conform_suite refuses colliding names; never list a file twice */
@@ -257,24 +258,24 @@ static ttref_status generate(const char *suite_path, unsigned flags, const char 
             TRY(manifest_add(&man, "file", src, rel, err));
             continue;
           }
-          TRY(conform_sys_copy_file_in(src, out, rel, err));
+          TRY(ir_fs_copy_file_in(src, out, rel, err));
           TRY(manifest_add(&man, "file", dst, rel, err));
         }
       }
     }
     if (hashes) TRY(fold_items(&man, case_first, c->name, err));
-    if (hashes && conform_sys_exists(dst_of(dst, sizeof dst, out, c->name)))
-      TRY(conform_sys_rmtree_in(out, c->name, err)); /* hashed above; the stored files are not kept */
+    if (hashes && ir_fs_exists(dst_of(dst, sizeof dst, out, c->name)))
+      TRY(ir_fs_rmtree_in(out, c->name, err)); /* hashed above; the stored files are not kept */
   }
-  TRY(conform_sys_rmtree_in(out, ".stage", err));
-  if (hashes) TRY(conform_sys_rmtree_in(out, "blobs", err));
+  TRY(ir_fs_rmtree_in(out, ".stage", err));
+  if (hashes) TRY(ir_fs_rmtree_in(out, "blobs", err));
   if (filter && nmatched == 0)
     FAIL(IR_ERR(err, TTREF_E_USAGE, (ttref_loc){0},
                 "--filter '%s' matches no item of %s (patterns: docs/suite-format.md, Item patterns)", filter,
                 suite_path));
   if (man.n > 1) qsort(man.v, (size_t)man.n, sizeof *man.v, cmp_line);
   snprintf(dst, sizeof dst, "%s/MANIFEST", out);
-  TRY(conform_sys_fopen_in(out, "MANIFEST", "w", &f, err));
+  TRY(ir_fs_fopen_in(out, "MANIFEST", "w", &f, err));
   fprintf(f, "# ttref golden manifest: sha256 of every golden file and generated input.\n"
              "# file/launch/blob: files of this directory; input/kernel: an item's input or kernel, stored\n"
              "# at blobs/SHA.npy / blobs/SHA.ttir (docs/golden.md). Regenerate with `ttref golden SUITE --out DIR`;\n"
@@ -310,15 +311,15 @@ ttref_status conform_golden_write(const char *suite, unsigned flags, const char 
   char tmp[4200];
   /* build OUT.tmp.PID (no link followed below it) and rename it onto OUT only when complete:
      never a partial golden directory; links left in an old OUT are removed with it, never followed */
-  conform_sys_dir_tmp(out, tmp, sizeof tmp);
-  conform_sys_rmtree(tmp);
+  ir_fs_dir_tmp(out, tmp, sizeof tmp);
+  ir_fs_rmtree(tmp);
   TRY(generate(suite, flags, tmp, filter, &nfail, err));
   if (nfail)
     FAIL(IR_ERR(err, TTREF_E_FAULT, (ttref_loc){0}, "%d reference run(s) failed; nothing was written to '%s'", nfail,
                 out));
-  TRY(conform_sys_replace_dir(tmp, out, err));
+  TRY(ir_fs_replace_dir(tmp, out, err));
 fail:
-  conform_sys_rmtree(tmp);
+  ir_fs_rmtree(tmp);
   return st;
 }
 
@@ -344,7 +345,7 @@ static ttref_status read_manifest(const char *path, ir_strs *out, ttref_error *e
   char *buf = NULL;
   size_t len = 0;
   int line = 0;
-  TRY(conform_sys_read_regular(path, &buf, &len, err));
+  TRY(ir_fs_read_regular(path, &buf, &len, err));
   for (char *p = buf, *nl; p < buf + len; p = nl + 1) {
     nl = strchr(p, '\n');
     if (!nl) nl = buf + len;
@@ -394,7 +395,7 @@ ttref_status conform_golden_check(const char *dir, ttref_error *err)
   char path[4400], first[600] = "";
   int bad = 0, sem = -1;
   snprintf(path, sizeof path, "%s/MANIFEST", dir);
-  if (!conform_sys_exists(path))
+  if (!ir_fs_exists(path))
     FAIL(IR_ERR(err, TTREF_E_INPUT, none,
                 "golden directory '%s' has no MANIFEST (make one with `ttref golden SUITE --out %s`)", dir, dir));
   TRY(read_manifest(path, &l, err));
@@ -452,8 +453,8 @@ ttref_status conform_golden_verify(const char *suite, unsigned flags, const char
   if (hashes) flags |= CONFORM_GOLDEN_HASHES_ONLY;
   snprintf(sname, sizeof sname, ".verify.%d", (int)getpid());
   snprintf(scratch, sizeof scratch, "%s/%s", dir, sname);
-  TRY(conform_sys_rmtree_in(dir, sname, err));
-  TRY(conform_sys_mkdirs_in(dir, sname, err));
+  TRY(ir_fs_rmtree_in(dir, sname, err));
+  TRY(ir_fs_mkdirs_in(dir, sname, err));
   made = true;
   TRY(generate(suite, flags, scratch, filter, &nfail, err));
   *out_drift += nfail;
@@ -527,7 +528,7 @@ ttref_status conform_golden_verify(const char *suite, unsigned flags, const char
 fail:
   if (made) {
     ttref_error ignored = {0};
-    conform_sys_rmtree_in(dir, sname, &ignored);
+    ir_fs_rmtree_in(dir, sname, &ignored);
   }
   ir_strs_free(&old);
   ir_strs_free(&now);

@@ -6,7 +6,7 @@
 #define _GNU_SOURCE /* truncate, fileno, fsync under -std=c11 */
 #include "config.h"
 #include "conform_journal.h"
-#include "conform_sys.h"
+#include "ir_base_fs.h"
 #include "ir_base.h"
 
 #include <ctype.h>
@@ -280,8 +280,8 @@ ttref_status conform_journal_read(const char *path, bool repair, conform_record_
   size_t len = 0, pos = 0;
   conform_record *r = ir_alloc(sizeof *r);
   if (!r) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
-  if (!conform_sys_exists(path)) goto fail;
-  TRY(conform_sys_read_regular(path, &buf, &len, err));
+  if (!ir_fs_exists(path)) goto fail;
+  TRY(ir_fs_read_regular(path, &buf, &len, err));
   while (pos < len) {
     char *nl = memchr(buf + pos, '\n', len - pos);
     if (!nl) { /* torn last line: the run died mid-write */
@@ -323,7 +323,7 @@ ttref_status conform_journal_append(FILE *f, const conform_record *r, ttref_erro
   len = (size_t)pos;
   if (fflush(f) != 0 || fstat(fd, &sb) != 0)
     FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write the journal: %s", strerror(errno)));
-  if (conform_sys_write_all(fd, line, len) != TTREF_OK) {
+  if (ir_fs_write_all(fd, line, len) != TTREF_OK) {
     int e = errno;
     if (ftruncate(fd, sb.st_size) != 0) {} /* cut the torn part; --resume repairs it otherwise */
     FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write the journal: %s", strerror(e)));

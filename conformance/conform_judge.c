@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conform_sys.h"
+#include "ir_base_fs.h"
 
 enum opt_type { T_NUM, T_INT, T_BOOL, T_NAN, T_FMT };
 #define MB(m) (1u << CMP_##m)
@@ -330,7 +330,7 @@ void conform_judge_read_precise(const char *refdir, const char *name, npy_array 
   char path[4400];
   ttref_error e = {0};
   snprintf(path, sizeof path, "%s/%s.precise.npy", refdir, name);
-  if (conform_sys_exists(path) && npy_read_bounded(path, NULL, SIZE_MAX, pre, &e) != TTREF_OK) npy_free(pre);
+  if (ir_fs_exists(path) && npy_read_bounded(path, NULL, SIZE_MAX, pre, &e) != TTREF_OK) npy_free(pre);
   snprintf(path, sizeof path, "%s/%s.bound.npy", refdir, name);
-  if (conform_sys_exists(path) && npy_read_bounded(path, NULL, SIZE_MAX, bnd, &e) != TTREF_OK) npy_free(bnd);
+  if (ir_fs_exists(path) && npy_read_bounded(path, NULL, SIZE_MAX, bnd, &e) != TTREF_OK) npy_free(bnd);
 }

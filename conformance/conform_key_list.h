@@ -1,7 +1,7 @@
 /*
  * conform_key_list.h: every YAML key the harness reads (suite case files and
  * backend config files), one row each. Columns: X(NAME, "spelling"). Expanded
- * by conform_suite.h (enum conform_key) and conform_suite.c (spelling table).
+ * by conform_key.h (enum conform_key) and conform_key.c (spelling table).
  * No include guard: include it only inside an X definition.
  */
 X(NAME,            "name")             /* case or backend name */

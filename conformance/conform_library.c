@@ -12,8 +12,9 @@
 #include "conform_judge.h"
 #include "conform_sha256.h"
 #include "conform_suite.h"
-#include "conform_sys.h"
-#include "conform_yaml.h"
+#include "ir_base_fs.h"
+#include "conform_key.h"
+#include "ir_base_yaml.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,15 +99,14 @@ static int lib_key(const char *s)
 }
 
 /* The entries of mapping @p n whose keys must be among @p allowed (bits of lib_key). */
-static ttref_status lib_map(conform_yaml *y, yaml_node_t *n, const char *what, unsigned allowed, conform_yaml_pair **pr,
-                            int *np)
+static ttref_status lib_map(ir_yaml *y, yaml_node_t *n, const char *what, unsigned allowed, ir_yaml_pair **pr, int *np)
 {
   ttref_status st = TTREF_OK;
-  TRY(conform_yaml_map(y, n, what, 0, pr, np));
+  TRY(ir_yaml_map(y, n, what, 0, pr, np));
   for (int i = 0; i < *np; i++) {
     int k = lib_key((*pr)[i].name);
     if (k < 0 || !(allowed & (1u << k)))
-      FAIL(conform_yaml_fail(y, (*pr)[i].knode, "unknown key '%s' in %s", (*pr)[i].name, what));
+      FAIL(ir_yaml_fail(y, (*pr)[i].knode, "unknown key '%s' in %s", (*pr)[i].name, what));
     (*pr)[i].key = k;
   }
 fail:
@@ -125,58 +125,58 @@ static bool ident_ok(const char *s)
 
 #define B(k) (1u << LK_##k)
 
-static ttref_status read_dispatch(conform_yaml *y, yaml_node_t *n, library *L)
+static ttref_status read_dispatch(ir_yaml *y, yaml_node_t *n, library *L)
 {
   ttref_status st = TTREF_OK;
   yaml_node_t **items;
-  TRY(conform_yaml_seq(y, n, "dispatch", &items, &L->nfields));
-  if (L->nfields == 0) FAIL(conform_yaml_fail(y, n, "dispatch needs at least one field"));
+  TRY(ir_yaml_seq(y, n, "dispatch", &items, &L->nfields));
+  if (L->nfields == 0) FAIL(ir_yaml_fail(y, n, "dispatch needs at least one field"));
   L->fields = ir_arena_alloc(L->arena, sizeof *L->fields * (size_t)L->nfields);
   if (!L->fields) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
   for (int i = 0; i < L->nfields; i++) {
-    conform_yaml_pair *pr;
+    ir_yaml_pair *pr;
     int np;
     const char *type = NULL;
     field *f = &L->fields[i];
     f->name = NULL;
     TRY(lib_map(y, items[i], "a dispatch field", B(NAME) | B(TYPE), &pr, &np));
     for (int k = 0; k < np; k++) {
-      if (pr[k].key == LK_NAME) TRY(conform_yaml_str(y, pr[k].value, "name", &f->name));
-      else TRY(conform_yaml_str(y, pr[k].value, "type", &type));
+      if (pr[k].key == LK_NAME) TRY(ir_yaml_str(y, pr[k].value, "name", &f->name));
+      else TRY(ir_yaml_str(y, pr[k].value, "type", &type));
     }
     if (!f->name || !type)
-      FAIL(conform_yaml_fail(y, items[i], "a dispatch field is {name: NAME, type: int|str|dtype|bool}"));
+      FAIL(ir_yaml_fail(y, items[i], "a dispatch field is {name: NAME, type: int|str|dtype|bool}"));
     if (!ident_ok(f->name))
-      FAIL(conform_yaml_fail(y, items[i], "dispatch field name '%s' may only use [A-Za-z0-9_.-]", f->name));
+      FAIL(ir_yaml_fail(y, items[i], "dispatch field name '%s' may only use [A-Za-z0-9_.-]", f->name));
     for (int k = 0; k < i; k++)
       if (strcmp(L->fields[k].name, f->name) == 0)
-        FAIL(conform_yaml_fail(y, items[i], "duplicate dispatch field '%s'", f->name));
+        FAIL(ir_yaml_fail(y, items[i], "duplicate dispatch field '%s'", f->name));
     f->type = -1;
     for (int t = 0; t < FT_COUNT; t++)
       if (strcmp(type, field_type_names[t]) == 0) f->type = t;
-    if (f->type < 0) FAIL(conform_yaml_fail(y, items[i], "unknown field type '%s' (int, str, dtype or bool)", type));
+    if (f->type < 0) FAIL(ir_yaml_fail(y, items[i], "unknown field type '%s' (int, str, dtype or bool)", type));
   }
 fail:
   return st;
 }
 
-static ttref_status read_kernels(conform_yaml *y, yaml_node_t *n, const char *mdir, library *L)
+static ttref_status read_kernels(ir_yaml *y, yaml_node_t *n, const char *mdir, library *L)
 {
   ttref_status st = TTREF_OK;
-  conform_yaml_pair *pr;
-  TRY(conform_yaml_map(y, n, "kernels", 0, &pr, &L->nkernels));
-  if (L->nkernels == 0) FAIL(conform_yaml_fail(y, n, "kernels needs at least one entry NAME: CASE.yaml"));
+  ir_yaml_pair *pr;
+  TRY(ir_yaml_map(y, n, "kernels", 0, &pr, &L->nkernels));
+  if (L->nkernels == 0) FAIL(ir_yaml_fail(y, n, "kernels needs at least one entry NAME: CASE.yaml"));
   L->kernels = ir_arena_alloc(L->arena, sizeof *L->kernels * (size_t)L->nkernels);
   if (!L->kernels) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
   for (int i = 0; i < L->nkernels; i++) {
     const char *rel;
     char path[4400];
     if (!ident_ok(pr[i].name))
-      FAIL(conform_yaml_fail(y, pr[i].knode, "kernel name '%s' may only use [A-Za-z0-9_.-]", pr[i].name));
-    TRY(conform_yaml_str(y, pr[i].value, "a case file", &rel));
+      FAIL(ir_yaml_fail(y, pr[i].knode, "kernel name '%s' may only use [A-Za-z0-9_.-]", pr[i].name));
+    TRY(ir_yaml_str(y, pr[i].value, "a case file", &rel));
     snprintf(path, sizeof path, "%s/%s", rel[0] == '/' ? "" : mdir, rel[0] == '/' ? rel + 1 : rel);
     L->kernels[i].name = pr[i].name;
-    if (!conform_sys_exists(path)) FAIL(conform_yaml_fail(y, pr[i].value, "case file '%s' not found", rel));
+    if (!ir_fs_exists(path)) FAIL(ir_yaml_fail(y, pr[i].value, "case file '%s' not found", rel));
     TRY(conform_case_load(path, L->arena, &L->kernels[i].c, y->err));
   }
 fail:
@@ -184,7 +184,7 @@ fail:
 }
 
 /* One dispatch value of field @p f from @p v into the key and JSON buffers. */
-static ttref_status dispatch_value(conform_yaml *y, yaml_node_t *v, const field *f, char *key, size_t kn, char *js,
+static ttref_status dispatch_value(ir_yaml *y, yaml_node_t *v, const field *f, char *key, size_t kn, char *js,
                                    size_t jn)
 {
   ttref_status st = TTREF_OK;
@@ -193,24 +193,24 @@ static ttref_status dispatch_value(conform_yaml *y, yaml_node_t *v, const field 
   switch (f->type) {
   case FT_INT: {
     int64_t i;
-    TRY(conform_yaml_int(y, v, f->name, INT64_MIN, INT64_MAX, &i));
+    TRY(ir_yaml_int(y, v, f->name, INT64_MIN, INT64_MAX, &i));
     snprintf(val, sizeof val, "%lld", (long long)i);
     break;
   }
   case FT_BOOL: {
     bool b;
-    TRY(conform_yaml_bool(y, v, f->name, &b));
+    TRY(ir_yaml_bool(y, v, f->name, &b));
     snprintf(val, sizeof val, "%s", b ? "true" : "false");
     break;
   }
   default:
-    TRY(conform_yaml_str(y, v, f->name, &s));
+    TRY(ir_yaml_str(y, v, f->name, &s));
     if (f->type == FT_DTYPE) {
       conform_dtype dt;
-      if (!conform_dtype_lookup(s, &dt)) FAIL(conform_yaml_fail(y, v, "'%s' is not a dtype (field %s)", s, f->name));
+      if (!conform_dtype_lookup(s, &dt)) FAIL(ir_yaml_fail(y, v, "'%s' is not a dtype (field %s)", s, f->name));
     }
     if (strlen(s) > 100 || strpbrk(s, ",=\"\\\n"))
-      FAIL(conform_yaml_fail(y, v, "value of %s may not contain , = \" or \\", f->name));
+      FAIL(ir_yaml_fail(y, v, "value of %s may not contain , = \" or \\", f->name));
     snprintf(val, sizeof val, "%s", s);
   }
   size_t kl = strlen(key), jl = strlen(js);
@@ -222,66 +222,64 @@ fail:
   return st;
 }
 
-static ttref_status read_variants(conform_yaml *y, yaml_node_t *n, library *L)
+static ttref_status read_variants(ir_yaml *y, yaml_node_t *n, library *L)
 {
   ttref_status st = TTREF_OK;
   yaml_node_t **items;
-  TRY(conform_yaml_seq(y, n, "variants", &items, &L->nvars));
-  if (L->nvars == 0) FAIL(conform_yaml_fail(y, n, "variants needs at least one entry"));
+  TRY(ir_yaml_seq(y, n, "variants", &items, &L->nvars));
+  if (L->nvars == 0) FAIL(ir_yaml_fail(y, n, "variants needs at least one entry"));
   L->vars = ir_arena_alloc(L->arena, sizeof *L->vars * (size_t)L->nvars);
   if (!L->vars) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
   for (int i = 0; i < L->nvars; i++) {
-    conform_yaml_pair *pr, *dp = NULL;
+    ir_yaml_pair *pr, *dp = NULL;
     int np, ndp = 0;
     const char *kname = NULL, *vk = NULL;
     yaml_node_t *knode = NULL, *vknode = NULL, *dnode = NULL;
     variant *v = &L->vars[i];
-    v->loc = conform_yaml_loc(y, items[i]);
+    v->loc = ir_yaml_loc(y, items[i]);
     TRY(lib_map(y, items[i], "a variant", B(KERNEL) | B(VARIANT_KEY) | B(DISPATCH), &pr, &np));
     for (int k = 0; k < np; k++) {
-      if (pr[k].key == LK_KERNEL) TRY(conform_yaml_str(y, knode = pr[k].value, "kernel", &kname));
-      else if (pr[k].key == LK_VARIANT_KEY) TRY(conform_yaml_str(y, vknode = pr[k].value, "variant_key", &vk));
+      if (pr[k].key == LK_KERNEL) TRY(ir_yaml_str(y, knode = pr[k].value, "kernel", &kname));
+      else if (pr[k].key == LK_VARIANT_KEY) TRY(ir_yaml_str(y, vknode = pr[k].value, "variant_key", &vk));
       else dnode = pr[k].value;
     }
-    if (!dnode) FAIL(conform_yaml_fail(y, items[i], "a variant needs 'dispatch' (one value per field)"));
+    if (!dnode) FAIL(ir_yaml_fail(y, items[i], "a variant needs 'dispatch' (one value per field)"));
     if (!kname && L->nkernels == 1) kname = L->kernels[0].name;
-    if (!kname) FAIL(conform_yaml_fail(y, items[i], "a variant needs 'kernel' (the library has several)"));
+    if (!kname) FAIL(ir_yaml_fail(y, items[i], "a variant needs 'kernel' (the library has several)"));
     v->kernel = -1;
     for (int k = 0; k < L->nkernels; k++)
       if (strcmp(L->kernels[k].name, kname) == 0) v->kernel = k;
-    if (v->kernel < 0) FAIL(conform_yaml_fail(y, knode ? knode : items[i], "unknown kernel '%s'", kname));
+    if (v->kernel < 0) FAIL(ir_yaml_fail(y, knode ? knode : items[i], "unknown kernel '%s'", kname));
     const conform_case *c = &L->kernels[v->kernel].c;
     if (!vk && c->nspecs == 1) vk = c->specs[0].variant_key;
     if (!vk)
-      FAIL(conform_yaml_fail(y, items[i], "a variant needs 'variant_key' (case '%s' has several specializations)",
-                             c->name));
+      FAIL(ir_yaml_fail(y, items[i], "a variant needs 'variant_key' (case '%s' has several specializations)", c->name));
     v->sp = NULL;
     for (int k = 0; k < c->nspecs; k++)
       if (strcmp(c->specs[k].variant_key, vk) == 0) v->sp = &c->specs[k];
-    if (!v->sp)
-      FAIL(conform_yaml_fail(y, vknode ? vknode : items[i], "case '%s' has no specialization '%s'", c->name, vk));
+    if (!v->sp) FAIL(ir_yaml_fail(y, vknode ? vknode : items[i], "case '%s' has no specialization '%s'", c->name, vk));
     for (int k = 0; k < i; k++)
       if (L->vars[k].kernel == v->kernel && L->vars[k].sp == v->sp)
-        FAIL(conform_yaml_fail(y, vknode ? vknode : items[i], "variant %s/%s is listed twice", kname, vk));
-    TRY(conform_yaml_map(y, dnode, "dispatch values", 0, &dp, &ndp));
+        FAIL(ir_yaml_fail(y, vknode ? vknode : items[i], "variant %s/%s is listed twice", kname, vk));
+    TRY(ir_yaml_map(y, dnode, "dispatch values", 0, &dp, &ndp));
     char key[1024] = "", js[1400] = "{";
     for (int f = 0; f < L->nfields; f++) {
       yaml_node_t *val = NULL;
       for (int k = 0; k < ndp; k++)
         if (strcmp(dp[k].name, L->fields[f].name) == 0) val = dp[k].value;
-      if (!val) FAIL(conform_yaml_fail(y, dnode, "dispatch has no value for field '%s'", L->fields[f].name));
+      if (!val) FAIL(ir_yaml_fail(y, dnode, "dispatch has no value for field '%s'", L->fields[f].name));
       TRY(dispatch_value(y, val, &L->fields[f], key, sizeof key, js, sizeof js));
     }
     for (int k = 0; k < ndp; k++) {
       bool known = false;
       for (int f = 0; f < L->nfields; f++) known |= strcmp(dp[k].name, L->fields[f].name) == 0;
-      if (!known) FAIL(conform_yaml_fail(y, dp[k].knode, "'%s' is not a dispatch field", dp[k].name));
+      if (!known) FAIL(ir_yaml_fail(y, dp[k].knode, "'%s' is not a dispatch field", dp[k].name));
     }
     strncat(js, "}", sizeof js - strlen(js) - 1);
     for (int k = 0; k < i; k++)
       if (strcmp(L->vars[k].key, key) == 0)
-        FAIL(conform_yaml_fail(y, dnode, "dispatch key %s is already taken by variant %s/%s", key,
-                               L->kernels[L->vars[k].kernel].name, L->vars[k].sp->variant_key));
+        FAIL(ir_yaml_fail(y, dnode, "dispatch key %s is already taken by variant %s/%s", key,
+                          L->kernels[L->vars[k].kernel].name, L->vars[k].sp->variant_key));
     v->key = ir_arena_strndup(L->arena, key, strlen(key));
     v->dispatch = ir_arena_strndup(L->arena, js, strlen(js));
     if (!v->key || !v->dispatch) FAIL(IR_ERR(y->err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
@@ -293,23 +291,25 @@ fail:
 static ttref_status library_load(const char *path, library *L, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
-  conform_yaml y;
+  ir_yaml y;
   bool loaded = false;
   memset(L, 0, sizeof *L);
   L->arena = ir_arena_new();
   if (!L->arena) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
-  TRY(conform_yaml_load(&y, path, L->arena, err));
+  TRY(ir_yaml_load(&y, path, NULL, L->arena, err));
+  y.keys = conform_key_names;
+  y.nkeys = CONFORM_KEY_COUNT;
   loaded = true;
-  yaml_node_t *root = conform_yaml_root(&y);
+  yaml_node_t *root = ir_yaml_root(&y);
   if (!root) FAIL(ir_error_set(err, TTREF_E_INPUT, (ttref_loc){path, 1, 1}, "empty library manifest"));
-  conform_yaml_pair *pr;
+  ir_yaml_pair *pr;
   int np;
   yaml_node_t *dispatch = NULL, *kernels = NULL, *variants = NULL;
   TRY(lib_map(&y, root, "a library manifest", B(LIBRARY) | B(DESCRIPTION) | B(DISPATCH) | B(KERNELS) | B(VARIANTS), &pr,
               &np));
   for (int i = 0; i < np; i++) {
     switch (pr[i].key) {
-    case LK_LIBRARY: TRY(conform_yaml_str(&y, pr[i].value, "library", &L->name)); break;
+    case LK_LIBRARY: TRY(ir_yaml_str(&y, pr[i].value, "library", &L->name)); break;
     case LK_DISPATCH: dispatch = pr[i].value; break;
     case LK_KERNELS: kernels = pr[i].value; break;
     case LK_VARIANTS: variants = pr[i].value; break;
@@ -317,7 +317,7 @@ static ttref_status library_load(const char *path, library *L, ttref_error *err)
     }
   }
   if (!L->name || !dispatch || !kernels || !variants)
-    FAIL(conform_yaml_fail(&y, root, "a library manifest needs 'library', 'dispatch', 'kernels' and 'variants'"));
+    FAIL(ir_yaml_fail(&y, root, "a library manifest needs 'library', 'dispatch', 'kernels' and 'variants'"));
   const char *slash = strrchr(path, '/');
   char mdir[4096];
   snprintf(mdir, sizeof mdir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
@@ -325,7 +325,7 @@ static ttref_status library_load(const char *path, library *L, ttref_error *err)
   TRY(read_kernels(&y, kernels, mdir, L));
   TRY(read_variants(&y, variants, L));
 fail:
-  if (loaded) conform_yaml_free(&y);
+  if (loaded) ir_yaml_free(&y);
   return st;
 }
 
@@ -374,11 +374,11 @@ static ttref_status gen_variant(const library *L, const variant *v, const char *
   char vdir[4400], sub[4600], rel[4800];
   const bool precise = conform_judge_case_wants_precise(c);
   snprintf(vdir, sizeof vdir, "%s/%s/%s", out, ke->name, sp->variant_key);
-  conform_sys_rmtree(vdir);
+  ir_fs_rmtree(vdir);
   snprintf(sub, sizeof sub, "%s/inputs", vdir);
-  TRY(conform_sys_mkdirs(sub, err));
+  TRY(ir_fs_mkdirs(sub, NULL, err));
   snprintf(sub, sizeof sub, "%s/outputs", vdir);
-  TRY(conform_sys_mkdirs(sub, err));
+  TRY(ir_fs_mkdirs(sub, NULL, err));
   arr = ir_calloc((size_t)sp->nargs + 1, sizeof *arr);
   if (!arr) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory"));
   if (!(k = ttref_kernel_load(sp->kernel, sp->function, err))) FAIL(err ? err->code : TTREF_E_INPUT);
@@ -483,7 +483,7 @@ static ttref_status generate(const char *manifest, const char *out, ir_strs *fil
   FILE *f = NULL;
   char path[4400], tmp[4500];
   TRY(library_load(manifest, &L, err));
-  TRY(conform_sys_mkdirs(out, err));
+  TRY(ir_fs_mkdirs(out, NULL, err));
   snprintf(path, sizeof path, "%s/index.json", out);
   snprintf(tmp, sizeof tmp, "%s/index.json.tmp", out);
   if (!(f = fopen(tmp, "w"))) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s'", tmp));
@@ -521,11 +521,11 @@ ttref_status conform_library_write(const char *manifest, const char *out, ttref_
 {
   ir_strs files = {0};
   char tmp[4200];
-  conform_sys_dir_tmp(out, tmp, sizeof tmp); /* built whole in OUT.tmp.PID, then renamed onto OUT */
-  conform_sys_rmtree(tmp);
+  ir_fs_dir_tmp(out, tmp, sizeof tmp); /* built whole in OUT.tmp.PID, then renamed onto OUT */
+  ir_fs_rmtree(tmp);
   ttref_status st = generate(manifest, tmp, &files, err);
-  if (st == TTREF_OK) st = conform_sys_replace_dir(tmp, out, err);
-  conform_sys_rmtree(tmp);
+  if (st == TTREF_OK) st = ir_fs_replace_dir(tmp, out, err);
+  ir_fs_rmtree(tmp);
   ir_strs_free(&files);
   return st;
 }
@@ -534,7 +534,7 @@ ttref_status conform_library_write(const char *manifest, const char *out, ttref_
 static ttref_status read_lines(const char *path, char **buf, size_t *len, ir_strs *out, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
-  TRY(conform_sys_read_file(path, buf, len, err));
+  TRY(ir_fs_read_file(path, buf, len, err));
   for (char *p = *buf, *nl; p < *buf + *len; p = nl + 1) {
     nl = strchr(p, '\n');
     if (!nl) nl = *buf + *len;
@@ -551,8 +551,8 @@ static bool same_file(const char *a, const char *b)
 {
   char *x = NULL, *y = NULL;
   size_t nx = 0, ny = 0;
-  bool same = conform_sys_read_file(a, &x, &nx, NULL) == TTREF_OK &&
-              conform_sys_read_file(b, &y, &ny, NULL) == TTREF_OK && nx == ny && memcmp(x, y, nx) == 0;
+  bool same = ir_fs_read_file(a, &x, &nx, NULL) == TTREF_OK && ir_fs_read_file(b, &y, &ny, NULL) == TTREF_OK &&
+              nx == ny && memcmp(x, y, nx) == 0;
   if (x) ir_free(x, nx + 1);
   if (y) ir_free(y, ny + 1);
   return same;
@@ -567,11 +567,11 @@ ttref_status conform_library_verify(const char *manifest, const char *dir, int *
   size_t ol = 0, nl = 0;
   *out_drift = 0;
   snprintf(a, sizeof a, "%s/index.json", dir);
-  if (!conform_sys_exists(a))
+  if (!ir_fs_exists(a))
     FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0},
                 "'%s' has no index.json (make it with `ttref golden --library MANIFEST --out %s`)", dir, dir));
   snprintf(scratch, sizeof scratch, "%s/.verify.%d", dir, (int)getpid());
-  conform_sys_rmtree(scratch);
+  ir_fs_rmtree(scratch);
   TRY(generate(manifest, scratch, &files, err));
   TRY(read_lines(a, &ob, &ol, &old, err));
   snprintf(b, sizeof b, "%s/index.json", scratch);
@@ -590,12 +590,12 @@ ttref_status conform_library_verify(const char *manifest, const char *dir, int *
     snprintf(a, sizeof a, "%s/%s", dir, files.v[i]);
     snprintf(b, sizeof b, "%s/%s", scratch, files.v[i]);
     if (!same_file(a, b)) {
-      fprintf(stderr, "drift: %s %s\n", files.v[i], conform_sys_exists(a) ? "differs from a fresh run" : "is missing");
+      fprintf(stderr, "drift: %s %s\n", files.v[i], ir_fs_exists(a) ? "differs from a fresh run" : "is missing");
       (*out_drift)++;
     }
   }
 fail:
-  conform_sys_rmtree(scratch);
+  ir_fs_rmtree(scratch);
   if (ob) ir_free(ob, ol + 1);
   if (nb) ir_free(nb, nl + 1);
   ir_strs_free(&files);

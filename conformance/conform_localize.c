@@ -7,6 +7,7 @@
 #include "conform_judge.h"
 #include "conform_stage.h"
 #include "conform_sys.h"
+#include "ir_base_fs.h"
 #include "ir_parse.h"
 #include "ir_print.h"
 
@@ -579,12 +580,12 @@ static ttref_status run_pass(conform_backend *b, const conform_case *c, const co
   if (!pv || !args || !outs || !opts || !texts || !names) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
   snprintf(pdir, sizeof pdir, "%s/localize/pass%d", dir, pass);
   snprintf(path, sizeof path, "localize/pass%d", pass); /* the backend ran in DIR: walk it without following links */
-  TRY(conform_sys_rmtree_in(dir, path, err));
-  TRY(conform_sys_mkdirs_in(dir, path, err));
+  TRY(ir_fs_rmtree_in(dir, path, err));
+  TRY(ir_fs_mkdirs_in(dir, path, err));
   snprintf(kpath, sizeof kpath, "%s/localize/pass%d.ttir", dir, pass);
   for (int k = 0; k < n; k++) pv[k] = cs->v[first + k].v;
   snprintf(path, sizeof path, "localize/pass%d.ttir", pass);
-  TRY(conform_sys_fopen_in(dir, path, "w", &fp, err));
+  TRY(ir_fs_fopen_in(dir, path, "w", &fp, err));
   st = conform_localize_print(m, f, pv, n, fp, err);
   if (fclose(fp) != 0 && st == TTREF_OK)
     st = IR_ERR(err, TTREF_E_IO, none, "cannot write '%s': %s", kpath, strerror(errno));

@@ -5,7 +5,7 @@
  */
 #include "config.h"
 #include "conform_mutant.h"
-#include "conform_sys.h"
+#include "ir_base_fs.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -879,7 +879,7 @@ ttref_status conform_mutant_report(const char *dir, const char *suite, const int
   double score = nids ? (double)killed / nids : 1.0;
   *out_score = score;
   snprintf(path, sizeof path, "%s/mutants.json", dir);
-  TRY(conform_sys_fopen_in(dir, "mutants.json", "w", &jf, err)); /* never through a symbolic link */
+  TRY(ir_fs_fopen_in(dir, "mutants.json", "w", &jf, err)); /* never through a symbolic link */
   fprintf(jf, "{\"suite\": ");
   conform_json_str(jf, suite);
   fprintf(jf,
@@ -912,7 +912,7 @@ ttref_status conform_mutant_report(const char *dir, const char *suite, const int
   }
   jf = NULL;
   snprintf(path, sizeof path, "%s/mutants.md", dir);
-  TRY(conform_sys_fopen_in(dir, "mutants.md", "w", &mf, err));
+  TRY(ir_fs_fopen_in(dir, "mutants.md", "w", &mf, err));
   fprintf(mf, "# Mutation score of %s\n\n", suite);
   fprintf(mf,
           "**%d of %d mutants killed (%.1f%%)**: %d survived, %d unexercised, over %d items. A mutant is a "

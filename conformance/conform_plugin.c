@@ -7,6 +7,7 @@
 #include "config.h"
 #include "conform_plugin.h"
 #include "conform_sys.h"
+#include "ir_base_fs.h"
 #include "npy_io.h"
 #include "ttref_backend.h"
 
@@ -90,7 +91,7 @@ ttref_status conform_plugin_probe(const char *path, double timeout_s, char *desc
   close(fd);
   conform_spawn sp = {NULL, probe_main, (void *)path, NULL, scratch, timeout_s};
   TRY(conform_sys_run(&sp, &ex, err));
-  TRY(conform_sys_read_file(scratch, &text, &len, err));
+  TRY(ir_fs_read_file(scratch, &text, &len, err));
   const char *ok = strstr(text, "\n" PROBE_OK), *bad = strstr(text, "\n" PROBE_ERR);
   if (ex.kind == CONFORM_TIMED_OUT)
     FAIL(IR_ERR(err, TTREF_E_USAGE, none, "plugin '%s': loading it took longer than %.0f s", path, timeout_s));

@@ -7,7 +7,7 @@
 #include "config.h"
 #include "conform_report.h"
 #include "conform_mutant.h"
-#include "conform_sys.h"
+#include "ir_base_fs.h"
 #include "ir_base.h"
 
 #include <errno.h>
@@ -31,7 +31,7 @@ static void load_env(const char *dir, env *e)
   ttref_error err = {0};
   memset(e, 0, sizeof *e);
   snprintf(path, sizeof path, "%s/run.json", dir);
-  if (conform_sys_read_regular(path, &text, &len, &err) != TTREF_OK) return;
+  if (ir_fs_read_regular(path, &text, &len, &err) != TTREF_OK) return;
   json_get(text, "backend", e->backend, sizeof e->backend);
   json_get(text, "backend_version", e->version, sizeof e->version);
   json_get(text, "device", e->device, sizeof e->device);
@@ -82,15 +82,15 @@ static void xml_esc(FILE *f, const char *s)
 
 static FILE *open_out(const char *dir, const char *name, char *path, size_t n, ttref_error *err)
 {
-  conform_atomic a;
+  ir_fs_atomic a;
   snprintf(path, n, "%s/%s", dir, name);
-  if (conform_sys_atomic_open(path, &a, err) != TTREF_OK) return NULL; /* PATH.tmp.PID, renamed when complete */
+  if (ir_fs_atomic_open(path, &a, err) != TTREF_OK) return NULL; /* PATH.tmp.PID, renamed when complete */
   return a.f;
 }
 
 static ttref_status close_out(FILE *f, const char *path, ttref_error *err)
 {
-  return conform_sys_atomic_close(f, path, err); /* fsync + rename; strerror on failure */
+  return ir_fs_atomic_close(f, path, err); /* fsync + rename; strerror on failure */
 }
 
 static ttref_status write_json(const char *dir, const conform_record_list *l, const env *e, const tally *t,
@@ -515,13 +515,13 @@ static ttref_status merge_mutants(const char *const *dirs, int ndirs, const char
   int ids[CONFORM_MUTANT_COUNT + 1], n = 0;
   double score;
   snprintf(path, sizeof path, "%s/mutants.list", dirs[0]);
-  if (!conform_sys_exists(path)) goto fail;
-  TRY(conform_sys_read_file(path, &first, &flen, err));
+  if (!ir_fs_exists(path)) goto fail;
+  TRY(ir_fs_read_file(path, &first, &flen, err));
   for (int i = 1; i < ndirs; i++) {
     snprintf(path, sizeof path, "%s/mutants.list", dirs[i]);
-    if (!conform_sys_exists(path))
+    if (!ir_fs_exists(path))
       FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "'%s' is not a --mutants run like '%s'", dirs[i], dirs[0]));
-    TRY(conform_sys_read_file(path, &text, &len, err));
+    TRY(ir_fs_read_file(path, &text, &len, err));
     if (len != flen || memcmp(text, first, len) != 0)
       FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "'%s' ran other mutants than '%s'", dirs[i], dirs[0]));
     ir_free(text, len + 1);
@@ -536,7 +536,7 @@ static ttref_status merge_mutants(const char *const *dirs, int ndirs, const char
     p += l;
     if (*p) p++;
   }
-  TRY(conform_sys_write_file_in(out, "mutants.list", first, flen, err));
+  TRY(ir_fs_write_file_in(out, "mutants.list", first, flen, err));
   TRY(conform_mutant_report(out, "the merged shards", ids, n, all, stdout, &score, err));
 fail:
   if (first) ir_free(first, flen + 1);
@@ -572,7 +572,7 @@ ttref_status conform_report_merge(const char *const *dirs, int ndirs, const char
   conform_record_list all = {0};
   char path[4200], *text = NULL, label[600] = "", what[1200];
   size_t tlen = 0;
-  conform_atomic ja = {0};
+  ir_fs_atomic ja = {0};
   FILE *jf = NULL;
   shard_id *ids = ir_calloc((size_t)ndirs + 1, sizeof *ids);
   const char **rid = NULL;
@@ -583,17 +583,16 @@ ttref_status conform_report_merge(const char *const *dirs, int ndirs, const char
   for (int i = 0; i < ndirs; i++) {
     shard_id *d = &ids[i];
     snprintf(path, sizeof path, "%s/journal.jsonl", dirs[i]);
-    if (!conform_sys_exists(path))
-      FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "'%s' has no journal.jsonl", dirs[i]));
+    if (!ir_fs_exists(path)) FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "'%s' has no journal.jsonl", dirs[i]));
     TRY(conform_journal_read(path, false, &all, err));
     snprintf(path, sizeof path, "%s/run.json", dirs[i]);
-    if (!conform_sys_exists(path)) {
+    if (!ir_fs_exists(path)) {
       snprintf(what, sizeof what, "'%s' has no run.json, so its backend, config and shard are unknown", dirs[i]);
       TRY(mixed(label, sizeof label, allow_mixed, what, err));
       d->i = -1;
       continue;
     }
-    TRY(conform_sys_read_regular(path, &text, &tlen, err));
+    TRY(ir_fs_read_regular(path, &text, &tlen, err));
     json_get(text, "backend_spec", d->backend, sizeof d->backend);
     if (!d->backend[0]) json_get(text, "backend", d->backend, sizeof d->backend);
     json_get(text, "config_sha256", d->config, sizeof d->config);
@@ -653,21 +652,21 @@ ttref_status conform_report_merge(const char *const *dirs, int ndirs, const char
   for (int i = 1; i < all.n; i++)
     if (strcmp(rid[i - 1], rid[i]) == 0)
       FAIL(IR_ERR(err, TTREF_E_INPUT, (ttref_loc){0}, "report merge: item %s is in more than one shard", rid[i]));
-  TRY(conform_sys_mkdirs(out, err));
+  TRY(ir_fs_mkdirs(out, NULL, err));
   { /* run.json of the merged run: the first shard's, with the shard field saying what was merged */
     env e;
     load_env(dirs[0], &e);
     char shard[64], spec[256], joined[4400], absout[4096];
     if (e.suite[0] && e.suite[0] != '/' && realpath(out, absout)) { /* relative to the first shard: now to OUT */
       snprintf(joined, sizeof joined, "%s/%s", dirs[0], e.suite);
-      conform_sys_relpath(absout, joined, e.suite, sizeof e.suite);
+      ir_fs_relpath(absout, joined, e.suite, sizeof e.suite);
     }
     if (n > 0 && nseen == n) snprintf(shard, sizeof shard, "all %d of %d (merged)", n, n);
     else snprintf(shard, sizeof shard, "%d directories (merged)", ndirs);
     snprintf(spec, sizeof spec, "%s", ids[0].backend);
-    conform_atomic ra;
+    ir_fs_atomic ra;
     snprintf(path, sizeof path, "%s/run.json", out);
-    TRY(conform_sys_atomic_open(path, &ra, err));
+    TRY(ir_fs_atomic_open(path, &ra, err));
     FILE *f = ra.f;
     fprintf(f, "{\"backend\": ");
     conform_json_str(f, e.backend);
@@ -692,22 +691,22 @@ ttref_status conform_report_merge(const char *const *dirs, int ndirs, const char
     fprintf(f, ", \"started\": ");
     conform_json_str(f, e.started);
     fprintf(f, "}\n");
-    TRY(conform_sys_atomic_commit(&ra, err));
+    TRY(ir_fs_atomic_commit(&ra, err));
   }
   snprintf(path, sizeof path, "%s/journal.jsonl", out);
-  TRY(conform_sys_atomic_open(path, &ja, err)); /* the merged journal replaces the old one whole, or not at all */
+  TRY(ir_fs_atomic_open(path, &ja, err)); /* the merged journal replaces the old one whole, or not at all */
   jf = ja.f;
   for (int i = 0; i < all.n; i++) {
     conform_record_write_json(jf, &all.v[i]);
     if (conform_verdict_unexpected(all.v[i].verdict)) (*out_unexpected)++;
   }
   jf = NULL;
-  TRY(conform_sys_atomic_commit(&ja, err));
+  TRY(ir_fs_atomic_commit(&ja, err));
   TRY(conform_report_write(out, &all, err));
   TRY(merge_mutants(dirs, ndirs, out, &all, err));
   if (label[0]) fprintf(stderr, "warning: merged a mixed run: %s\n", label);
 fail:
-  conform_sys_atomic_abort(&ja);
+  ir_fs_atomic_abort(&ja);
   if (text) ir_free(text, tlen + 1);
   ir_free(rid, sizeof *rid * ((size_t)all.n + 1));
   ir_free(seen, (size_t)(n > 0 ? n : 0) + 1);

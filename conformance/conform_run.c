@@ -19,6 +19,7 @@
 #include "conform_report.h"
 #include "conform_stage.h"
 #include "conform_sys.h"
+#include "ir_base_fs.h"
 
 #include <errno.h>
 #include <math.h>
@@ -166,7 +167,7 @@ static conform_verdict judge_all(const ctx *x, const item *it, const char *dir, 
       goto next;
     }
     snprintf(path, sizeof path, "%s/outputs/%s.npy", dir, o->name);
-    if (!conform_sys_exists(path)) {
+    if (!ir_fs_exists(path)) {
       snprintf(r->reason, sizeof r->reason, "the backend wrote no outputs/%s.npy", o->name);
       v = CONFORM_V_ERROR;
       goto next;
@@ -265,8 +266,7 @@ static char run_mutant(const ctx *x, const item *it, const char *dir, const char
   ttref_error err = {0};
   bool changed = false;
   snprintf(out, sizeof out, "%s/outputs", dir);
-  if (conform_sys_rmtree_in(dir, "outputs", &err) != TTREF_OK ||
-      conform_sys_mkdirs_in(dir, "outputs", &err) != TTREF_OK ||
+  if (ir_fs_rmtree_in(dir, "outputs", &err) != TTREF_OK || ir_fs_mkdirs_in(dir, "outputs", &err) != TTREF_OK ||
       conform_stage_reference_mutant(it->s, dir, out, conform_mutant_name(mutant), limit, &ex, &err) != TTREF_OK)
     return CONFORM_MUT_CAUGHT; /* the harness could not run it: an ERROR verdict */
   if (ex.kind != CONFORM_EXITED || ex.code != 0) return CONFORM_MUT_CAUGHT; /* ERROR, CRASH or TIMEOUT */
@@ -343,7 +343,7 @@ static size_t output_bytes(const item *it, const char *dir)
 static bool disk_failed(const item *it, const char *dir, const char *what, char *why, size_t n)
 {
   ttref_error e = {0};
-  if (conform_sys_space_probe(dir, output_bytes(it, dir), &e) == TTREF_OK) return false;
+  if (ir_fs_space_probe(dir, output_bytes(it, dir), &e) == TTREF_OK) return false;
   snprintf(why, n, "%s, and the disk cannot take the outputs: %.300s", what, bare(e.msg));
   return true;
 }
@@ -355,7 +355,7 @@ static bool disk_failed(const item *it, const char *dir, const char *what, char 
  */
 static bool process(ctx *x, const item *it, conform_record *r)
 {
-  const double t0 = conform_sys_now();
+  const double t0 = ir_fs_now();
   char dir[4096], refdir[4200], ftzdir[4200], why[256], rel[600];
   ttref_error err = {0};
   conform_verdict raw;
@@ -376,8 +376,8 @@ static bool process(ctx *x, const item *it, conform_record *r)
   /* names are single safe components (conform_suite); the walk below never follows a link */
   snprintf(rel, sizeof rel, "work/%s/%s", it->c->name, it->s->variant_key);
   snprintf(dir, sizeof dir, "%s/%s", x->o->report_dir, rel);
-  if (conform_sys_rmtree_in(x->o->report_dir, rel, &err) != TTREF_OK ||
-      conform_sys_mkdirs_in(x->o->report_dir, rel, &err) != TTREF_OK ||
+  if (ir_fs_rmtree_in(x->o->report_dir, rel, &err) != TTREF_OK ||
+      ir_fs_mkdirs_in(x->o->report_dir, rel, &err) != TTREF_OK ||
       conform_stage_case(it->c, it->s, dir, &err) != TTREF_OK) {
     /* the disk's or the machine's fault (probed in the report directory itself, never through the
        case directory, which may be a link an adapter left) is the harness's, not the case's */
@@ -479,9 +479,9 @@ decide:;
   if (r->verdict == CONFORM_V_XPASS)
     snprintf(r->reason, sizeof r->reason, "expected to fail (%s) but passed: remove it from expected_failures",
              xf->reason);
-  r->seconds = conform_sys_now() - t0;
+  r->seconds = ir_fs_now() - t0;
   if (!x->o->keep_work && (r->verdict == CONFORM_V_PASS || r->verdict == CONFORM_V_SKIP) && raw != CONFORM_V_SKIP)
-    conform_sys_rmtree_in(x->o->report_dir, rel, &err);
+    ir_fs_rmtree_in(x->o->report_dir, rel, &err);
   return true;
 }
 
@@ -613,7 +613,7 @@ static void progress_show(progress *p, const conform_record *rec)
   for (int v = 0; v < CONFORM_VERDICT_COUNT; v++)
     if (conform_verdict_unexpected((conform_verdict)v)) bad += p->count[v];
   fprintf(stderr, "\r\033[K[%s] %d/%d  ok %d  unexpected %d  %.0fs  %.40s", barbuf, p->done, p->total, p->done - bad,
-          bad, conform_sys_now() - p->t0, r->id);
+          bad, ir_fs_now() - p->t0, r->id);
   if (conform_verdict_unexpected(r->verdict))
     fprintf(stderr, "\r\033[K%s %s: %s\n", conform_verdict_name(r->verdict), r->id, r->reason);
   if (r->localized[0]) fprintf(stderr, "\r\033[K    %s\n", r->localized);
@@ -632,7 +632,7 @@ static void backend_shown(const ctx *x, char *out, size_t n)
     snprintf(out, n, "%s", b);
     return;
   }
-  conform_sys_relpath(x->o->report_dir, b + pre, rel, sizeof rel);
+  ir_fs_relpath(x->o->report_dir, b + pre, rel, sizeof rel);
   if (pre + strlen(rel) + 1 > n) return (void)snprintf(out, n, "%s", b);
   memcpy(out, b, pre);
   memcpy(out + pre, rel, strlen(rel) + 1);
@@ -644,10 +644,10 @@ static ttref_status write_env(const ctx *x, const char *report_dir, ttref_error 
   char version[256], scratch[4200], path[4200], rel[4200], spec[4200];
   snprintf(path, sizeof path, "%s/run.json", report_dir);
   snprintf(scratch, sizeof scratch, "%s/.version.tmp", x->o->report_dir);
-  TRY(conform_sys_rmtree_in(x->o->report_dir, ".version.tmp", err)); /* the probe's child creates it afresh */
+  TRY(ir_fs_rmtree_in(x->o->report_dir, ".version.tmp", err)); /* the probe's child creates it afresh */
   conform_backend_version(&x->backend, scratch, version, sizeof version);
-  conform_atomic at;
-  TRY(conform_sys_atomic_open(path, &at, err)); /* whole or not at all; a link at PATH is refused */
+  ir_fs_atomic at;
+  TRY(ir_fs_atomic_open(path, &at, err)); /* whole or not at all; a link at PATH is refused */
   FILE *f = at.f;
   time_t now = time(NULL);
   char when[64];
@@ -664,18 +664,18 @@ static ttref_status write_env(const ctx *x, const char *report_dir, ttref_error 
   fprintf(f, ", \"ttref_version\": ");
   conform_json_str(f, ttref_version());
   fprintf(f, ", \"semantics_version\": 1, \"suite\": ");
-  conform_sys_relpath(x->o->report_dir, x->suite->dir, rel, sizeof rel);
+  ir_fs_relpath(x->o->report_dir, x->suite->dir, rel, sizeof rel);
   conform_json_str(f, rel);
   fprintf(f, ", \"suite_name\": ");
   conform_json_str(f, x->suite->name);
   fprintf(f, ", \"config\": ");
-  if (x->o->config) conform_sys_relpath(x->o->report_dir, x->o->config, rel, sizeof rel);
+  if (x->o->config) ir_fs_relpath(x->o->report_dir, x->o->config, rel, sizeof rel);
   conform_json_str(f, x->o->config ? rel : "");
   fprintf(f, ", \"config_sha256\": ");
   conform_json_str(f, x->cfg_sha);
   fprintf(f, ", \"shard\": \"%d/%d\", \"jobs\": %d, \"started\": \"%s\"}\n", x->o->shard_i, x->o->shard_n, x->o->jobs,
           when);
-  TRY(conform_sys_atomic_commit(&at, err));
+  TRY(ir_fs_atomic_commit(&at, err));
 fail:
   return st;
 }
@@ -703,8 +703,8 @@ static ttref_status check_identity(const ctx *x, const char *shown, ttref_error 
     goto fail;
   }
   snprintf(path, sizeof path, "%s/run.json", x->o->report_dir);
-  if (!conform_sys_exists(path)) goto fail; /* a journal without run.json: nothing to compare */
-  TRY(conform_sys_read_regular(path, &text, &len, err));
+  if (!ir_fs_exists(path)) goto fail; /* a journal without run.json: nothing to compare */
+  TRY(ir_fs_read_regular(path, &text, &len, err));
   snprintf(shard, sizeof shard, "%d/%d", x->o->shard_i, x->o->shard_n);
   char spec[4200];
   backend_shown(x, spec, sizeof spec);
@@ -747,8 +747,8 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   absreport[0] = 0;
   *out_unexpected = 0;
   conform_sys_become_subreaper(); /* orphans of workers come back here; SIGXFSZ becomes EFBIG */
-  TRY(conform_sys_mkdirs(o->report_dir, err));
-  TRY(conform_sys_mkdirs_in(shown, "work", err)); /* refuses a symbolic link there */
+  TRY(ir_fs_mkdirs(o->report_dir, NULL, err));
+  TRY(ir_fs_mkdirs_in(shown, "work", err)); /* refuses a symbolic link there */
   if (!realpath(o->report_dir, absreport))
     FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "bad report directory '%s'", o->report_dir));
   oa.report_dir = absreport;
@@ -801,10 +801,10 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
                 o->filter, total, o->suite));
   snprintf(path, sizeof path, "%s/journal.jsonl", o->report_dir);
   TRY(check_identity(&x, shown, err)); /* before the journal is opened: a refused run changes nothing */
-  TRY(conform_sys_fopen_in(shown, "journal.jsonl", o->resume ? "a" : "w", &jf, err)); /* first: refuses a link */
+  TRY(ir_fs_fopen_in(shown, "journal.jsonl", o->resume ? "a" : "w", &jf, err)); /* first: refuses a link */
   if (o->resume) TRY(conform_journal_read(path, true, &done, err));
   snprintf(path, sizeof path, "%s/run.json", o->report_dir);
-  if (!o->resume || !conform_sys_exists(path)) TRY(write_env(&x, shown, err));
+  if (!o->resume || !ir_fs_exists(path)) TRY(write_env(&x, shown, err));
   int ntodo = 0;
   for (int i = 0; i < x.nitems; i++) {
     char id[300];
@@ -814,7 +814,7 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
       have = strcmp(done.v[k].id, id) == 0 && !conform_record_is_harness_error(&done.v[k]);
     if (!have) todo[ntodo++] = i;
   }
-  progress pg = {o->progress < 0 ? isatty(2) : o->progress, 0, ntodo, {0}, conform_sys_now(), shown};
+  progress pg = {o->progress < 0 ? isatty(2) : o->progress, 0, ntodo, {0}, ir_fs_now(), shown};
   if (x.nitems - ntodo > 0) fprintf(stderr, "resuming: %d of %d items already journaled\n", x.nitems - ntodo, x.nitems);
   nw = o->jobs < ntodo ? o->jobs : ntodo;
   ws = ir_calloc((size_t)nw + 1, sizeof *ws);
@@ -938,7 +938,7 @@ ttref_status conform_run(const conform_run_opts *o, int *out_unexpected, ttref_e
   if (x.nmut) { /* mutants.list: the run's mutant order, which `report merge` needs to score shards */
     double score;
     FILE *ml = NULL;
-    TRY(conform_sys_fopen_in(o->report_dir, "mutants.list", "w", &ml, err)); /* never through a symbolic link */
+    TRY(ir_fs_fopen_in(o->report_dir, "mutants.list", "w", &ml, err)); /* never through a symbolic link */
     for (int k = 0; k < x.nmut; k++) fprintf(ml, "%s\n", conform_mutant_name(x.mut_ids[k]));
     if (fclose(ml) != 0) FAIL(IR_ERR(err, TTREF_E_IO, (ttref_loc){0}, "cannot write '%s/mutants.list'", o->report_dir));
     TRY(conform_mutant_report(o->report_dir, o->suite, x.mut_ids, x.nmut, &all, stdout, &score, err));

@@ -5,7 +5,7 @@
  */
 #include "config.h"
 #include "conform_sha256.h"
-#include "conform_sys.h"
+#include "ir_base_fs.h"
 #include "ir_base.h"
 
 #include <errno.h>
@@ -129,7 +129,7 @@ ttref_status conform_sha256_file(const char *path, char hex[65], ttref_error *er
   conform_sha256 c;
   uint8_t d[32], buf[65536];
   FILE *f = NULL;
-  TRY(conform_sys_fopen_regular(path, true, &f, err)); /* a FIFO in a golden directory must not hang */
+  TRY(ir_fs_fopen_regular(path, true, &f, err)); /* a FIFO in a golden directory must not hang */
   conform_sha256_init(&c);
   size_t n;
   while ((n = fread(buf, 1, sizeof buf, f)) > 0) conform_sha256_update(&c, buf, n);

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE /* POSIX process and file calls under -std=c11 */
 #include "config.h"
 #include "conform_stage.h"
+#include "ir_base_fs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -20,7 +21,7 @@ bool conform_stage_exe(char *buf, size_t n)
     snprintf(buf, n, "%s", env);
     return true;
   }
-  return conform_sys_self_exe(buf, n);
+  return ir_fs_self_exe(buf, n);
 }
 
 static void yaml_str(FILE *f, const char *s)
@@ -46,7 +47,7 @@ static ttref_status write_case_yaml(const conform_case *c, const conform_spec *s
   ttref_loc none = {0};
   const char *path = "case.yaml";
   FILE *f = NULL;
-  TRY(conform_sys_fopen_in(dir, path, "w", &f, err));
+  TRY(ir_fs_fopen_in(dir, path, "w", &f, err));
   fprintf(f, "# ttref case directory (docs/adapter-protocol.md); generated, do not edit\n");
   fprintf(f, "protocol: %d\ncase: ", CONFORM_PROTOCOL_VERSION);
   yaml_str(f, c->name);
@@ -105,13 +106,13 @@ ttref_status conform_stage_case(const conform_case *c, const conform_spec *s, co
   npy_array arr = {0};
   char path[4096];
   /* below DIR nothing is reached through a symbolic link (docs/security.md) */
-  TRY(conform_sys_mkdirs_in(dir, "inputs", err));
-  TRY(conform_sys_mkdirs_in(dir, "outputs", err));
+  TRY(ir_fs_mkdirs_in(dir, "inputs", err));
+  TRY(ir_fs_mkdirs_in(dir, "outputs", err));
   if (s->lowered) { /* a traced kernel: the trace as kernel.fx, its lowering as kernel.ttir */
-    TRY(conform_sys_write_file_in(dir, "kernel.ttir", s->lowered, s->lowered_len, err));
-    TRY(conform_sys_copy_file_in(s->kernel, dir, "kernel.fx", err));
+    TRY(ir_fs_write_file_in(dir, "kernel.ttir", s->lowered, s->lowered_len, err));
+    TRY(ir_fs_copy_file_in(s->kernel, dir, "kernel.fx", err));
   } else {
-    TRY(conform_sys_copy_file_in(s->kernel, dir, "kernel.ttir", err));
+    TRY(ir_fs_copy_file_in(s->kernel, dir, "kernel.ttir", err));
   }
   TRY(write_case_yaml(c, s, dir, err));
   for (int i = 0; i < s->nargs; i++) {

@@ -7,10 +7,11 @@
  * share one per-launch state and its locking; splitting it is left to the
  * debugging module's owner.
  */
-#define _GNU_SOURCE /* lstat, mkdir under -std=c11 */
+#define _GNU_SOURCE /* lstat under -std=c11 */
 #include "config.h"
 #include "interp_debug.h"
 #include "fp.h"
+#include "ir_base_fs.h"
 #include "npy_io.h"
 
 #include <errno.h>
@@ -303,8 +304,8 @@ ttref_status interp_debug_set_dump_dir(interp_debug *d, const char *dir, ttref_e
 {
   ttref_loc none = {0};
   if (!*dir) return IR_ERR(err, TTREF_E_USAGE, none, "--dump-dir needs a directory");
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-    return IR_ERR(err, TTREF_E_IO, none, "cannot create dump directory '%s': %s", dir, strerror(errno));
+  ttref_status st = ir_fs_mkdirs(dir, "dump directory", err);
+  if (st != TTREF_OK) return st;
   struct stat sb;
   if (lstat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
     return IR_ERR(err, TTREF_E_IO, none, "dump directory '%s' is not a directory (symlinks are not followed)", dir);

@@ -6,6 +6,8 @@
 #include "config.h"
 #include "interp_launch.h"
 #include "fp.h"
+#include "ir_base_fs.h"
+#include "ir_base_yaml.h"
 
 #include <errno.h>
 #include <math.h>
@@ -399,22 +401,7 @@ ttref_status interp_write_outputs(const interp_bound *b, const interp_bound *pb,
                                   ttref_error *err)
 {
   ttref_status st = TTREF_OK;
-  ttref_loc none = {0};
-  {
-    /* mkdir -p */
-    char tmp[4096];
-    size_t len = strlen(dir);
-    if (len == 0 || len >= sizeof tmp) FAIL(IR_ERR(err, TTREF_E_USAGE, none, "bad output directory '%s'", dir));
-    memcpy(tmp, dir, len + 1);
-    for (size_t k = 1; k <= len; k++) {
-      if (tmp[k] != '/' && tmp[k] != 0) continue;
-      char ch = tmp[k];
-      tmp[k] = 0;
-      if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
-        FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot create output directory '%s': %s", tmp, strerror(errno)));
-      tmp[k] = ch;
-    }
-  }
+  TRY(ir_fs_mkdirs(dir, "output directory", err));
   TRY(unmap_rewritten(b, pb, dir, only, err));
   for (int i = 0; i < b->nargs; i++) {
     if (b->alloc_of[i] < 0 || (only && !only[i])) continue;
@@ -433,7 +420,6 @@ fail:
 }
 
 /* ---- launch files ---------------------------------------------------------------------------- */
-#include <yaml.h>
 
 /* One launch format: `run --launch` files, the harness's staged case.yaml and the corpus
  * case.json share these keys; the descriptive ones (INFO) are read and ignored. */
@@ -456,10 +442,10 @@ static const char *const launch_key_names[] = {
 #undef X
 };
 
-static ttref_status yerr(ttref_error *err, const char *path, const yaml_node_t *n, const char *msg, const char *what)
+/* A located error at @p n: "MSG" or "MSG: WHAT". */
+static ttref_status yerr(ir_yaml *y, const yaml_node_t *n, const char *msg, const char *what)
 {
-  ttref_loc l = {path, n ? (int)n->start_mark.line + 1 : 0, n ? (int)n->start_mark.column + 1 : 0};
-  return ir_error_set(err, TTREF_E_INPUT, l, "%s%s%s", msg, what ? ": " : "", what ? what : "");
+  return ir_yaml_fail(y, n, "%s%s%s", msg, what ? ": " : "", what ? what : "");
 }
 
 static const char *scalar_of(const yaml_node_t *n)
@@ -527,10 +513,10 @@ static ttref_status push_spec(interp_launch_file *lf, const char *path, const ch
  * argument Triton specialised away (constexprs, ints equal to 1) is not in the TTIR
  * signature and is skipped.
  */
-static ttref_status list_args(interp_launch_file *lf, const char *path, yaml_document_t *doc, yaml_node_t *v,
-                              ttref_error *err)
+static ttref_status list_args(interp_launch_file *lf, const char *path, ir_yaml *y, yaml_node_t *v, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
+  yaml_document_t *doc = &y->doc;
   int n = (int)(v->data.sequence.items.top - v->data.sequence.items.start);
   lf->specs = ir_calloc((size_t)n + 1, sizeof(char *));
   if (!lf->specs) return IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory");
@@ -538,39 +524,39 @@ static ttref_status list_args(interp_launch_file *lf, const char *path, yaml_doc
   for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
     yaml_node_t *e = yaml_document_get_node(doc, *it);
     if (!e || e->type != YAML_MAPPING_NODE)
-      FAIL(yerr(err, path, e, "each argument is a mapping (name:, kind:, file: or value:)", NULL));
+      FAIL(yerr(y, e, "each argument is a mapping (name:, kind:, file: or value:)", NULL));
     const char *name = NULL, *kind = NULL, *file = NULL, *value = NULL, *dtype = NULL;
     char shape[200] = "";
     for (yaml_node_pair_t *pr = e->data.mapping.pairs.start; pr < e->data.mapping.pairs.top; pr++) {
       yaml_node_t *k = yaml_document_get_node(doc, pr->key), *x = yaml_document_get_node(doc, pr->value);
       const char *ks = scalar_of(k), *xs = scalar_of(x);
-      if (!ks) FAIL(yerr(err, path, k, "argument keys are strings", NULL));
+      if (!ks) FAIL(yerr(y, k, "argument keys are strings", NULL));
       if (!strcmp(ks, "shape") && x && x->type == YAML_SEQUENCE_NODE) {
         size_t pos = 0;
         for (yaml_node_item_t *si = x->data.sequence.items.start; si < x->data.sequence.items.top; si++) {
           const char *d = scalar_of(yaml_document_get_node(doc, *si));
-          if (!d || pos + strlen(d) + 2 >= sizeof shape) FAIL(yerr(err, path, x, "shape is a list of integers", NULL));
+          if (!d || pos + strlen(d) + 2 >= sizeof shape) FAIL(yerr(y, x, "shape is a list of integers", NULL));
           pos += (size_t)snprintf(shape + pos, sizeof shape - pos, "%s%s", pos ? "," : "", d);
         }
         continue;
       }
-      if (!xs) FAIL(yerr(err, path, x, "expected a scalar value", ks));
+      if (!xs) FAIL(yerr(y, x, "expected a scalar value", ks));
       if (!strcmp(ks, "name")) name = xs;
       else if (!strcmp(ks, "kind")) kind = xs;
       else if (!strcmp(ks, "file")) file = xs;
       else if (!strcmp(ks, "value")) value = xs;
       else if (!strcmp(ks, "dtype")) dtype = xs;
       else if (strcmp(ks, "type") && strcmp(ks, "output") && strcmp(ks, "shape"))
-        FAIL(yerr(err, path, k, "unknown key in argument", ks));
+        FAIL(yerr(y, k, "unknown key in argument", ks));
     }
-    if (!name) FAIL(yerr(err, path, e, "argument without name", NULL));
+    if (!name) FAIL(yerr(y, e, "argument without name", NULL));
     const bool ptr = kind ? !strcmp(kind, "ptr") : file != NULL;
     char buf[320];
     if (ptr && file) snprintf(buf, sizeof buf, "@%s", file);
     else if (ptr && dtype && shape[0]) snprintf(buf, sizeof buf, "@new:%s[%s]", dtype, shape);
-    else if (ptr) FAIL(yerr(err, path, e, "pointer argument needs file: (or dtype: and shape:)", name));
+    else if (ptr) FAIL(yerr(y, e, "pointer argument needs file: (or dtype: and shape:)", name));
     else if (value) snprintf(buf, sizeof buf, "%s", value);
-    else FAIL(yerr(err, path, e, "scalar argument needs value:", name));
+    else FAIL(yerr(y, e, "scalar argument needs value:", name));
     TRY(push_spec(lf, path, name, buf, true, err));
   }
 fail:
@@ -592,50 +578,28 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
 {
   ttref_status st = TTREF_OK;
   ttref_loc none = {0};
-  FILE *f = NULL;
-  yaml_parser_t parser;
-  yaml_document_t doc;
-  bool parser_ok = false, doc_ok = false;
+  ir_yaml yd, *y = &yd;
+  memset(&yd, 0, sizeof yd);
   memset(lf, 0, sizeof *lf);
   lf->ftz = lf->contract = lf->precise = -1;
-  f = fopen(path, "rb");
-  if (!f) FAIL(IR_ERR(err, TTREF_E_IO, none, "cannot open launch file '%s': %s", path, strerror(errno)));
-  if (!yaml_parser_initialize(&parser)) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
-  parser_ok = true;
-  yaml_parser_set_input_file(&parser, f);
-  if (!yaml_parser_load(&parser, &doc)) {
-    ttref_loc l = {path, (int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1};
-    FAIL(ir_error_set(err, TTREF_E_INPUT, l, "bad YAML: %s", parser.problem ? parser.problem : "parse error"));
-  }
-  doc_ok = true;
-  { /* one document: a second one would otherwise be ignored silently */
-    yaml_document_t doc2;
-    if (!yaml_parser_load(&parser, &doc2)) {
-      ttref_loc l = {path, (int)parser.problem_mark.line + 1, (int)parser.problem_mark.column + 1};
-      FAIL(ir_error_set(err, TTREF_E_INPUT, l, "bad YAML: %s", parser.problem ? parser.problem : "parse error"));
-    }
-    ttref_loc l2 = {path, (int)doc2.start_mark.line + 1, (int)doc2.start_mark.column + 1};
-    bool more = yaml_document_get_root_node(&doc2) != NULL;
-    yaml_document_delete(&doc2);
-    if (more)
-      FAIL(ir_error_set(err, TTREF_E_INPUT, l2, "a launch file holds one YAML document; a second one starts here"));
-  }
-  yaml_node_t *root = yaml_document_get_root_node(&doc);
+  TRY(ir_yaml_load(y, path, "launch file", NULL, err)); /* one document, located syntax errors */
+  yaml_document_t *doc = &y->doc;
+  yaml_node_t *root = ir_yaml_root(y);
   unsigned seen = 0;
   if (!root || root->type != YAML_MAPPING_NODE)
-    FAIL(yerr(err, path, root, "a launch file is a mapping (kernel:, grid:, args:, ...)", NULL));
+    FAIL(yerr(y, root, "a launch file is a mapping (kernel:, grid:, args:, ...)", NULL));
   for (yaml_node_pair_t *pr = root->data.mapping.pairs.start; pr < root->data.mapping.pairs.top; pr++) {
-    yaml_node_t *k = yaml_document_get_node(&doc, pr->key), *v = yaml_document_get_node(&doc, pr->value);
+    yaml_node_t *k = yaml_document_get_node(doc, pr->key), *v = yaml_document_get_node(doc, pr->value);
     const char *ks = scalar_of(k);
     int key = LK_COUNT;
     for (int i = 0; ks && i < LK_COUNT; i++)
       if (!strcmp(ks, launch_key_names[i])) key = i;
-    if (key < LK_COUNT && (seen & (1u << key))) FAIL(yerr(err, path, k, "duplicate key", ks));
+    if (key < LK_COUNT && (seen & (1u << key))) FAIL(yerr(y, k, "duplicate key", ks));
     if (key < LK_COUNT) seen |= 1u << key;
     const char *vs = scalar_of(v);
     switch (key) {
     case LK_KERNEL:
-      if (!vs) FAIL(yerr(err, path, v, "kernel must be a path", NULL));
+      if (!vs) FAIL(yerr(y, v, "kernel must be a path", NULL));
       if (!is_path(vs)) { /* corpus case.json: the function's name; the IR is kernel.ttir beside it */
         if (!lf->function && !(lf->function = ir_strdup(vs[0] == '@' ? vs + 1 : vs)))
           FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
@@ -644,19 +608,18 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
       if (!(lf->kernel = resolve(path, vs))) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
       break;
     case LK_FUNCTION:
-      if (!vs) FAIL(yerr(err, path, v, "function must be a name", NULL));
+      if (!vs) FAIL(yerr(y, v, "function must be a name", NULL));
       if (lf->function) ir_free(lf->function, strlen(lf->function) + 1);
       if (!(lf->function = ir_strdup(vs[0] == '@' ? vs + 1 : vs)))
         FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
       break;
     case LK_OUT:
-      if (!vs) FAIL(yerr(err, path, v, "out must be a directory", NULL));
+      if (!vs) FAIL(yerr(y, v, "out must be a directory", NULL));
       if (!(lf->out = resolve(path, vs))) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
       break;
     case LK_THREADS: {
       int64_t t;
-      if (!parse_i64(vs, 1, INTERP_MAX_THREADS, &t))
-        FAIL(yerr(err, path, v, "threads must be an integer in [1, 256]", NULL));
+      if (!parse_i64(vs, 1, INTERP_MAX_THREADS, &t)) FAIL(yerr(y, v, "threads must be an integer in [1, 256]", NULL));
       lf->threads = (int)t;
       break;
     }
@@ -664,7 +627,7 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
     case LK_CONTRACT:
     case LK_PRECISE: {
       int b = parse_bool(vs);
-      if (b < 0) FAIL(yerr(err, path, v, "expected true or false", NULL));
+      if (b < 0) FAIL(yerr(y, v, "expected true or false", NULL));
       if (key == LK_FTZ) lf->ftz = b;
       else if (key == LK_CONTRACT) lf->contract = b;
       else lf->precise = b;
@@ -675,38 +638,38 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
       lf->has_grid = true;
       if (vs) {
         if (!parse_i64(vs, 0, INT32_MAX, &lf->grid[0]))
-          FAIL(yerr(err, path, v, "grid must be an integer or a list of up to 3", NULL));
+          FAIL(yerr(y, v, "grid must be an integer or a list of up to 3", NULL));
         break;
       }
-      if (v->type != YAML_SEQUENCE_NODE) FAIL(yerr(err, path, v, "grid must be an integer or a list of up to 3", NULL));
+      if (v->type != YAML_SEQUENCE_NODE) FAIL(yerr(y, v, "grid must be an integer or a list of up to 3", NULL));
       int d = 0;
       for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++, d++) {
-        yaml_node_t *e = yaml_document_get_node(&doc, *it);
+        yaml_node_t *e = yaml_document_get_node(doc, *it);
         if (d >= 3 || !parse_i64(scalar_of(e), 0, INT32_MAX, &lf->grid[d]))
-          FAIL(yerr(err, path, e, "grid entries are up to 3 integers in [0, 2^31)", NULL));
+          FAIL(yerr(y, e, "grid entries are up to 3 integers in [0, 2^31)", NULL));
       }
       break;
     }
     case LK_ARGS: {
-      if (lf->specs) FAIL(yerr(err, path, k, "duplicate key", "args"));
+      if (lf->specs) FAIL(yerr(y, k, "duplicate key", "args"));
       if (v->type == YAML_SEQUENCE_NODE) {
-        TRY(list_args(lf, path, &doc, v, err));
+        TRY(list_args(lf, path, y, v, err));
         break;
       }
       if (v->type != YAML_MAPPING_NODE)
-        FAIL(yerr(err, path, v, "args must be a mapping NAME: VALUE or a list of {name:, ...}", NULL));
+        FAIL(yerr(y, v, "args must be a mapping NAME: VALUE or a list of {name:, ...}", NULL));
       int n = (int)(v->data.mapping.pairs.top - v->data.mapping.pairs.start);
-      if (n > 4096) FAIL(yerr(err, path, v, "more than 4096 arguments", NULL));
+      if (n > 4096) FAIL(yerr(y, v, "more than 4096 arguments", NULL));
       lf->specs = ir_calloc((size_t)n + 1, sizeof(char *));
       if (!lf->specs) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
       lf->specs_cap = n;
       for (yaml_node_pair_t *ap = v->data.mapping.pairs.start; ap < v->data.mapping.pairs.top; ap++) {
-        yaml_node_t *an = yaml_document_get_node(&doc, ap->key), *av = yaml_document_get_node(&doc, ap->value);
+        yaml_node_t *an = yaml_document_get_node(doc, ap->key), *av = yaml_document_get_node(doc, ap->value);
         const char *name = scalar_of(an), *val = scalar_of(av);
-        if (!name || !val) FAIL(yerr(err, path, av, "each argument is NAME: VALUE (pointers: \"@FILE.npy\")", NULL));
+        if (!name || !val) FAIL(yerr(y, av, "each argument is NAME: VALUE (pointers: \"@FILE.npy\")", NULL));
         for (yaml_node_pair_t *bp = v->data.mapping.pairs.start; bp < ap; bp++) { /* n <= 4096: pairwise is cheap */
-          const char *other = scalar_of(yaml_document_get_node(&doc, bp->key));
-          if (other && !strcmp(other, name)) FAIL(yerr(err, path, an, "duplicate argument", name));
+          const char *other = scalar_of(yaml_document_get_node(doc, bp->key));
+          if (other && !strcmp(other, name)) FAIL(yerr(y, an, "duplicate argument", name));
         }
         char *file = NULL;
         if (val[0] == '@' && strncmp(val, "@new:", 5) != 0 && !(file = resolve(path, val + 1)))
@@ -731,23 +694,20 @@ ttref_status interp_launch_file_read(const char *path, interp_launch_file *lf, t
     case LK_INFO_OUTPUTS:
     case LK_INFO_UNORDERED:
     case LK_INFO_NUM_WARPS: break;
-    default: FAIL(yerr(err, path, k, "unknown key in launch file", ks ? ks : "(not a string)"));
+    default: FAIL(yerr(y, k, "unknown key in launch file", ks ? ks : "(not a string)"));
     }
   }
   if (!lf->kernel) { /* a case directory: kernel.ttir beside the descriptor */
     char *kp = resolve(path, "kernel.ttir");
-    struct stat sb;
     if (!kp) FAIL(IR_ERR(err, TTREF_E_NOMEM, none, "out of memory"));
-    if (stat(kp, &sb) != 0) {
+    if (!ir_fs_exists(kp)) {
       ir_free(kp, strlen(kp) + 1);
-      FAIL(yerr(err, path, root, "launch file has no 'kernel' (and no kernel.ttir beside it)", NULL));
+      FAIL(yerr(y, root, "launch file has no 'kernel' (and no kernel.ttir beside it)", NULL));
     }
     lf->kernel = kp;
   }
 fail:
-  if (doc_ok) yaml_document_delete(&doc);
-  if (parser_ok) yaml_parser_delete(&parser);
-  if (f) fclose(f);
+  ir_yaml_free(y);
   if (st != TTREF_OK) {
     ttref_error keep = err ? *err : (ttref_error){0};
     interp_launch_file_free(lf);

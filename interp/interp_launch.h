@@ -86,8 +86,10 @@ typedef struct interp_launch_file {
 /*
  * Read a launch file: a YAML mapping with keys kernel, function, grid (int or
  * list of up to 3), args (mapping NAME: VALUE, pointers as "@FILE.npy"), out,
- * threads, ftz, contract, precise. Unknown keys and bad values give
- * TTREF_E_INPUT with FILE:LINE:COL.
+ * threads, ftz, contract, precise, read through ir_yaml_load (a regular
+ * file holding one document: a FIFO or device is TTREF_E_IO, never a hang).
+ * Syntax errors, unknown keys and bad values give TTREF_E_INPUT with
+ * FILE:LINE:COL.
  */
 ttref_status interp_launch_file_read(const char *path, interp_launch_file *out, ttref_error *err);
 void interp_launch_file_free(interp_launch_file *lf);

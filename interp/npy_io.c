@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L /* fileno, fstat under -std=c11 */
 #include "npy_io.h"
 #include "ir_base.h"
+#include "ir_base_fs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -496,78 +497,72 @@ fail:
   return st;
 }
 
-ttref_status npy_read(const char *path, npy_array *out, ttref_error *err)
+/* How open_source opens a path. */
+typedef enum open_how {
+  OPEN_STREAM,  /* npy_read: any readable stream (a pipe too); a regular file's size is known */
+  OPEN_MAP,     /* npy_read_map: the same, and a regular file's data may be mapped */
+  OPEN_REGULAR, /* npy_read_bounded: a regular file only, never through a symlink, never waiting on a FIFO */
+} open_how;
+
+/* Open @p path into s->f (the caller fcloses it), with s->size (and the file's identity for OPEN_MAP). */
+static ttref_status open_source(source *s, const char *path, open_how how, ttref_error *err)
 {
   ttref_status st = TTREF_OK;
-  source s = {path, NULL, NULL, 0, 0, -1, false, 0, false, 0, 0};
   struct stat sb;
-  if (!out || !path) return ir_error_set(err, TTREF_E_USAGE, no_loc, "npy_read: NULL argument");
-  memset(out, 0, sizeof *out);
-  s.f = fopen(path, "rb");
-  if (!s.f) FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: cannot open: %s", path, strerror(errno)));
-  if (fstat(fileno(s.f), &sb) != 0)
-    FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: cannot stat: %s", path, strerror(errno)));
-  if (S_ISREG(sb.st_mode)) s.size = (int64_t)sb.st_size; /* a directory fails at fread (EISDIR) */
-  TRY(read_npy(&s, out, err));
+  int fd = -1;
+  if (how == OPEN_REGULAR) {
+    TRY(ir_fs_open_regular(path, s->name, IR_FS_NAME_FIRST, &fd, &s->size, err));
+    s->f = fdopen(fd, "rb");
+    if (!s->f) FAIL(ir_error_set(err, TTREF_E_NOMEM, no_loc, "%s: cannot open: %s", s->name, strerror(errno)));
+    fd = -1;
+    goto fail;
+  }
+  s->f = fopen(path, "rb");
+  if (!s->f) FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: cannot open: %s", s->name, strerror(errno)));
+  if (fstat(fileno(s->f), &sb) != 0)
+    FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: cannot stat: %s", s->name, strerror(errno)));
+  if (S_ISREG(sb.st_mode)) { /* a directory fails at fread (EISDIR) */
+    s->size = (int64_t)sb.st_size;
+    s->mappable = how == OPEN_MAP;
+    s->dev = (uint64_t)sb.st_dev;
+    s->ino = (uint64_t)sb.st_ino;
+  }
 fail:
-  if (s.f) fclose(s.f);
+  if (fd >= 0) close(fd);
   return st;
+}
+
+/* The three path readers: open, read, close (a mapping outlives its descriptor). */
+static ttref_status read_path(source *s, const char *path, open_how how, npy_array *out, ttref_error *err)
+{
+  ttref_status st = TTREF_OK;
+  memset(out, 0, sizeof *out);
+  TRY(open_source(s, path, how, err));
+  TRY(read_npy(s, out, err));
+fail:
+  if (s->f) fclose(s->f);
+  return st;
+}
+
+ttref_status npy_read(const char *path, npy_array *out, ttref_error *err)
+{
+  source s = {path, NULL, NULL, 0, 0, -1, false, 0, false, 0, 0};
+  if (!out || !path) return ir_error_set(err, TTREF_E_USAGE, no_loc, "npy_read: NULL argument");
+  return read_path(&s, path, OPEN_STREAM, out, err);
 }
 
 ttref_status npy_read_map(const char *path, npy_array *out, ttref_error *err)
 {
-  ttref_status st = TTREF_OK;
   source s = {path, NULL, NULL, 0, 0, -1, false, 0, false, 0, 0};
-  struct stat sb;
   if (!out || !path) return ir_error_set(err, TTREF_E_USAGE, no_loc, "npy_read_map: NULL argument");
-  memset(out, 0, sizeof *out);
-  s.f = fopen(path, "rb");
-  if (!s.f) FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: cannot open: %s", path, strerror(errno)));
-  if (fstat(fileno(s.f), &sb) != 0)
-    FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: cannot stat: %s", path, strerror(errno)));
-  if (S_ISREG(sb.st_mode)) {
-    s.size = (int64_t)sb.st_size;
-    s.mappable = true;
-    s.dev = (uint64_t)sb.st_dev;
-    s.ino = (uint64_t)sb.st_ino;
-  }
-  TRY(read_npy(&s, out, err));
-fail:
-  if (s.f) fclose(s.f); /* a mapping outlives its descriptor */
-  return st;
+  return read_path(&s, path, OPEN_MAP, out, err);
 }
 
 ttref_status npy_read_bounded(const char *path, const char *name, size_t max_data, npy_array *out, ttref_error *err)
 {
-  ttref_status st = TTREF_OK;
   source s = {name ? name : path, NULL, NULL, 0, 0, -1, true, max_data, false, 0, 0};
-  struct stat sb;
-  int fd = -1;
   if (!out || !path) return ir_error_set(err, TTREF_E_USAGE, no_loc, "npy_read_bounded: NULL argument");
-  memset(out, 0, sizeof *out);
-  /* O_NONBLOCK: a FIFO without a writer must not block the open; O_NOFOLLOW: no symlink (to /dev/stdin) */
-  fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0 && errno == ELOOP)
-    FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: it is a symbolic link, not a regular file", s.name));
-  if (fd < 0) FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: cannot open: %s", s.name, strerror(errno)));
-  if (fstat(fd, &sb) != 0) FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: cannot stat: %s", s.name, strerror(errno)));
-  if (!S_ISREG(sb.st_mode))
-    FAIL(ir_error_set(err, TTREF_E_IO, no_loc, "%s: not a regular file (%s)", s.name,
-                      S_ISFIFO(sb.st_mode)  ? "a FIFO"
-                      : S_ISDIR(sb.st_mode) ? "a directory"
-                      : S_ISCHR(sb.st_mode) ? "a character device"
-                                            : "not a plain file"));
-  int fl = fcntl(fd, F_GETFL);
-  if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-  s.size = (int64_t)sb.st_size;
-  s.f = fdopen(fd, "rb");
-  if (!s.f) FAIL(ir_error_set(err, TTREF_E_NOMEM, no_loc, "%s: cannot open: %s", s.name, strerror(errno)));
-  fd = -1;
-  TRY(read_npy(&s, out, err));
-fail:
-  if (fd >= 0) close(fd);
-  if (s.f) fclose(s.f);
-  return st;
+  return read_path(&s, path, OPEN_REGULAR, out, err);
 }
 
 ttref_status npy_read_mem(const char *name, const void *buf, size_t len, npy_array *out, ttref_error *err)

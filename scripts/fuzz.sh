@@ -35,9 +35,9 @@ targets=${FUZZ_TARGETS:-fuzz_parse fuzz_run fuzz_fx fuzz_reply fuzz_suite}
 want() { case " $targets " in *" $1 "*) return 0 ;; esac; return 1; }
 CFL="-std=gnu11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 # shellcheck disable=SC2086
-want fuzz_parse && clang $CFL -I"$work/cfg" -I"$top/ir" "$top"/ir/*.c "$top/tests/fuzz/fuzz_parse.c" -o "$work/fuzz_parse" -lm
+want fuzz_parse && clang $CFL -I"$work/cfg" -I"$top/ir" "$top"/ir/*.c "$top/tests/fuzz/fuzz_parse.c" -o "$work/fuzz_parse" -lyaml -lm
 # shellcheck disable=SC2086
-want fuzz_fx && clang $CFL -I"$work/cfg" -I"$top/ir" "$top"/ir/*.c "$top/tests/fuzz/fuzz_fx.c" -o "$work/fuzz_fx" -lm
+want fuzz_fx && clang $CFL -I"$work/cfg" -I"$top/ir" "$top"/ir/*.c "$top/tests/fuzz/fuzz_fx.c" -o "$work/fuzz_fx" -lyaml -lm
 run_srcs=$(ls "$top"/interp/*.c) # the ttref program's main is in cli/
 # libquadmath is GCC's: give clang its header (alone, not GCC's whole include dir) and library
 mkdir -p "$work/qinc"

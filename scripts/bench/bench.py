@@ -152,7 +152,7 @@ def main():
         cc = os.environ.get("CC", "cc")
         subprocess.run([cc, "-std=gnu11", "-O2", "-I" + work, "-I" + os.path.join(TOP, "ir"), "-I" + os.path.join(TOP, "interp"),
                         os.path.join(TOP, "scripts/bench/bench_base.c"), os.path.join(TOP, "interp/npy_io.c"), os.path.join(TOP, "ir/ir_base.c"),
-                        "-o", bb, "-lm"], check=True)
+                        os.path.join(TOP, "ir/ir_base_fs.c"), "-o", bb, "-lm"], check=True)
         load0 = os.getloadavg()
         rows = []
         for k in kernels(a.tiny):

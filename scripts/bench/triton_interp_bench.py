@@ -160,7 +160,7 @@ def main():
         f.write('#define PACKAGE_VERSION "bench"\n')
     subprocess.run(["cc", "-std=gnu11", "-O2", "-I" + work, "-I" + os.path.join(bench.TOP, "ir"), "-I" + os.path.join(bench.TOP, "interp"),
                     os.path.join(bench.TOP, "scripts/bench/bench_base.c"), os.path.join(bench.TOP, "interp/npy_io.c"),
-                    os.path.join(bench.TOP, "ir/ir_base.c"), "-o", bb, "-lm"], check=True)
+                    os.path.join(bench.TOP, "ir/ir_base.c"), os.path.join(bench.TOP, "ir/ir_base_fs.c"), "-o", bb, "-lm"], check=True)
     print(f"| kernel | size | TRITON_INTERPRET=1 s | ttref {os.cpu_count()} thr s | ratio | outputs |")
     print("|---|---|---|---|---|---|")
     for k in bench.kernels(a.tiny):

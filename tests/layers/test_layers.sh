@@ -1,6 +1,6 @@
 #!/bin/sh
 # The layers of the tree (docs/HACKING.md, "Layers") and the libraries' exports (TAP):
-#   0 base     ir/ir_base.[ch] and the public headers ir/ttref*.h
+#   0 base     ir/ir_base*.[ch] (allocation, errors, filesystem, YAML) and the public headers ir/ttref*.h
 #   1 engine   ir/, interp/            (libttref_core -> libttref)
 #   2 harness  conformance/            (libttref_conform_core -> libttref_conform)
 #   3 cli      cli/                    (the ttref program)
@@ -16,7 +16,7 @@ tl_tmpdir test_layers_sh
 # layer_of PATH (relative to the source root): the layer number, or nothing outside the four
 layer_of() {
   case $1 in
-    ir/ir_base.h | ir/ir_base.c | ir/ttref.h | ir/ttref_*_list.h) echo 0 ;;
+    ir/ir_base*.h | ir/ir_base*.c | ir/ttref.h | ir/ttref_*_list.h) echo 0 ;;
     ir/* | interp/*) echo 1 ;;
     conformance/*) echo 2 ;;
     cli/*) echo 3 ;;
@@ -51,6 +51,23 @@ check "no file includes a header of a higher layer (base < engine < harness < cl
 # named for the layer the issue cares about most)
 check "ir/ and interp/ include nothing of conformance/ or cli/" \
   '! grep -q "^ir/\|^interp/" "$tmp/up"' "$(grep '^ir/\|^interp/' "$tmp/up")"
+
+# the base layer itself: ir/ir_base*.[ch] include, of ttref's own headers, only ttref.h,
+# ttref_status_list.h and each other (plus the generated config.h), so the engine and the harness
+# can both stand on it
+: >"$tmp/base"
+for f in "$S"/ir/ir_base*.[ch]; do
+  grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" | while IFS= read -r line; do
+    h=$(printf '%s\n' "$line" | sed 's/^[^"]*"\([^"]*\)".*/\1/')
+    case $h in
+      config.h | ttref.h | ttref_status_list.h | ir_base*.h) ;;
+      *) echo "${f#"$S"/}:${line%%:*}: includes $h" ;;
+    esac
+  done >>"$tmp/base"
+done
+nbase=$(ls "$S"/ir/ir_base*.[ch] | wc -l)
+check "ir/ir_base*.[ch] ($nbase files) include no ttref header but ttref.h, ttref_status_list.h and ir_base*.h" \
+  '[ "$nbase" -ge 6 ] && [ ! -s "$tmp/base" ]' "$(cat "$tmp/base")"
 
 # cli/cli_run.c (ttref run/check/fmt) is a client of the public API: its own header, ttref.h
 # and system headers only

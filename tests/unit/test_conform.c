@@ -4,10 +4,11 @@
  * determinism, the journal (torn lines, resume de-duplication), the
  * verdict table, plugin backend requests and load errors, and --localize's
  * probe instrumentation (every corpus kernel instrumented still verifies;
- * undefined lanes and loop bodies are guarded), the safe-path layer
- * (unsafe names, no-follow mkdirs/rmtree/open, suites confined to their
- * directory), unordered (multiset) judging and the mutant rewrites (each
- * finds sites in the shipped kernels and leaves IR that verifies).
+ * undefined lanes and loop bodies are guarded), suites confined to their
+ * directory, npy_read_bounded refusing FIFOs and links, unordered (multiset)
+ * judging and the mutant rewrites (each finds sites in the shipped kernels
+ * and leaves IR that verifies). The safe-path helpers themselves:
+ * test_base_fs.c.
  * One cmocka group.
  */
 #define _GNU_SOURCE /* mkdtemp under -std=c11 */
@@ -38,6 +39,7 @@
 #include "conform_sha256.h"
 #include "conform_suite.h"
 #include "conform_sys.h"
+#include "ir_base_fs.h"
 #include "conform_verdict.h"
 #include "ir_base.h"
 #include "ir_parse.h"
@@ -75,7 +77,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
   (void)state;
-  conform_sys_rmtree(tmpdir);
+  ir_fs_rmtree(tmpdir);
   return 0;
 }
 
@@ -229,101 +231,6 @@ static void test_yaml_unsafe_names_located(void **state)
                     "6:18", "variant_key '.' starts with '.'");
 }
 
-static void test_sys_component_problem(void **state)
-{
-  (void)state;
-  static const char *const bad[] = {"", ".", "..", ".hidden", "a/b", "/", "a\tb", "a\x7f", "\n"};
-  static const char *const good[] = {"a", "a.b", "a..b", "x-1_y=2,z", "a."};
-  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) assert_non_null(conform_sys_component_problem(bad[i]));
-  for (size_t i = 0; i < sizeof good / sizeof *good; i++) assert_null(conform_sys_component_problem(good[i]));
-  char longname[300];
-  memset(longname, 'a', sizeof longname - 1);
-  longname[sizeof longname - 1] = 0;
-  assert_non_null(conform_sys_component_problem(longname));
-}
-
-/* Whether @p rel exists under tmpdir (lstat: a link counts as itself). */
-static bool there(const char *rel)
-{
-  char path[600];
-  struct stat sb;
-  snprintf(path, sizeof path, "%s/%s", tmpdir, rel);
-  return lstat(path, &sb) == 0;
-}
-
-static void test_sys_rmtree_in_never_follows_links(void **state)
-{
-  (void)state;
-  char root[400], path[600], target[600];
-  ttref_error err = {0};
-  snprintf(root, sizeof root, "%s/root", tmpdir);
-  assert_int_equal(conform_sys_mkdirs_in(root, "t/sub", &err), TTREF_OK);
-  assert_int_equal(conform_sys_mkdirs_in(tmpdir, "outside/x", &err), TTREF_OK);
-  put("outside/keep", "keep\n");
-  put("root/t/f", "f\n");
-  put("root/t/sub/g", "g\n");
-  snprintf(target, sizeof target, "%s/outside", tmpdir);
-  snprintf(path, sizeof path, "%s/t/link", root);
-  assert_int_equal(symlink(target, path), 0);
-  snprintf(path, sizeof path, "%s/lnk", root);
-  assert_int_equal(symlink(target, path), 0);
-  /* the tree goes, the link inside it goes as a link, its target stays */
-  assert_int_equal(conform_sys_rmtree_in(root, "t", &err), TTREF_OK);
-  assert_false(there("root/t"));
-  assert_true(there("outside/keep"));
-  assert_true(there("outside/x"));
-  /* a link on the way is an error, and nothing behind it is removed */
-  assert_int_equal(conform_sys_rmtree_in(root, "lnk/x", &err), TTREF_E_IO);
-  assert_non_null(strstr(err.msg, "symbolic link"));
-  assert_true(there("outside/x"));
-  assert_int_equal(conform_sys_mkdirs_in(root, "lnk/y", &err), TTREF_E_IO);
-  assert_false(there("outside/y"));
-  assert_int_equal(conform_sys_mkdirs_in(root, "a/../b", &err), TTREF_E_USAGE);
-  /* the link itself, as the last component, is removed as a link */
-  assert_int_equal(conform_sys_rmtree_in(root, "lnk", &err), TTREF_OK);
-  assert_false(there("root/lnk"));
-  assert_true(there("outside/keep"));
-  /* a missing path is fine */
-  assert_int_equal(conform_sys_rmtree_in(root, "no/such/thing", &err), TTREF_OK);
-}
-
-static void test_sys_fopen_in_refuses_links_and_fifos(void **state)
-{
-  (void)state;
-  char root[400], path[600], target[600];
-  ttref_error err = {0};
-  snprintf(root, sizeof root, "%s/root2", tmpdir);
-  assert_int_equal(conform_sys_mkdirs_in(root, "d", &err), TTREF_OK);
-  put("victim", "victim\n");
-  snprintf(target, sizeof target, "%s/victim", tmpdir);
-  snprintf(path, sizeof path, "%s/l", root);
-  assert_int_equal(symlink(target, path), 0);
-  FILE *f = NULL;
-  assert_int_equal(conform_sys_fopen_in(root, "l", "w", &f, &err), TTREF_E_IO);
-  assert_null(f);
-  assert_non_null(strstr(err.msg, "symbolic link"));
-  assert_int_equal(conform_sys_fopen_in(root, "l", "a", &f, &err), TTREF_E_IO);
-  snprintf(path, sizeof path, "%s/fifo", root);
-  assert_int_equal(mkfifo(path, 0644), 0);
-  assert_int_equal(conform_sys_fopen_in(root, "fifo", "w", &f, &err),
-                   TTREF_E_IO); /* at once: no reader is waited for */
-  assert_non_null(strstr(err.msg, "not a regular file"));
-  assert_int_not_equal(conform_sys_fopen_in(root, "d", "w", &f, &err), TTREF_OK);
-  assert_null(f);
-  assert_int_equal(conform_sys_write_file_in(root, "d/ok.txt", "ok\n", 3, &err), TTREF_OK);
-  assert_int_equal(conform_sys_write_file_in(root, "d/ok.txt", "x", 1, &err), TTREF_OK); /* truncates */
-  char *buf = NULL;
-  size_t len = 0;
-  snprintf(path, sizeof path, "%s/victim", tmpdir);
-  assert_int_equal(conform_sys_read_file(path, &buf, &len, &err), TTREF_OK);
-  assert_string_equal(buf, "victim\n");
-  ir_free(buf, len + 1);
-  snprintf(path, sizeof path, "%s/d/ok.txt", root);
-  assert_int_equal(conform_sys_read_file(path, &buf, &len, &err), TTREF_OK);
-  assert_string_equal(buf, "x");
-  ir_free(buf, len + 1);
-}
-
 static void test_suite_reads_only_inside(void **state)
 {
   (void)state;
@@ -331,7 +238,7 @@ static void test_suite_reads_only_inside(void **state)
   ttref_error err = {0};
   conform_suite *s = NULL;
   snprintf(dir, sizeof dir, "%s/suite", tmpdir);
-  assert_int_equal(conform_sys_mkdirs_in(tmpdir, "suite", &err), TTREF_OK);
+  assert_int_equal(ir_fs_mkdirs_in(tmpdir, "suite", &err), TTREF_OK);
   put("suite/c.yaml", "kernel: ../k.ttir\ngrid: [2]\nargs: {x_ptr: {shape: [4]}, n: 4}\noutputs: {x_ptr: exact}\n");
   assert_int_equal(conform_suite_load(dir, &s, &err), TTREF_E_INPUT);
   assert_null(s);
@@ -540,7 +447,7 @@ static void test_journal_torn_line_and_dedup(void **state)
   conform_record_list_free(&l);
   char *text = NULL;
   size_t len = 0;
-  assert_int_equal(conform_sys_read_file(path, &text, &len, &err), TTREF_OK);
+  assert_int_equal(ir_fs_read_file(path, &text, &len, &err), TTREF_OK);
   assert_true(len > 0 && text[len - 1] == '\n'); /* the torn line was cut off */
   ir_free(text, len + 1);
 }
@@ -586,29 +493,25 @@ static void test_reply_parse_names_the_case_in_flight(void **state)
   }
 }
 
-static void test_sys_open_regular_refuses_fifos_and_links(void **state)
+static void test_npy_read_bounded_refuses_fifos_and_links(void **state)
 {
   (void)state;
   char fifo[512], link[512], reg[512];
-  int fd = -1;
   ttref_error err = {0};
-  snprintf(fifo, sizeof fifo, "%s/out.fifo", tmpdir);
-  snprintf(link, sizeof link, "%s/out.link", tmpdir);
+  npy_array a = {0};
+  snprintf(fifo, sizeof fifo, "%s/o.fifo", tmpdir);
+  snprintf(link, sizeof link, "%s/o.link", tmpdir);
   snprintf(reg, sizeof reg, "%s/k.ttir", tmpdir);
   assert_int_equal(mkfifo(fifo, 0600), 0);
   assert_int_equal(symlink(reg, link), 0);
-  /* no writer: a blocking open would never return */
-  assert_int_equal(conform_sys_open_regular(fifo, "out.fifo", true, &fd, NULL, &err), TTREF_E_IO);
-  assert_non_null(strstr(err.msg, "out.fifo': not a regular file (a FIFO)"));
-  assert_int_equal(conform_sys_open_regular(link, NULL, false, &fd, NULL, &err), TTREF_E_IO);
-  assert_non_null(strstr(err.msg, "symbolic link"));
-  int64_t size = 0;
-  assert_int_equal(conform_sys_open_regular(link, NULL, true, &fd, &size, &err), TTREF_OK);
-  assert_true(fd >= 0 && size > 0);
-  close(fd);
-  npy_array a = {0};
+  /* the .npy readers word it "NAME: WHY" (docs/adapter-protocol.md); no writer: a blocking open would hang */
   assert_int_equal(npy_read_bounded(fifo, "outputs/o.npy", 64, &a, &err), TTREF_E_IO);
   assert_non_null(strstr(err.msg, "outputs/o.npy: not a regular file (a FIFO)"));
+  assert_int_equal(npy_read_bounded(link, "outputs/l.npy", 64, &a, &err), TTREF_E_IO);
+  assert_non_null(strstr(err.msg, "outputs/l.npy: it is a symbolic link, not a regular file"));
+  assert_int_equal(npy_read_bounded(reg, NULL, 64, &a, &err), TTREF_E_INPUT); /* a regular file: read, not npy */
+  assert_non_null(strstr(err.msg, "k.ttir"));
+  assert_null(a.data);
   unlink(fifo);
   unlink(link);
 }
@@ -980,38 +883,6 @@ static void test_judge_ftz_reference_applies(void **state)
   npy_free(&b);
 }
 
-static void test_sys_relpath_names_paths_from_the_report_dir(void **state)
-{
-  (void)state;
-  char base[] = "/tmp/ttref_relpath_XXXXXX", rep[200], sub[200], sib[200], abs[4096], out[4096];
-  assert_non_null(mkdtemp(base));
-  snprintf(rep, sizeof rep, "%s/a/rep", base);
-  snprintf(sub, sizeof sub, "%s/a/rep/work", base);
-  snprintf(sib, sizeof sib, "%s/b", base);
-  char a[200];
-  snprintf(a, sizeof a, "%s/a", base);
-  assert_int_equal(mkdir(a, 0755), 0);
-  assert_int_equal(mkdir(rep, 0755), 0);
-  assert_int_equal(mkdir(sub, 0755), 0);
-  assert_int_equal(mkdir(sib, 0755), 0);
-  assert_non_null(realpath(rep, abs));
-  conform_sys_relpath(abs, sib, out, sizeof out);
-  assert_string_equal(out, "../../b"); /* a sibling tree */
-  conform_sys_relpath(abs, sub, out, sizeof out);
-  assert_string_equal(out, "work"); /* below */
-  conform_sys_relpath(abs, rep, out, sizeof out);
-  assert_string_equal(out, "."); /* itself */
-  conform_sys_relpath(abs, a, out, sizeof out);
-  assert_string_equal(out, ".."); /* above */
-  conform_sys_relpath(abs, "fault:flip-lsb", out, sizeof out);
-  assert_string_equal(out, "fault:flip-lsb"); /* not a path: unchanged */
-  rmdir(sub);
-  rmdir(rep);
-  rmdir(a);
-  rmdir(sib);
-  rmdir(base);
-}
-
 static void test_pattern_glob_ids_and_regex(void **state)
 {
   (void)state;
@@ -1161,9 +1032,6 @@ int main(void)
       cmocka_unit_test(test_yaml_duplicate_variant_key),
       cmocka_unit_test(test_yaml_good_case_loads),
       cmocka_unit_test(test_yaml_unsafe_names_located),
-      cmocka_unit_test(test_sys_component_problem),
-      cmocka_unit_test(test_sys_rmtree_in_never_follows_links),
-      cmocka_unit_test(test_sys_fopen_in_refuses_links_and_fifos),
       cmocka_unit_test(test_suite_reads_only_inside),
       cmocka_unit_test(test_config_errors_located),
       cmocka_unit_test(test_recipe_same_seed_same_bits),
@@ -1173,7 +1041,7 @@ int main(void)
       cmocka_unit_test(test_journal_torn_line_and_dedup),
       cmocka_unit_test(test_record_parse_rejects_garbage),
       cmocka_unit_test(test_reply_parse_names_the_case_in_flight),
-      cmocka_unit_test(test_sys_open_regular_refuses_fifos_and_links),
+      cmocka_unit_test(test_npy_read_bounded_refuses_fifos_and_links),
       cmocka_unit_test(test_npy_read_bounded_refuses_big_headers),
       cmocka_unit_test(test_journal_append_never_leaves_a_torn_line),
       cmocka_unit_test(test_reap_descendants_kills_setsid_daemons),
@@ -1188,7 +1056,6 @@ int main(void)
       cmocka_unit_test(test_judge_exact_worst_is_the_farthest),
       cmocka_unit_test(test_judge_ftz_reference_applies),
       cmocka_unit_test(test_pattern_glob_ids_and_regex),
-      cmocka_unit_test(test_sys_relpath_names_paths_from_the_report_dir),
       cmocka_unit_test(test_mutants_apply_to_shipped_kernels_and_verify),
       cmocka_unit_test(test_mutant_list_parsing),
   };
