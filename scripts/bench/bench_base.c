@@ -11,8 +11,12 @@
  *   gen DTYPE D0[xD1...] SEED OUT.npy   uniform random f32/f16 in [-2,2), i8, i32 in [-1000,1000]
  *   cmp GOT.npy REF.npy ATOL RTOL       exit 1 (and print the worst element) when not close
  *   vadd DIR | softmax DIR | matmul DIR | layernorm DIR EPS | lnt DIR EPS | attn DIR SCALE
- *   dot_i8 DIR REPS | scan DIR REPS | atomics DIR
+ *   dot_i8 DIR REPS | scan DIR REPS | atomics DIR | matmul_i8 DIR | scan_rows DIR
  * DIR holds the inputs under the kernel's argument names (x_ptr.npy, ...); outputs overwrite them.
+ * Built with -fopenmp, the grid-parallel baselines (every mode but dot_i8, scan and atomics)
+ * split their rows (elements, heads) over OMP_NUM_THREADS threads: the same result, and the
+ * speed-up a plain C program gets on this machine with the same I/O (bench.py's "C N thr"
+ * column, the ceiling for ttref's thread scaling).
  */
 #include <math.h>
 #include <stdint.h>
@@ -129,6 +133,7 @@ static int vadd(void)
   npy_array x = rd("x_ptr"), y = rd("y_ptr"), o = rd("o_ptr");
   const float *a = x.data, *b = y.data;
   float *c = o.data;
+#pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < o.numel; i++) c[i] = a[i] + b[i];
   wr("o_ptr", &o);
   npy_free(&x);
@@ -140,6 +145,7 @@ static int softmax(void)
 {
   npy_array x = rd("x_ptr"), o = rd("o_ptr");
   int64_t m = x.shape[0], n = x.shape[1];
+#pragma omp parallel for schedule(dynamic, 16)
   for (int64_t r = 0; r < m; r++) {
     const float *a = (const float *)x.data + r * n;
     float *c = (float *)o.data + r * n, mx = -INFINITY, s = 0;
@@ -166,11 +172,15 @@ static int matmul(void)
 {
   npy_array a = rd("a_ptr"), b = rd("b_ptr"), c = rd("c_ptr");
   int64_t M = a.shape[0], K = a.shape[1], N = b.shape[1];
-  float *acc = calloc((size_t)N, sizeof *acc), *bf = b.data;
+  float *bf = b.data;
   if (b.elsize == 2) { /* f16 operands: widened once (exact) */
     bf = malloc(sizeof *bf * (size_t)(K * N));
     for (int64_t e = 0; e < K * N; e++) bf[e] = H(b.data, e);
   }
+#pragma omp parallel
+  {
+  float *acc = calloc((size_t)N, sizeof *acc);
+#pragma omp for schedule(dynamic, 4)
   for (int64_t i = 0; i < M; i++) {
     memset(acc, 0, sizeof *acc * (size_t)N);
     for (int64_t k = 0; k < K; k++) axpy(acc, (float)elem(&a, i * K + k), bf + k * N, N);
@@ -180,6 +190,7 @@ static int matmul(void)
     }
   }
   free(acc);
+  }
   if (bf != b.data) free(bf);
   wr("c_ptr", &c);
   npy_free(&a);
@@ -195,6 +206,7 @@ static int layernorm(const char *xs, const char *ys, const char *ws, const char 
   int64_t m = x.shape[0], n = x.shape[1];
   float *wf = malloc(sizeof *wf * (size_t)n), *bf = malloc(sizeof *bf * (size_t)n);
   for (int64_t j = 0; j < n; j++) wf[j] = (float)elem(&w, j), bf[j] = (float)elem(&b, j);
+#pragma omp parallel for schedule(dynamic, 16)
   for (int64_t r = 0; r < m; r++) {
     const uint16_t *a = (const uint16_t *)x.data + r * n;
     _Float16 *o = (_Float16 *)y.data + r * n;
@@ -223,7 +235,10 @@ static int attn(float scale)
 {
   npy_array q = rd("q_ptr"), k = rd("k_ptr"), v = rd("v_ptr"), o = rd("o_ptr");
   int64_t H = q.shape[0], S = q.shape[1], D = q.shape[2];
+#pragma omp parallel
+  {
   float *p = malloc(sizeof *p * (size_t)S), *acc = malloc(sizeof *acc * (size_t)D);
+#pragma omp for schedule(dynamic, 1)
   for (int64_t h = 0; h < H; h++)
     for (int64_t i = 0; i < S; i++) {
       const uint16_t *qi = (const uint16_t *)q.data + (h * S + i) * D;
@@ -248,6 +263,7 @@ static int attn(float scale)
     }
   free(p);
   free(acc);
+  }
   wr("o_ptr", &o);
   npy_free(&q);
   npy_free(&k);
@@ -294,6 +310,48 @@ static int scan(long reps)
   return 0;
 }
 
+/* bench_matmul_i8: c = a b with int8 operands and an int32 accumulator (modulo 2^32, as ttref's
+ * i32 dot), vectorised across N */
+static int matmul_i8(void)
+{
+  npy_array a = rd("a_ptr"), b = rd("b_ptr"), c = rd("c_ptr");
+  int64_t M = a.shape[0], K = a.shape[1], N = b.shape[1];
+#pragma omp parallel
+  {
+  uint32_t *acc = malloc(sizeof *acc * (size_t)N);
+#pragma omp for schedule(dynamic, 4)
+  for (int64_t i = 0; i < M; i++) {
+    memset(acc, 0, sizeof *acc * (size_t)N);
+    for (int64_t k = 0; k < K; k++) {
+      const uint32_t av = (uint32_t)(int32_t)((const int8_t *)a.data)[i * K + k];
+      const int8_t *br = (const int8_t *)b.data + k * N;
+      for (int64_t j = 0; j < N; j++) acc[j] += av * (uint32_t)(int32_t)br[j];
+    }
+    memcpy((int32_t *)c.data + i * N, acc, sizeof *acc * (size_t)N);
+  }
+  free(acc);
+  }
+  wr("c_ptr", &c);
+  npy_free(&a);
+  npy_free(&b);
+  return 0;
+}
+
+/* bench_scan_rows_f32: inclusive cumsum of each row of x, left to right */
+static int scan_rows(void)
+{
+  npy_array x = rd("x_ptr"), o = rd("o_ptr");
+  const int64_t n = x.rank > 1 ? x.shape[x.rank - 1] : x.numel, R = n ? x.numel / n : 0;
+#pragma omp parallel for schedule(dynamic, 16)
+  for (int64_t r = 0; r < R; r++) {
+    float s = 0;
+    for (int64_t i = 0; i < n; i++) ((float *)o.data)[r * n + i] = s += ((const float *)x.data)[r * n + i];
+  }
+  wr("o_ptr", &o);
+  npy_free(&x);
+  return 0;
+}
+
 /* atomics_i32: acc[i % 7] += x[i], mx[i % 5] = max(mx[i % 5], x[i]) */
 static int atomics(void)
 {
@@ -328,5 +386,7 @@ int main(int argc, char **argv)
   if (!strcmp(m, "dot_i8") && argc == 4) return dot_i8(atol(argv[3]));
   if (!strcmp(m, "scan") && argc == 4) return scan(atol(argv[3]));
   if (!strcmp(m, "atomics")) return atomics();
+  if (!strcmp(m, "matmul_i8")) return matmul_i8();
+  if (!strcmp(m, "scan_rows")) return scan_rows();
   return fprintf(stderr, "bench_base: bad mode or arguments: %s\n", m), 2;
 }

@@ -1857,6 +1857,51 @@ def g_shipped():
             {"BM": BM, "BN": BN, "BK": BK, "SPLIT": split})
 
 
+# ============================================================================= group: benchmark kernels
+# Size-generic kernels for make bench's int8-matmul and scan rows (docs/performance.md): every
+# program owns its own output tile or row, so a launch is grid-parallel (no two programs store
+# to one element), unlike the fixed-size dot_i8_64x32x64_acc and scan_op0 kernels.
+@triton.jit
+def bench_matmul_i8(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), tl.int32)
+    for k0 in range(0, K, BK):
+        kk = k0 + rk
+        a = tl.load(a_ptr + rm[:, None] * K + kk[None, :], mask=(rm[:, None] < M) & (kk[None, :] < K), other=0)
+        b = tl.load(b_ptr + kk[:, None] * N + rn[None, :], mask=(kk[:, None] < K) & (rn[None, :] < N), other=0)
+        acc = tl.dot(a, b, acc, out_dtype=tl.int32)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def bench_scan_rows(x_ptr, o_ptr, n, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + row * n + offs, mask=m, other=0.0)
+    tl.store(o_ptr + row * n + offs, tl.cumsum(x, 0), mask=m)
+
+
+@group
+def g_bench():
+    rng = rng_for("bench_matmul_i8")
+    m, n, k = 100, 72, 130
+    add("bench_matmul_i8", bench_matmul_i8, (-(-m // 64), -(-n // 64)),
+        [("a_ptr", Buf(rng.integers(-128, 128, (m, k)).astype(np.int8), "i8")),
+         ("b_ptr", Buf(rng.integers(-128, 128, (k, n)).astype(np.int8), "i8")),
+         ("c_ptr", Buf(fill("i32", (m, n), -1), "i32")),
+         ("M", Scalar(m, "i32")), ("N", Scalar(n, "i32")), ("K", Scalar(k, "i32"))],
+        {"BM": 64, "BN": 64, "BK": 32})
+    rng = rng_for("bench_scan_rows")
+    rows, n = 24, 200
+    add("bench_scan_rows_f32", bench_scan_rows, (rows,),
+        [("x_ptr", Buf(rng.uniform(-2, 2, (rows, n)).astype(np.float32), "f32")),
+         ("o_ptr", Buf(fill("f32", (rows, n), -1.0), "f32")), ("n", Scalar(n, "i32"))],
+        {"BLOCK": 256})
+
+
 # ============================================================================= group: tt.dot_scaled
 # Microscaled dot (MX formats, e8m0 scales). Hopper has no MX tensor cores; Triton 3.6 lowers
 # dot_scaled there by upcasting the operands with their scales (a real answer to check ttref's
