@@ -23,8 +23,6 @@
 /* ---- harness (tests/unit/unit_run.c) ---- */
 typedef unit_buf buf;
 
-static ir_module *parse_ok(const char *text) { return unit_parse_ok(text); }
-
 static ttref_status run_kernel(const char *text, int64_t gx, int64_t gy, int64_t gz, buf *bufs, int nbufs,
                                const int64_t *scal, int threads, ttref_error *err, interp_stats *stats)
 {
@@ -915,6 +913,12 @@ static void test_racing_rmw_same_for_any_thread_count(void **state)
     }
 }
 
+static void set_max_steps(interp_launch *L, void *ud)
+{
+  (void)ud;
+  L->max_steps = 1000;
+}
+
 /* loops of terminators only are stopped by max_steps */
 static void test_max_steps_counts_terminators(void **state)
 {
@@ -925,26 +929,15 @@ static void test_max_steps_counts_terminators(void **state)
       "    scf.while : () -> () {\n      scf.condition(%t)\n    } do {\n      scf.yield\n    }\n    tt.return\n  "
       "}\n}\n",
   };
+  const unit_hooks hk = {set_max_steps, NULL, NULL};
+  const int64_t grid[3] = {1, 1, 1};
   for (int k = 0; k < 2; k++) {
-    ir_module *m = parse_ok(loops[k]);
-    interp_mem *mem = interp_mem_new();
-    interp_elem args[1];
+    int32_t o[1] = {0};
+    buf b[1] = {{o, sizeof o, IR_S_I32}};
     ttref_error e;
     memset(&e, 0, sizeof e);
-    assert_int_equal(interp_mem_add_take(mem, "o", ir_calloc(1, 4), 4, IR_S_I32, &args[0].i, &e), TTREF_OK);
-    interp_launch L;
-    memset(&L, 0, sizeof L);
-    L.mod = m;
-    L.fn = ir_module_entry(m);
-    L.grid[0] = L.grid[1] = L.grid[2] = 1;
-    L.args = args;
-    L.mem = mem;
-    L.threads = 1;
-    L.max_steps = 1000;
-    assert_int_equal(interp_run(&L, &e), TTREF_E_FAULT);
+    assert_int_equal(unit_run_kernel(loops[k], grid, b, 1, NULL, 1, &hk, &e, NULL), TTREF_E_FAULT);
     assert_non_null(strstr(e.msg, "executed more than 1000 ops"));
-    interp_mem_free(mem);
-    ir_module_free(m);
   }
 }
 
