@@ -762,7 +762,8 @@ static void nomem_sweep(ttref_status (*attempt)(void *ud, ttref_error *e), void 
     if (st == TTREF_OK) saw_ok = 1;
     else if (e.code != TTREF_E_NOMEM)
       fail_msg("allocation %ld failing gave %s: %s", n, ttref_status_str(e.code), e.msg);
-    if (unit_alloc.live != 0) fail_msg("allocation %ld failing (%s) leaked %zu bytes", n, e.msg, (size_t)unit_alloc.live);
+    if (unit_alloc.live != 0)
+      fail_msg("allocation %ld failing (%s) leaked %zu bytes", n, e.msg, (size_t)unit_alloc.live);
   }
   assert_true(saw_ok);
   assert_true(n > 2); /* at least one attempt met a refused allocation */
@@ -1355,7 +1356,7 @@ static void test_api_check(void **state)
   assert_int_equal(ttref_check(path, NULL, NULL, &e), TTREF_OK);
   assert_null(ttref_kernel_load(path, NULL, &e));
   path = unit_put("bad.ttir", "module {\n  tt.func public @k() {\n    %0 = arith.constant 1 : i32\n"
-                             "    %1 = arith.addf %0, %0 : i32\n    tt.return\n  }\n}\n");
+                              "    %1 = arith.addf %0, %0 : i32\n    tt.return\n  }\n}\n");
   memset(&e, 0, sizeof e);
   assert_int_not_equal(ttref_check(path, NULL, NULL, &e), TTREF_OK);
   assert_non_null(strstr(e.msg, "bad.ttir:4:"));
@@ -1405,7 +1406,8 @@ static void test_api_print(void **state)
   b = (char *)unit_slurp(p2, &nb);
   assert_non_null(strstr(b, "%ttref_probe_0"));
   assert_int_equal(ttref_check(p2, NULL, NULL, &e), TTREF_OK);
-  assert_int_equal(ttref_print(unit_put("empty.ttir", "module {\n}\n"), NULL, NULL, TTREF_PRINT_PROBES, p1, &e), TTREF_E_INPUT);
+  assert_int_equal(ttref_print(unit_put("empty.ttir", "module {\n}\n"), NULL, NULL, TTREF_PRINT_PROBES, p1, &e),
+                   TTREF_E_INPUT);
   assert_has(&e, "no function to probe");
   memset(&e, 0, sizeof e);
   assert_int_equal(ttref_print(vadd_path, NULL, NULL, 0, bad, &e), TTREF_E_IO);

@@ -134,6 +134,20 @@ static void assert_zeroed(const npy_array *a)
     assert_zeroed(&a_);                                                                                                \
   } while (0)
 
+/* The image fails with want and msg both from memory (as "x.npy") and from the file TMPDIR/name. */
+static void expect_bad_mem_and_file(const unsigned char *buf, size_t n, const char *name, ttref_status want,
+                                    const char *msg)
+{
+  EXPECT_BAD(buf, n, want, msg);
+  unit_spit(unit_tmp_path(name), buf, n);
+  npy_array a;
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  assert_int_equal(npy_read(unit_tmp_path(name), &a, &e), want);
+  assert_msg_has(&e, unit_tmp_path(name), msg, (const char *)NULL);
+  assert_zeroed(&a);
+}
+
 /* Build a v1 file from a header and check it is rejected. */
 static void expect_bad_header(const char *header, ttref_status code, const char *w1, const char *w2)
 {
@@ -803,13 +817,8 @@ static void test_npy_huge_claim_rejected_before_alloc(void **state)
   unsigned char buf[512];
   size_t n = build_npy(buf, sizeof buf, 1, 0, "{'descr': '|u1', 'fortran_order': False, 'shape': (1099511627776,)}", -1,
                        "0123456789", 10);
-  EXPECT_BAD(buf, n, TTREF_E_INPUT, "header claims 1099511627776 bytes of data but the file has 10");
-  unit_spit(unit_tmp_path("huge.npy"), buf, n);
-  npy_array a;
-  ttref_error e;
-  assert_int_equal(npy_read(unit_tmp_path("huge.npy"), &a, &e), TTREF_E_INPUT);
-  assert_msg_has(&e, unit_tmp_path("huge.npy"), "header claims 1099511627776 bytes of data but the file has 10",
-                 (const char *)NULL);
+  expect_bad_mem_and_file(buf, n, "huge.npy", TTREF_E_INPUT,
+                          "header claims 1099511627776 bytes of data but the file has 10");
   assert_true(unit_alloc.max_block < 4096);
 }
 
@@ -819,13 +828,7 @@ static void test_npy_truncated_data(void **state)
   unsigned char buf[512];
   size_t n = build_npy(buf, sizeof buf, 1, 0, "{'descr': '<f4', 'fortran_order': False, 'shape': (10,)}", -1,
                        "0123456789ab", 12);
-  EXPECT_BAD(buf, n, TTREF_E_INPUT, "header claims 40 bytes of data but the file has 12");
-  unit_spit(unit_tmp_path("trunc.npy"), buf, n);
-  npy_array a;
-  ttref_error e;
-  assert_int_equal(npy_read(unit_tmp_path("trunc.npy"), &a, &e), TTREF_E_INPUT);
-  assert_msg_has(&e, unit_tmp_path("trunc.npy"), "header claims 40 bytes of data but the file has 12", (const char *)NULL);
-  assert_zeroed(&a);
+  expect_bad_mem_and_file(buf, n, "trunc.npy", TTREF_E_INPUT, "header claims 40 bytes of data but the file has 12");
 }
 
 /* Every proper prefix of a valid file fails cleanly; single-byte corruptions never crash or leak. */

@@ -38,8 +38,7 @@ static void *counting_alloc(void *ud, void *ptr, size_t old_size, size_t new_siz
   if (!nb) return NULL;
   unit_alloc.live += new_size - had;
   size_t mb = unit_alloc.max_block;
-  while (new_size > mb && !atomic_compare_exchange_weak(&unit_alloc.max_block, &mb, new_size)) {
-  }
+  while (new_size > mb && !atomic_compare_exchange_weak(&unit_alloc.max_block, &mb, new_size)) {}
   unit_alloc.calls++;
   *(size_t *)nb = new_size;
   return nb + 16;
