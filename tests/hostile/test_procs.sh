@@ -9,8 +9,7 @@
 # `timeout`, so a regression fails instead of hanging. KEEP=1 keeps the
 # work directory for inspection.
 . "${TTREF_SRCDIR:-.}/tests/lib.sh"
-BIN=${TTREF_BIN:-./ttref}
-case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
+BIN=$(tl_abs "${TTREF_BIN:-./ttref}")
 SRC=${TTREF_SRCDIR:-.}
 tl_tmpdir test_procs_sh; T=$tmp
 HOLDER=
