@@ -2,7 +2,8 @@
  * unit_fixture.h: fixtures the unit test binaries share: a counting allocator
  * (checks the sizes given back, counts live bytes, refuses one request to
  * inject out-of-memory), a temporary directory per binary, whole-file read and
- * write helpers that fail the cmocka test on error, and the test data folder.
+ * write helpers that fail the cmocka test on error, the test data folder, and
+ * double <-> bits conversions.
  * Ownership: unit_slurp's buffer is the caller's (free); every returned path
  * is static storage, valid until the fourth next call of the same function.
  */
@@ -12,6 +13,8 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 /* ---- counting allocator (lua_Alloc style, installed with ttref_set_alloc) ---- */
 
@@ -64,5 +67,22 @@ const char *unit_put(const char *name, const char *text);
 /* The whole file, with plain malloc (not counted), NUL-terminated; its length in *len. Fails the test
  * when the file cannot be read. */
 unsigned char *unit_slurp(const char *path, size_t *len);
+
+/* ---- bit patterns ---- */
+
+/* The bits of a double, and the double of some bits. */
+static inline uint64_t unit_dbits(double v)
+{
+  uint64_t u;
+  memcpy(&u, &v, sizeof u);
+  return u;
+}
+
+static inline double unit_dfrom(uint64_t u)
+{
+  double v;
+  memcpy(&v, &u, sizeof v);
+  return v;
+}
 
 #endif
