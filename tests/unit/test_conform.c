@@ -42,7 +42,6 @@
 #include "ir_base.h"
 #include "ir_parse.h"
 #include "ir_verify.h"
-#include "unit_fixture.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -51,14 +50,24 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-static const char *tmpdir; /* the group's temporary directory (tests/unit/unit_fixture.c) */
+static char tmpdir[256];
 
-static void put(const char *name, const char *text) { unit_put(name, text); }
+static void put(const char *name, const char *text)
+{
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+}
 
 static int setup(void **state)
 {
   (void)state;
-  if (!(tmpdir = unit_tmpdir_new("test_conform"))) return -1;
+  const char *base = getenv("TMPDIR");
+  snprintf(tmpdir, sizeof tmpdir, "%s/test_conform.XXXXXX", base && *base ? base : "/tmp");
+  if (!mkdtemp(tmpdir)) return -1;
   put("k.ttir", "module {\n  tt.func public @k(%x_ptr: !tt.ptr<f32>, %n: i32) {\n    tt.return\n  }\n}\n");
   return 0;
 }
@@ -66,7 +75,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
   (void)state;
-  return unit_tmpdir_remove();
+  conform_sys_rmtree(tmpdir);
+  return 0;
 }
 
 /* ---- SHA-256 (FIPS 180-4 / NIST example vectors) --------------------------------- */
