@@ -7,6 +7,35 @@
 /* One case per irregular op of ir_op_list.h; -Wswitch-enum makes a missing row a build error. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic error "-Wswitch-enum"
+/* ':' types: one per value of the n uses from um (pushed from tm on), each value checked against its type */
+static ttref_status use_types(P *p, size_t n, size_t um, size_t tm)
+{
+  ttref_status st = TTREF_OK;
+  size_t nin = 0;
+  TRY(irp_expect(p, IR_TK_COLON, "':'"));
+  const int l1 = p->tok.line, c1 = p->tok.col;
+  TRY(irp_parse_types(p, HINT_NONE, &nin));
+  if (nin != n) FAIL(irp_perr(p, l1, c1, "%zu types for %zu values", nin, n));
+  for (size_t i = 0; i < n; i++) TRY(irp_opnd(p, &VAT(p->uses, use, um + i), VAT(p->tys, const ir_type *, tm + i)));
+fail:
+  return st;
+}
+
+/* a string token, kept as the op's string attribute @p name (tt.print's prefix, the asm of tt.elementwise_inline_asm) */
+static ttref_status string_attr(P *p, const char *name)
+{
+  ttref_status st = TTREF_OK;
+  ir_attr a = {0};
+  char *s;
+  TRY(irp_parse_string_tok(p, &s, &a.slen));
+  a.name = name;
+  a.kind = IR_A_STRING;
+  a.s = s;
+  PUSH(p->attrs, ir_attr, a);
+fail:
+  return st;
+}
+
 ttref_status irp_parse_custom(P *p, opb *b)
 {
   ttref_status st = TTREF_OK;
@@ -462,12 +491,7 @@ ttref_status irp_parse_custom(P *p, opb *b)
     TRY(irp_parse_uses(p, &n));
     if (n) {
       TRY(irp_parse_opt_attr_dict(p));
-      TRY(irp_expect(p, IR_TK_COLON, "':'"));
-      l1 = p->tok.line;
-      c1 = p->tok.col;
-      TRY(irp_parse_types(p, HINT_NONE, &nin));
-      if (nin != n) FAIL(irp_perr(p, l1, c1, "%zu types for %zu values", nin, n));
-      for (size_t i = 0; i < n; i++) TRY(irp_opnd(p, &VAT(p->uses, use, um + i), VAT(p->tys, const ir_type *, tm + i)));
+      TRY(use_types(p, n, um, tm));
     }
     p->uses.n = um;
     p->tys.n = tm;
@@ -475,24 +499,13 @@ ttref_status irp_parse_custom(P *p, opb *b)
   }
 
   case IR_OP_PRINT: {
-    ir_attr a = {0};
-    char *s;
-    TRY(irp_parse_string_tok(p, &s, &a.slen));
-    a.name = "prefix";
-    a.kind = IR_A_STRING;
-    a.s = s;
-    PUSH(p->attrs, ir_attr, a);
+    TRY(string_attr(p, "prefix"));
     TRY(irp_parse_opt_attr_dict(p));
     if (is(p, IR_TK_COLON)) {
       size_t um = p->uses.n, tm = p->tys.n;
       TRY(irp_next(p));
       TRY(irp_parse_uses(p, &n));
-      TRY(irp_expect(p, IR_TK_COLON, "':'"));
-      l1 = p->tok.line;
-      c1 = p->tok.col;
-      TRY(irp_parse_types(p, HINT_NONE, &nin));
-      if (nin != n) FAIL(irp_perr(p, l1, c1, "%zu types for %zu values", nin, n));
-      for (size_t i = 0; i < n; i++) TRY(irp_opnd(p, &VAT(p->uses, use, um + i), VAT(p->tys, const ir_type *, tm + i)));
+      TRY(use_types(p, n, um, tm));
       p->uses.n = um;
       p->tys.n = tm;
     }
@@ -577,23 +590,12 @@ ttref_status irp_parse_custom(P *p, opb *b)
     break;
 
   case IR_OP_INLINE_ASM: {
-    ir_attr a = {0};
-    char *s;
-    TRY(irp_parse_string_tok(p, &s, &a.slen));
-    a.name = "asm_string";
-    a.kind = IR_A_STRING;
-    a.s = s;
-    PUSH(p->attrs, ir_attr, a);
+    TRY(string_attr(p, "asm_string"));
     TRY(irp_parse_opt_attr_dict(p));
     size_t um = p->uses.n, tm = p->tys.n;
     TRY(irp_parse_uses(p, &n));
     if (n) {
-      TRY(irp_expect(p, IR_TK_COLON, "':'"));
-      l1 = p->tok.line;
-      c1 = p->tok.col;
-      TRY(irp_parse_types(p, HINT_NONE, &nin));
-      if (nin != n) FAIL(irp_perr(p, l1, c1, "%zu types for %zu values", nin, n));
-      for (size_t i = 0; i < n; i++) TRY(irp_opnd(p, &VAT(p->uses, use, um + i), VAT(p->tys, const ir_type *, tm + i)));
+      TRY(use_types(p, n, um, tm));
       p->tys.n = tm;
     }
     TRY(irp_expect(p, IR_TK_ARROW, "'->'"));

@@ -41,6 +41,20 @@ static void wcache_evict(W *w, const ir_op *op)
   }
 }
 
+/* the cast form `%x {flags} : T to U` (arith casts and tt.reinterpret_tensor_descriptor) */
+static void wcast(W *w, const ir_op *op)
+{
+  NEED(op->nopnds == 1 && op->nres == 1);
+  wc(w, ' ');
+  irw_wval(w, op->opnds[0]);
+  irw_wflags(w, op);
+  irw_wattr_dict(w, op->attrs, op->nattrs, SK_FLAGS);
+  ws(w, " : ");
+  irw_wtype(w, op->opnds[0]->type);
+  ws(w, " to ");
+  irw_wtype(w, op->res[0].type);
+}
+
 static void wregular(W *w, const ir_op *op)
 {
   ir_opcode c = op->code;
@@ -68,17 +82,7 @@ static void wregular(W *w, const ir_op *op)
     irw_wtype(w, o[0]->type);
     return;
   case IR_SYN_CAST:
-  case IR_SYN_CAST_RM:
-    NEED(n == 1 && op->nres == 1);
-    wc(w, ' ');
-    irw_wval(w, o[0]);
-    irw_wflags(w, op);
-    irw_wattr_dict(w, op->attrs, op->nattrs, SK_FLAGS);
-    ws(w, " : ");
-    irw_wtype(w, o[0]->type);
-    ws(w, " to ");
-    irw_wtype(w, op->res[0].type);
-    return;
+  case IR_SYN_CAST_RM: wcast(w, op); return;
   case IR_SYN_ARROW:
     NEED(n == 1 && op->nres == 1);
     wc(w, ' ');
@@ -118,17 +122,7 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
     }
     irw_wtype(w, op->res[0].type);
     return;
-  case IR_OP_REINTERPRET_DESC:
-    NEED(n == 1 && op->nres == 1);
-    wc(w, ' ');
-    irw_wval(w, o[0]);
-    irw_wflags(w, op);
-    irw_wattr_dict(w, op->attrs, op->nattrs, SK_FLAGS);
-    ws(w, " : ");
-    irw_wtype(w, o[0]->type);
-    ws(w, " to ");
-    irw_wtype(w, op->res[0].type);
-    return;
+  case IR_OP_REINTERPRET_DESC: wcast(w, op); return;
   case IR_OP_SPLIT:
   case IR_OP_RESHAPE:
   case IR_OP_FP_TO_FP:
@@ -163,6 +157,7 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
     return;
   }
   case IR_OP_UNSPLAT:
+  case IR_OP_ASSUME:
     NEED(n == 1);
     wc(w, ' ');
     irw_wval(w, o[0]);
@@ -479,14 +474,6 @@ void irw_wcustom(W *w, const ir_op *op, int ind)
     irw_wtype(w, o[0]->type);
     return;
   }
-  case IR_OP_ASSUME:
-    NEED(n == 1);
-    wc(w, ' ');
-    irw_wval(w, o[0]);
-    irw_wattr_dict(w, op->attrs, op->nattrs, SK_NONE);
-    ws(w, " : ");
-    irw_wtype(w, o[0]->type);
-    return;
   case IR_OP_GPU_BARRIER:
   case IR_OP_TTG_BARRIER: {
     const ir_attr *as = ir_op_attr(op, "addrSpace");

@@ -5,7 +5,8 @@
 # distcheck builds) and then uses: ok/no/notok/check/expect to print TAP lines, tl_tmpdir for
 # a scratch directory removed at exit, tl_python/tl_numpy to find python3, tl_san_env for the
 # sanitizer runtime a --enable-asan library needs, tl_abs for absolute program paths and
-# tl_done to print the plan (for tests that print it last) and exit 1 when anything failed.
+# tl_done to print the plan (for tests that print it last) and exit 1 when anything failed;
+# tl_pylib and tl_relay for the tests of the python package.
 
 TTREF_SRCDIR=${TTREF_SRCDIR:-.}
 TTREF_TEST_DATA=${TTREF_TEST_DATA:-$TTREF_SRCDIR/tests/data}
@@ -89,4 +90,25 @@ tl_san_env() {
   if nm -D "$1" 2>/dev/null | grep -q ' __asan_init'; then
     echo "LD_PRELOAD=$(${CC:-cc} -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0"
   fi
+}
+
+# ---- the python package -----------------------------------------------------------------
+# tl_pylib: sets PY (a python3 with numpy), B (the folder of $TTREF_BIN) and lib (B's
+# .libs/libttref.so); prints a TAP skip plan and exits 0 when either is missing
+tl_pylib() {
+  B=$(cd "$(dirname "${TTREF_BIN:-./ttref}")" && pwd)
+  PY=$(tl_numpy)
+  if [ -z "$PY" ]; then echo "1..0 # SKIP no python3 with numpy (apt-get install python3-numpy)"; exit 0; fi
+  lib=$B/.libs/libttref.so
+  if [ ! -f "$lib" ]; then echo "1..0 # SKIP libttref was built without shared libraries (--disable-shared)"; exit 0; fi
+}
+# tl_relay WHAT NAME: the "ok"/"not ok" lines of $tmp/out (a script's TAP-style output) as this
+# test's own, each prefixed "WHAT: "; an exit status $rc other than 0 without a "not ok" line
+# fails as "NAME exited $rc"
+tl_relay() {
+  grep '^ok ' "$tmp/out" | sed 's/^ok [0-9]* - //' >"$tmp/oks"
+  while IFS= read -r _l; do ok "$1: $_l"; done <"$tmp/oks"
+  grep '^not ok ' "$tmp/out" | sed 's/^not ok [0-9]* - //' >"$tmp/nos"
+  while IFS= read -r _l; do echo "$_l" >"$tmp/err"; no "$1: $_l"; done <"$tmp/nos"
+  if [ "$rc" -ne 0 ] && [ ! -s "$tmp/nos" ]; then no "$2 exited $rc"; fi
 }

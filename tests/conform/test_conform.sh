@@ -10,8 +10,7 @@
 # (stored goldens, SIGKILL and --resume, shards, the C plugin) on a fixed sample of it, $SAMPLE;
 # make check-full (TTREF_CHECK_FULL=1) runs those on the whole suite too.
 . "${TTREF_SRCDIR:-.}/tests/lib.sh"
-BIN=${TTREF_BIN:-./ttref}
-case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
+BIN=$(tl_abs "${TTREF_BIN:-./ttref}")
 SRC=${TTREF_SRCDIR:-.}
 SUITE=$SRC/conformance/suite/core
 GOLDEN=$SRC/golden/core

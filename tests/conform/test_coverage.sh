@@ -7,8 +7,7 @@
 # are errors. The kernel suite (scripts/gen_kernel_suite.py) passes on the
 # reference backend, every case with at least two specializations.
 . "${TTREF_SRCDIR:-.}/tests/lib.sh"
-BIN=${TTREF_BIN:-./ttref}
-case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
+BIN=$(tl_abs "${TTREF_BIN:-./ttref}")
 SRC=${TTREF_SRCDIR:-.}
 ALLOW=$SRC/conformance/coverage_allow.txt
 tl_tmpdir test_coverage_sh; T=$tmp

@@ -3,18 +3,12 @@
 # sha256 per item (golden-store hashes), equal to the hash of the item's
 # lines in a full golden directory; --verify regenerates and names the
 # drifted item; `conform --golden` refuses it; bad combinations are usage errors.
-BIN=${TTREF_BIN:-./ttref}
-case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
+. "${TTREF_SRCDIR:-.}/tests/lib.sh"
+BIN=$(tl_abs "${TTREF_BIN:-./ttref}")
 SRC=${TTREF_SRCDIR:-.}
 SUITE=$SRC/conformance/suite/core
 SEL='^(int_add_i32|float_add)$'
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_golden_hashes_sh.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; [ -n "$2" ] && echo "$2" | sed 's/^/# /'; }
-check() { if eval "$2"; then ok "$1"; else notok "$1" "$3"; fi; }
+tl_tmpdir test_golden_hashes_sh; T=$tmp
 echo "1..8"
 
 "$BIN" golden "$SUITE" --filter "$SEL" --out "$T/h" --hashes-only >"$T/h.out" 2>&1
@@ -59,4 +53,4 @@ check "--hashes-only with --verify is a usage error (exit 2)" "[ \$? -eq 2 ] && 
 mkdir "$T/k" && cp "$SRC/golden/kernels/MANIFEST" "$T/k/" # --verify works in DIR: never in a read-only source tree
 "$BIN" golden "$SRC/conformance/suite/kernels" --verify "$T/k" --filter '^vector_add' >"$T/k.out" 2>&1
 check "the shipped golden/kernels hashes match the kernel suite (vector_add items)" "[ \$? -eq 0 ]" "$(tail -3 "$T/k.out")"
-[ $fails -eq 0 ]
+[ $fail -eq 0 ]

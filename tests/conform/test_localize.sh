@@ -6,8 +6,7 @@
 # backend triggers no localisation; the finding reaches journal, report.md,
 # report.html and junit.xml.
 . "${TTREF_SRCDIR:-.}/tests/lib.sh"
-BIN=${TTREF_BIN:-./ttref}
-case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
+BIN=$(tl_abs "${TTREF_BIN:-./ttref}")
 SRC=${TTREF_SRCDIR:-.}
 SUITE=$SRC/conformance/suite/core
 tl_tmpdir test_localize_sh; T=$tmp

@@ -5,16 +5,11 @@
 # full `ttref conform SUITE --mutants` run), and rerunning each mutant on its
 # item alone still kills it: a mutant that a change lets survive, or a new
 # mutant without a killer, fails here in seconds.
-BIN=${TTREF_BIN:-./ttref}
-case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
+. "${TTREF_SRCDIR:-.}/tests/lib.sh"
+BIN=$(tl_abs "${TTREF_BIN:-./ttref}")
 SRC=${TTREF_SRCDIR:-.}
 KILLERS=$SRC/conformance/mutant_killers.txt
-T=$(mktemp -d "${TMPDIR:-/tmp}/test_mutant_killers_sh.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; [ -n "$2" ] && echo "$2" | sed 's/^/# /'; }
+tl_tmpdir test_mutant_killers_sh; T=$tmp
 SUITES="core ops kernels traced"
 echo "1..6"
 
@@ -54,4 +49,4 @@ while read -r m s id; do
 done <"$KILLERS"
 if [ $untargeted -eq 0 ]; then ok "every killing item's case targets its mutant (a mutant:NAME tag)"
 else notok "every killing item's case targets its mutant (a mutant:NAME tag)" "$untargeted killer(s) without the tag"; fi
-[ $fails -eq 0 ]
+[ $fail -eq 0 ]

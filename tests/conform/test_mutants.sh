@@ -6,8 +6,7 @@
 # score gates the exit code (4) and the results reach mutants.json/.md and
 # the journal; bad options are usage errors.
 . "${TTREF_SRCDIR:-.}/tests/lib.sh"
-BIN=${TTREF_BIN:-./ttref}
-case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
+BIN=$(tl_abs "${TTREF_BIN:-./ttref}")
 SRC=${TTREF_SRCDIR:-.}
 SUITE=$SRC/conformance/suite/core
 tl_tmpdir test_mutants_sh; T=$tmp

@@ -5,8 +5,7 @@
 # backends are caught (a perturbed op, a dropped store); the H100 backend config
 # names real items (an expected failure that passes on the reference is XPASS).
 . "${TTREF_SRCDIR:-.}/tests/lib.sh"
-BIN=${TTREF_BIN:-./ttref}
-case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
+BIN=$(tl_abs "${TTREF_BIN:-./ttref}")
 SRC=${TTREF_SRCDIR:-.}
 SUITE=$SRC/conformance/suite/ops
 CONFIG=$SRC/conformance/backends/triton-3.6-h100.yaml

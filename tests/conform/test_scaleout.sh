@@ -6,8 +6,7 @@
 # --mutants run merges to the unsharded mutation score. The GNU
 # parallel test is skipped only when `parallel` is not installed.
 . "${TTREF_SRCDIR:-.}/tests/lib.sh"
-BIN=${TTREF_BIN:-./ttref}
-case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
+BIN=$(tl_abs "${TTREF_BIN:-./ttref}")
 SRC=${TTREF_SRCDIR:-.}
 CORE=$SRC/conformance/suite/core
 tl_tmpdir test_scaleout_sh; T=$tmp

@@ -7,8 +7,7 @@
 # goldens are self-contained; docs/cli.md matches --help; reports hold no
 # absolute path; report.html starts with the findings.
 . "${TTREF_SRCDIR:-.}/tests/lib.sh"
-BIN=${TTREF_BIN:-./ttref}
-case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
+BIN=$(tl_abs "${TTREF_BIN:-./ttref}")
 SRC=${TTREF_SRCDIR:-.}
 SRC=$(cd "$SRC" && pwd)
 SUITE=$SRC/conformance/suite/core

@@ -8,8 +8,7 @@
 # outside the chosen directories changed (a snapshot of the sandbox before and
 # after) as well as the exit code and the message.
 . "${TTREF_SRCDIR:-.}/tests/lib.sh"
-BIN=${TTREF_BIN:-./ttref}
-case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
+BIN=$(tl_abs "${TTREF_BIN:-./ttref}")
 DATA=${TTREF_TEST_DATA:-tests/data}
 DATA=$(cd "$DATA" && pwd)
 tl_tmpdir test_paths_sh; T=$tmp

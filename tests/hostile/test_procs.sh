@@ -9,8 +9,7 @@
 # `timeout`, so a regression fails instead of hanging. KEEP=1 keeps the
 # work directory for inspection.
 . "${TTREF_SRCDIR:-.}/tests/lib.sh"
-BIN=${TTREF_BIN:-./ttref}
-case $BIN in /*) ;; */*) BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN") ;; esac
+BIN=$(tl_abs "${TTREF_BIN:-./ttref}")
 SRC=${TTREF_SRCDIR:-.}
 tl_tmpdir test_procs_sh; T=$tmp
 HOLDER=
@@ -36,21 +35,23 @@ echo "1..33"
 # a small suite: five copies of a 256-element vadd (inputs < 1 KB each)
 mkdir -p "$T/suite/kernels"
 cp "$SRC/conformance/suite/core/kernels/vadd_f16.ttir" "$T/suite/kernels/"
-for c in a b c d e; do
-  cat >"$T/suite/vadd_$c.yaml" <<EOF
-description: "vadd $c"
-kernel: kernels/vadd_f16.ttir
+# vadd_case FILE DESCRIPTION KERNEL GRID N: a case adding two uniform inputs of N elements, judged exactly
+vadd_case() {
+  cat >"$1" <<EOF
+description: "$2"
+kernel: kernels/$3
 op: elementwise
-grid: [1, 1, 1]
+grid: [$4, 1, 1]
 args:
-  x_ptr: {shape: [256], input: {gen: uniform, seed: 1, range: [-4, 4]}}
-  y_ptr: {shape: [256], input: {gen: uniform, seed: 2, range: [-4, 4]}}
-  o_ptr: {shape: [256]}
-  n: 256
+  x_ptr: {shape: [$5], input: {gen: uniform, seed: 1, range: [-4, 4]}}
+  y_ptr: {shape: [$5], input: {gen: uniform, seed: 2, range: [-4, 4]}}
+  o_ptr: {shape: [$5]}
+  n: $5
 outputs:
   o_ptr: {mode: exact}
 EOF
-done
+}
+for c in a b c d e; do vadd_case "$T/suite/vadd_$c.yaml" "vadd $c" vadd_f16.ttir 1 256; done
 conform() { # conform REPORT BACKEND [options...]: bounded by timeout(1)
   r=$1 b=$2
   shift 2
@@ -220,19 +221,7 @@ mkdir -p "$T/big/kernels"
 cp "$SRC/conformance/suite/core/kernels/vadd_f32.ttir" "$T/big/kernels/"
 cp "$T/suite/vadd_a.yaml" "$T/big/small.yaml"
 cp "$T/suite/kernels/vadd_f16.ttir" "$T/big/kernels/"
-cat >"$T/big/vbig.yaml" <<EOF
-description: "vadd f32, 100003 elements"
-kernel: kernels/vadd_f32.ttir
-op: elementwise
-grid: [98, 1, 1]
-args:
-  x_ptr: {shape: [100003], input: {gen: uniform, seed: 1, range: [-4, 4]}}
-  y_ptr: {shape: [100003], input: {gen: uniform, seed: 2, range: [-4, 4]}}
-  o_ptr: {shape: [100003]}
-  n: 100003
-outputs:
-  o_ptr: {mode: exact}
-EOF
+vadd_case "$T/big/vbig.yaml" "vadd f32, 100003 elements" vadd_f32.ttir 98 100003
 (ulimit -f 128; exec timeout -k 2 60 "$BIN" conform "$T/big" --backend reference --report-dir "$T/disk" -j 1 --no-progress) \
   >"$T/disk.out" 2>"$T/disk.err"
 rc=$?

@@ -6,22 +6,14 @@
 . "${TTREF_SRCDIR:-.}/tests/lib.sh"
 T=${TTREF_BIN:-./ttref}
 S=${TTREF_SRCDIR:-.}
-B=$(cd "$(dirname "$T")" && pwd)
-PY=$(tl_numpy)
-if [ -z "$PY" ]; then echo "1..0 # SKIP no python3 with numpy (apt-get install python3-numpy)"; exit 0; fi
-if [ ! -f "$B/.libs/libttref.so" ]; then echo "1..0 # SKIP libttref was built without shared libraries (--disable-shared)"; exit 0; fi
+tl_pylib
 tl_tmpdir tri
 TL_ERR_TAIL=1; TL_ERR_LINES=12 # failures show the end of $tmp/err
-lib=$B/.libs/libttref.so
 san_env=$(tl_san_env "$lib")
 # test_run_test_core.py: the GPU test_core sample runner's pure and replay parts (scripts/gpu)
 for f in test_triton_bind test_run_test_core; do
   env $san_env TTREF_LIB=$lib TTREF_BIN="$T" PYTHONPATH=$S/python "$PY" "$S/tests/python/$f.py" >"$tmp/out" 2>"$tmp/err"; rc=$?
-  grep '^ok ' "$tmp/out" | sed 's/^ok [0-9]* - //' >"$tmp/oks"
-  while IFS= read -r l; do ok "built tree: $l"; done <"$tmp/oks"
-  grep '^not ok ' "$tmp/out" | sed 's/^not ok [0-9]* - //' >"$tmp/nos"
-  while IFS= read -r l; do echo "$l" >"$tmp/err"; no "built tree: $l"; done <"$tmp/nos"
-  if [ "$rc" -ne 0 ] && [ ! -s "$tmp/nos" ]; then no "$f.py exited $rc"; fi
+  tl_relay "built tree" "$f.py"
 done
 P=$tmp/prefix
 if make -C "$B" install prefix="$P" >"$tmp/err" 2>&1; then ok "make install prefix=TMP"; else no "make install prefix=TMP"; echo "1..$n"; exit 1; fi

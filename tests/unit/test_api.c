@@ -19,59 +19,37 @@
 #include <unistd.h>
 
 #include "ttref.h"
+#include "unit_fixture.h"
 
 #define N 4096 /* 4 programs of the vadd kernel's BLOCK 1024 */
 
 static char vadd_path[4096], loop_path[4096], softmax_path[4096];
 
-/* ---- counting allocator (lua_Alloc style): live bytes and OOM injection; atomic counters,
- * since launches allocate on OpenMP and test threads ---- */
-static _Atomic size_t live;
-static _Atomic long requests;
-static long fail_at;
-
-static void *counting_alloc(void *ud, void *ptr, size_t old_size, size_t new_size)
-{
-  (void)ud;
-  unsigned char *base = ptr ? (unsigned char *)ptr - 16 : NULL;
-  if (new_size == 0) {
-    if (base) live -= old_size;
-    free(base);
-    return NULL;
-  }
-  if (fail_at && ++requests == fail_at) return NULL;
-  unsigned char *nb = realloc(base, new_size + 16);
-  if (!nb) return NULL;
-  live += new_size;
-  live -= base ? old_size : 0;
-  return nb + 16;
-}
-
 static int group_setup(void **state)
 {
   (void)state;
-  const char *d = getenv("TTREF_TEST_DATA");
-  snprintf(vadd_path, sizeof vadd_path, "%s/ttir/vadd_f32.ttir", d ? d : "tests/data");
-  snprintf(softmax_path, sizeof softmax_path, "%s/fx/softmax.fx", d ? d : "tests/data");
-  snprintf(loop_path, sizeof loop_path, "%s/ttir/infinite_while.ttir", d ? d : "tests/data");
+  snprintf(vadd_path, sizeof vadd_path, "%s", unit_data_path("ttir/vadd_f32.ttir"));
+  snprintf(softmax_path, sizeof softmax_path, "%s", unit_data_path("fx/softmax.fx"));
+  snprintf(loop_path, sizeof loop_path, "%s", unit_data_path("ttir/infinite_while.ttir"));
   return 0;
 }
 
-/* Every test checks that it freed all it allocated through the hook. */
+/* Every test gets a fresh temporary directory and the counting allocator (tests/unit/unit_fixture.c),
+ * and must free all it allocated through the hook. */
 static int test_setup(void **state)
 {
   (void)state;
-  live = 0;
-  requests = fail_at = 0;
-  ttref_set_alloc(counting_alloc, NULL);
+  if (!unit_tmpdir_new("test_api")) return -1;
+  unit_alloc_begin(0);
   return 0;
 }
 
 static int test_teardown(void **state)
 {
   (void)state;
-  ttref_set_alloc(NULL, NULL);
-  return live == 0 ? 0 : -1;
+  const unit_alloc_stats s = unit_alloc_end();
+  const int removed = unit_tmpdir_remove();
+  return s.live == 0 && !s.size_mismatch && removed == 0 ? 0 : -1;
 }
 
 static void assert_has(const ttref_error *e, const char *what)
@@ -764,99 +742,100 @@ static void test_api_vendor_registry(void **state)
   ttref_registry_free(reg);
 }
 
+/*
+ * Runs attempt with allocation request n refused, for n = 1, 2, ... until an attempt succeeds: each
+ * failing one must fail with TTREF_E_NOMEM, and every attempt must free all it allocated; at least
+ * one must fail.
+ * attempt(ud, e) frees what it made before it returns its status.
+ */
+static void nomem_sweep(ttref_status (*attempt)(void *ud, ttref_error *e), void *ud)
+{
+  int saw_ok = 0;
+  long n = 1;
+  for (; n < 100000 && !saw_ok; n++) {
+    ttref_error e;
+    memset(&e, 0, sizeof e);
+    unit_alloc.requests = 0;
+    unit_alloc.fail_at = n;
+    const ttref_status st = attempt(ud, &e);
+    unit_alloc.fail_at = 0;
+    if (st == TTREF_OK) saw_ok = 1;
+    else if (e.code != TTREF_E_NOMEM)
+      fail_msg("allocation %ld failing gave %s: %s", n, ttref_status_str(e.code), e.msg);
+    if (unit_alloc.live != 0)
+      fail_msg("allocation %ld failing (%s) leaked %zu bytes", n, e.msg, (size_t)unit_alloc.live);
+  }
+  assert_true(saw_ok);
+  assert_true(n > 2); /* at least one attempt met a refused allocation */
+}
+
+static ttref_status vendor_load(void *ud, ttref_error *e)
+{
+  (void)ud;
+  static const double b = 0;
+  static const char good[] = VTEXT("");
+  ttref_status st = TTREF_E_NOMEM;
+  ttref_kernel *k = NULL;
+  ttref_op_def d = {"acme.axpb", 2, NULL, axpb, NULL, (void *)&b};
+  ttref_registry *reg = ttref_registry_new(e);
+  if (reg) st = ttref_registry_add(reg, &d, e);
+  if (st == TTREF_OK && !(k = ttref_kernel_parse_ex(good, strlen(good), "v.ttir", NULL, reg, e))) st = e->code;
+  unit_alloc.fail_at = 0;
+  ttref_kernel_free(k);
+  ttref_registry_free(reg);
+  return st;
+}
+
 /* every failing allocation while registering and loading with vendor ops is a status, no leak */
 static void test_api_vendor_nomem(void **state)
 {
   (void)state;
-  static const double b = 0;
-  static const char good[] = VTEXT("");
-  int saw_ok = 0;
-  for (long n = 1; n < 100000 && !saw_ok; n++) {
-    ttref_error e;
-    ttref_status st = TTREF_E_NOMEM;
-    ttref_kernel *k = NULL;
-    ttref_op_def d = {"acme.axpb", 2, NULL, axpb, NULL, (void *)&b};
-    requests = 0;
-    fail_at = n;
-    ttref_registry *reg = ttref_registry_new(&e);
-    if (reg) st = ttref_registry_add(reg, &d, &e);
-    if (st == TTREF_OK && !(k = ttref_kernel_parse_ex(good, strlen(good), "v.ttir", NULL, reg, &e))) st = e.code;
-    fail_at = 0;
-    if (st == TTREF_OK) saw_ok = 1;
-    else if (e.code != TTREF_E_NOMEM)
-      fail_msg("allocation %ld failing gave %s: %s", n, ttref_status_str(e.code), e.msg);
-    ttref_kernel_free(k);
-    ttref_registry_free(reg);
-    if (live != 0) fail_msg("allocation %ld failing (%s) leaked %zu bytes", n, e.msg, (size_t)live);
-  }
-  assert_true(saw_ok);
+  nomem_sweep(vendor_load, NULL);
 }
 
 /* ---- out of memory: every failing allocation is a status, and nothing leaks ---- */
+
+static ttref_status vadd_run(void *ud, ttref_error *e)
+{
+  vadd *v = ud;
+  ttref_launch *l = NULL;
+  ttref_status st = TTREF_E_NOMEM;
+  vadd_fill(v);
+  ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, e);
+  if (k) l = ttref_launch_new(k, e);
+  if (l) st = ttref_launch_buffer(l, "x_ptr", v->x, sizeof v->x, e);
+  if (st == TTREF_OK) st = ttref_launch_buffer(l, "y_ptr", v->y, sizeof v->y, e);
+  if (st == TTREF_OK) st = ttref_launch_buffer(l, "o_ptr", v->o, sizeof v->o, e);
+  if (st == TTREF_OK) st = ttref_launch_scalar(l, "n", "4096", e);
+  if (st == TTREF_OK) st = ttref_launch_set(l, TTREF_OPT_PRECISE, 1, e);
+  if (st == TTREF_OK) st = ttref_launch_set(l, TTREF_OPT_THREADS, 1, e);
+  if (st == TTREF_OK) st = ttref_launch_run(l, 4, 1, 1, e);
+  unit_alloc.fail_at = 0;
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+  return st;
+}
 
 static void test_api_nomem(void **state)
 {
   (void)state;
   static vadd v;
-  int saw_ok = 0;
-  for (long n = 1; n < 100000 && !saw_ok; n++) {
-    ttref_error e;
-    ttref_launch *l = NULL;
-    ttref_status st = TTREF_E_NOMEM;
-    vadd_fill(&v);
-    requests = 0;
-    fail_at = n;
-    ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
-    if (k) l = ttref_launch_new(k, &e);
-    if (l) st = ttref_launch_buffer(l, "x_ptr", v.x, sizeof v.x, &e);
-    if (st == TTREF_OK) st = ttref_launch_buffer(l, "y_ptr", v.y, sizeof v.y, &e);
-    if (st == TTREF_OK) st = ttref_launch_buffer(l, "o_ptr", v.o, sizeof v.o, &e);
-    if (st == TTREF_OK) st = ttref_launch_scalar(l, "n", "4096", &e);
-    if (st == TTREF_OK) st = ttref_launch_set(l, TTREF_OPT_PRECISE, 1, &e);
-    if (st == TTREF_OK) st = ttref_launch_set(l, TTREF_OPT_THREADS, 1, &e);
-    if (st == TTREF_OK) st = ttref_launch_run(l, 4, 1, 1, &e);
-    fail_at = 0;
-    if (st == TTREF_OK) saw_ok = 1;
-    else if (e.code != TTREF_E_NOMEM)
-      fail_msg("allocation %ld failing gave %s: %s", n, ttref_status_str(e.code), e.msg);
-    ttref_launch_free(l);
-    ttref_kernel_free(k);
-    if (live != 0) fail_msg("allocation %ld failing (%s) leaked %zu bytes", n, e.msg, (size_t)live);
-  }
-  assert_true(saw_ok);
+  nomem_sweep(vadd_run, &v);
 }
 
 /* ---- API version 2: what `ttref run` is built on ---- */
 
-static char tmpdir[512];
-
-static void make_tmp(void)
-{
-  const char *t = getenv("TMPDIR");
-  snprintf(tmpdir, sizeof tmpdir, "%s/test_api.XXXXXX", t && *t ? t : "/tmp");
-  assert_non_null(mkdtemp(tmpdir));
-}
-
-static void remove_tmp(void)
-{
-  char cmd[600];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  assert_int_equal(system(cmd), 0);
-}
-
 static void save_f32(const char *name, const float *v, int64_t n)
 {
-  char path[700];
   ttref_error e;
   ttref_array a = {'f', 4, 1, {n}, n, (void *)(uintptr_t)v, (size_t)n * 4};
-  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-  if (ttref_npy_save(path, &a, &e) != TTREF_OK) fail_msg("%s", e.msg);
+  if (ttref_npy_save(unit_tmp_path(name), &a, &e) != TTREF_OK) fail_msg("%s", e.msg);
 }
 
 /* "NAME=@TMPDIR/FILE" into buf */
 static const char *spec_at(char *buf, size_t n, const char *name, const char *file)
 {
-  snprintf(buf, n, "%s=@%s/%s", name, tmpdir, file);
+  snprintf(buf, n, "%s=@%s/%s", name, unit_tmpdir(), file);
   return buf;
 }
 
@@ -886,9 +865,8 @@ static void test_api_bind_args_save(void **state)
   (void)state;
   ttref_error e;
   static vadd v;
-  char sx[700], sy[700], path[700];
+  char sx[700], sy[700];
   vadd_fill(&v);
-  make_tmp();
   save_f32("x.npy", v.x, N);
   save_f32("y.npy", v.y, N);
   ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
@@ -901,15 +879,11 @@ static void test_api_bind_args_save(void **state)
   assert_int_equal(ttref_launch_set(l, TTREF_OPT_THREADS, 2, &e), TTREF_OK);
   assert_int_equal(ttref_launch_run(l, 4, 1, 1, &e), TTREF_OK);
   assert_int_equal(ttref_launch_stat(l, TTREF_STAT_PROGRAMS), 4);
-  snprintf(path, sizeof path, "%s/out/sub", tmpdir);
-  assert_int_equal(ttref_launch_save(l, path, TTREF_SAVE_CHECK, &e), TTREF_OK);
-  snprintf(path, sizeof path, "%s/out/sub/o_ptr.npy", tmpdir);
-  assert_int_not_equal(access(path, F_OK), 0); /* a check writes nothing */
-  snprintf(path, sizeof path, "%s/out/sub", tmpdir);
-  if (ttref_launch_save(l, path, 0, &e) != TTREF_OK) fail_msg("%s", e.msg);
+  assert_int_equal(ttref_launch_save(l, unit_tmp_path("out/sub"), TTREF_SAVE_CHECK, &e), TTREF_OK);
+  assert_int_not_equal(access(unit_tmp_path("out/sub/o_ptr.npy"), F_OK), 0); /* a check writes nothing */
+  if (ttref_launch_save(l, unit_tmp_path("out/sub"), 0, &e) != TTREF_OK) fail_msg("%s", e.msg);
   ttref_array o;
-  snprintf(path, sizeof path, "%s/out/sub/o_ptr.npy", tmpdir);
-  assert_int_equal(ttref_npy_load(path, &o, &e), TTREF_OK);
+  assert_int_equal(ttref_npy_load(unit_tmp_path("out/sub/o_ptr.npy"), &o, &e), TTREF_OK);
   assert_int_equal(o.numel, N);
   assert_int_equal(o.kind, 'f');
   const float *got = o.data;
@@ -918,18 +892,16 @@ static void test_api_bind_args_save(void **state)
     if (memcmp(&got[i], &want, 4) != 0) fail_msg("o[%d] = %a, want %a", i, (double)got[i], (double)want);
   }
   ttref_array_free(&o);
-  snprintf(path, sizeof path, "%s/out/sub/x_ptr.npy", tmpdir);
-  assert_int_equal(ttref_npy_load(path, &o, &e), TTREF_OK);
+  assert_int_equal(ttref_npy_load(unit_tmp_path("out/sub/x_ptr.npy"), &o, &e), TTREF_OK);
   assert_memory_equal(o.data, v.x, sizeof v.x);
   ttref_array_free(&o);
   /* a launch bound by buffers has no files to save */
   ttref_launch *lb = vadd_launch(k, &v, "4");
-  assert_int_equal(ttref_launch_save(lb, tmpdir, 0, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_save(lb, unit_tmpdir(), 0, &e), TTREF_E_USAGE);
   assert_has(&e, "ttref_launch_bind_args");
   ttref_launch_free(lb);
   ttref_launch_free(l);
   ttref_kernel_free(k);
-  remove_tmp();
 }
 
 /* ttref_launch_set_outputs: only the named buffers are saved; bad names keep the previous choice. */
@@ -938,9 +910,8 @@ static void test_api_set_outputs(void **state)
   (void)state;
   ttref_error e;
   static vadd v;
-  char sx[700], sy[700], path[700], dir[700];
+  char sx[700], sy[700];
   vadd_fill(&v);
-  make_tmp();
   save_f32("x.npy", v.x, N);
   save_f32("y.npy", v.y, N);
   ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
@@ -960,15 +931,11 @@ static void test_api_set_outputs(void **state)
   assert_int_equal(ttref_launch_set_outputs(l, outs, -1, &e), TTREF_E_USAGE);
   assert_int_equal(ttref_launch_set_outputs(NULL, outs, 1, &e), TTREF_E_USAGE);
   assert_int_equal(ttref_launch_run(l, 4, 1, 1, &e), TTREF_OK);
-  snprintf(dir, sizeof dir, "%s/only", tmpdir);
-  assert_int_equal(ttref_launch_save(l, dir, 0, &e), TTREF_OK);
-  snprintf(path, sizeof path, "%s/only/x_ptr.npy", tmpdir);
-  assert_int_not_equal(access(path, F_OK), 0); /* not named: not written */
-  snprintf(path, sizeof path, "%s/only/y_ptr.npy", tmpdir);
-  assert_int_not_equal(access(path, F_OK), 0);
+  assert_int_equal(ttref_launch_save(l, unit_tmp_path("only"), 0, &e), TTREF_OK);
+  assert_int_not_equal(access(unit_tmp_path("only/x_ptr.npy"), F_OK), 0); /* not named: not written */
+  assert_int_not_equal(access(unit_tmp_path("only/y_ptr.npy"), F_OK), 0);
   ttref_array o;
-  snprintf(path, sizeof path, "%s/only/o_ptr.npy", tmpdir);
-  assert_int_equal(ttref_npy_load(path, &o, &e), TTREF_OK);
+  assert_int_equal(ttref_npy_load(unit_tmp_path("only/o_ptr.npy"), &o, &e), TTREF_OK);
   const float *got = o.data;
   for (int i = 0; i < N; i++) {
     const float want = v.x[i] + v.y[i];
@@ -976,13 +943,10 @@ static void test_api_set_outputs(void **state)
   }
   ttref_array_free(&o);
   assert_int_equal(ttref_launch_set_outputs(l, NULL, 0, &e), TTREF_OK); /* every buffer again */
-  snprintf(dir, sizeof dir, "%s/all", tmpdir);
-  assert_int_equal(ttref_launch_save(l, dir, 0, &e), TTREF_OK);
-  snprintf(path, sizeof path, "%s/all/x_ptr.npy", tmpdir);
-  assert_int_equal(access(path, F_OK), 0);
+  assert_int_equal(ttref_launch_save(l, unit_tmp_path("all"), 0, &e), TTREF_OK);
+  assert_int_equal(access(unit_tmp_path("all/x_ptr.npy"), F_OK), 0);
   ttref_launch_free(l);
   ttref_kernel_free(k);
-  remove_tmp();
 }
 
 static void test_api_bind_args_errors(void **state)
@@ -992,13 +956,10 @@ static void test_api_bind_args_errors(void **state)
   char sx[700], sy[700], sd[700];
   static float x[16];
   static double d[16];
-  make_tmp();
   save_f32("x.npy", x, 16);
   {
-    char path[700];
     ttref_array a = {'f', 8, 1, {16}, 16, d, sizeof d};
-    snprintf(path, sizeof path, "%s/d.npy", tmpdir);
-    assert_int_equal(ttref_npy_save(path, &a, &e), TTREF_OK);
+    assert_int_equal(ttref_npy_save(unit_tmp_path("d.npy"), &a, &e), TTREF_OK);
   }
   ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
   ttref_launch *l = ttref_launch_new(k, &e);
@@ -1029,7 +990,7 @@ static void test_api_bind_args_errors(void **state)
   assert_int_equal(ttref_launch_bind_args(l, nul, 1, &e), TTREF_E_USAGE);
   assert_int_equal(ttref_launch_bind_args(l, NULL, 1, &e), TTREF_E_USAGE);
   assert_int_equal(ttref_launch_bind_args(NULL, NULL, 0, &e), TTREF_E_USAGE);
-  assert_int_equal(ttref_launch_save(NULL, tmpdir, 0, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_save(NULL, unit_tmpdir(), 0, &e), TTREF_E_USAGE);
   assert_int_equal(ttref_launch_save(l, NULL, 0, &e), TTREF_E_USAGE);
   ttref_launch_free(l);
   ttref_kernel_free(k);
@@ -1041,13 +1002,12 @@ static void test_api_bind_args_errors(void **state)
   l = ttref_launch_new(k, &e);
   const char *ss[] = {spec_at(sx, sizeof sx, "a", "x.npy"), spec_at(sy, sizeof sy, "1", "x.npy")};
   assert_int_equal(ttref_launch_bind_args(l, ss, 2, &e), TTREF_OK);
-  assert_int_equal(ttref_launch_save(l, tmpdir, TTREF_SAVE_CHECK, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_save(l, unit_tmpdir(), TTREF_SAVE_CHECK, &e), TTREF_OK);
   assert_int_equal(ttref_launch_set(l, TTREF_OPT_PRECISE, 1, &e), TTREF_OK);
-  assert_int_equal(ttref_launch_save(l, tmpdir, TTREF_SAVE_CHECK, &e), TTREF_E_USAGE);
+  assert_int_equal(ttref_launch_save(l, unit_tmpdir(), TTREF_SAVE_CHECK, &e), TTREF_E_USAGE);
   assert_has(&e, "collide");
   ttref_launch_free(l);
   ttref_kernel_free(k);
-  remove_tmp();
 }
 
 static void test_api_bind_args_precise(void **state)
@@ -1055,9 +1015,8 @@ static void test_api_bind_args_precise(void **state)
   (void)state;
   ttref_error e;
   static vadd v;
-  char sx[700], sy[700], so[700], path[700];
+  char sx[700], sy[700], so[700];
   vadd_fill(&v);
-  make_tmp();
   save_f32("x.npy", v.x, N);
   save_f32("y.npy", v.y, N);
   save_f32("o.npy", v.o, N);
@@ -1077,21 +1036,18 @@ static void test_api_bind_args_precise(void **state)
     const double want = (double)v.x[i] + (double)v.y[i], wb = fabs((double)v.x[i]) + fabs((double)v.y[i]);
     if (pv[i] != want || pb[i] != wb) fail_msg("o[%d]: %a / %a, want %a / %a", i, pv[i], pb[i], want, wb);
   }
-  assert_int_equal(ttref_launch_save(l, tmpdir, 0, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_save(l, unit_tmpdir(), 0, &e), TTREF_OK);
   ttref_array a;
-  snprintf(path, sizeof path, "%s/o_ptr.precise.npy", tmpdir);
-  assert_int_equal(ttref_npy_load(path, &a, &e), TTREF_OK);
+  assert_int_equal(ttref_npy_load(unit_tmp_path("o_ptr.precise.npy"), &a, &e), TTREF_OK);
   assert_int_equal(a.kind, 'f');
   assert_int_equal(a.elsize, 8);
   assert_memory_equal(a.data, pv, N * sizeof(double));
   ttref_array_free(&a);
-  snprintf(path, sizeof path, "%s/o_ptr.bound.npy", tmpdir);
-  assert_int_equal(ttref_npy_load(path, &a, &e), TTREF_OK);
+  assert_int_equal(ttref_npy_load(unit_tmp_path("o_ptr.bound.npy"), &a, &e), TTREF_OK);
   assert_memory_equal(a.data, pb, N * sizeof(double));
   ttref_array_free(&a);
   ttref_launch_free(l);
   ttref_kernel_free(k);
-  remove_tmp();
 }
 
 /* A 16-lane kernel of element type T: o = BODY(x), with %x loaded and %y stored. */
@@ -1183,9 +1139,7 @@ static void test_api_dumps(void **state)
   (void)state;
   ttref_error e;
   static vadd v;
-  char path[700];
   vadd_fill(&v);
-  make_tmp();
   ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
   ttref_launch *l = vadd_launch(k, &v, "4096");
   memset(&e, 0, sizeof e);
@@ -1197,12 +1151,10 @@ static void test_api_dumps(void **state)
   assert_int_equal(ttref_launch_trace(l, "1,2,3,4", &e), TTREF_E_USAGE);
   assert_int_equal(ttref_launch_dump_dir(l, NULL, &e), TTREF_E_USAGE);
   assert_int_equal(ttref_launch_dump(l, "offs@2", &e), TTREF_OK);
-  snprintf(path, sizeof path, "%s/dd", tmpdir);
-  if (ttref_launch_dump_dir(l, path, &e) != TTREF_OK) fail_msg("%s", e.msg);
+  if (ttref_launch_dump_dir(l, unit_tmp_path("dd"), &e) != TTREF_OK) fail_msg("%s", e.msg);
   if (ttref_launch_run(l, 4, 1, 1, &e) != TTREF_OK) fail_msg("%s", e.msg);
   ttref_array a;
-  snprintf(path, sizeof path, "%s/dd/offs.pid2-0-0.npy", tmpdir);
-  if (ttref_npy_load(path, &a, &e) != TTREF_OK) fail_msg("%s", e.msg);
+  if (ttref_npy_load(unit_tmp_path("dd/offs.pid2-0-0.npy"), &a, &e) != TTREF_OK) fail_msg("%s", e.msg);
   assert_int_equal(a.numel, 1024);
   const int32_t *o = a.data;
   for (int i = 0; i < 1024; i++) assert_int_equal(o[i], 2048 + i); /* pid 2's offsets */
@@ -1212,7 +1164,6 @@ static void test_api_dumps(void **state)
   assert_has(&e, "File exists");
   ttref_launch_free(l);
   ttref_kernel_free(k);
-  remove_tmp();
 }
 
 static void test_api_inject_and_mutate(void **state)
@@ -1264,18 +1215,13 @@ static void test_api_launch_file(void **state)
   ttref_error e;
   char path[700];
   int64_t g[3], val;
-  make_tmp();
-  snprintf(path, sizeof path, "%s/launch.yaml", tmpdir);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs("kernel: k.ttir\nfunction: vadd\ngrid: [4, 2]\nargs:\n  x_ptr: \"@x.npy\"\n  n: 7\nout: o\nthreads: 3\n"
-        "precise: true\n",
-        f);
-  fclose(f);
+  snprintf(path, sizeof path, "%s",
+           unit_put("launch.yaml", "kernel: k.ttir\nfunction: vadd\ngrid: [4, 2]\nargs:\n  x_ptr: \"@x.npy\"\n  n: 7\n"
+                                   "out: o\nthreads: 3\nprecise: true\n"));
   ttref_launch_file *lf = ttref_launch_file_read(path, &e);
   if (!lf) fail_msg("%s", e.msg);
   char want[700];
-  snprintf(want, sizeof want, "%s/k.ttir", tmpdir); /* paths relative to the file */
+  snprintf(want, sizeof want, "%s/k.ttir", unit_tmpdir()); /* paths relative to the file */
   assert_string_equal(ttref_launch_file_str(lf, "kernel"), want);
   assert_string_equal(ttref_launch_file_str(lf, "function"), "vadd");
   assert_non_null(strstr(ttref_launch_file_str(lf, "out"), "o"));
@@ -1285,7 +1231,7 @@ static void test_api_launch_file(void **state)
   assert_int_equal(g[1], 2);
   assert_int_equal(g[2], 1);
   assert_int_equal(ttref_launch_file_nargs(lf), 2);
-  snprintf(want, sizeof want, "x_ptr=@%s/x.npy", tmpdir);
+  snprintf(want, sizeof want, "x_ptr=@%s/x.npy", unit_tmpdir());
   assert_string_equal(ttref_launch_file_arg(lf, 0), want);
   assert_string_equal(ttref_launch_file_arg(lf, 1), "n=7");
   assert_null(ttref_launch_file_arg(lf, 2));
@@ -1296,9 +1242,7 @@ static void test_api_launch_file(void **state)
   assert_int_equal(ttref_launch_file_option(lf, TTREF_OPT_FTZ, &val), 0); /* absent */
   assert_int_equal(ttref_launch_file_option(lf, TTREF_OPT_MAX_STEPS, &val), 0);
   ttref_launch_file_free(lf);
-  f = fopen(path, "w");
-  fputs("kernel: k.ttir\ngrid: 1\nbogus: 1\n", f);
-  fclose(f);
+  unit_put("launch.yaml", "kernel: k.ttir\ngrid: 1\nbogus: 1\n");
   memset(&e, 0, sizeof e);
   assert_null(ttref_launch_file_read(path, &e));
   assert_int_equal(e.code, TTREF_E_INPUT);
@@ -1309,7 +1253,6 @@ static void test_api_launch_file(void **state)
   assert_int_equal(ttref_launch_file_grid(NULL, g), 0);
   assert_int_equal(ttref_launch_file_nargs(NULL), 0);
   ttref_launch_file_free(NULL);
-  remove_tmp();
 }
 
 static void test_api_fx_shapes_from_files(void **state)
@@ -1318,14 +1261,12 @@ static void test_api_fx_shapes_from_files(void **state)
   ttref_error e;
   char sx[700], so[700];
   static float x[48];
-  make_tmp();
   for (int i = 0; i < 48; i++) x[i] = (float)(i % 5) - 1.5f;
   {
     char path[700];
     ttref_array a = {'f', 4, 2, {3, 16}, 48, x, sizeof x};
-    snprintf(path, sizeof path, "%s/x.npy", tmpdir);
-    assert_int_equal(ttref_npy_save(path, &a, &e), TTREF_OK);
-    snprintf(path, sizeof path, "%s/o.npy", tmpdir);
+    assert_int_equal(ttref_npy_save(unit_tmp_path("x.npy"), &a, &e), TTREF_OK);
+    snprintf(path, sizeof path, "%s/o.npy", unit_tmpdir());
     assert_int_equal(ttref_npy_save(path, &a, &e), TTREF_OK);
   }
   const char *args[] = {spec_at(sx, sizeof sx, "input", "x.npy"), spec_at(so, sizeof so, "output", "o.npy")};
@@ -1338,11 +1279,9 @@ static void test_api_fx_shapes_from_files(void **state)
   ttref_launch *l = ttref_launch_new(k, &e);
   assert_int_equal(ttref_launch_bind_args(l, args, 2, &e), TTREF_OK);
   if (ttref_launch_run(l, 3, 1, 1, &e) != TTREF_OK) fail_msg("%s", e.msg);
-  assert_int_equal(ttref_launch_save(l, tmpdir, 0, &e), TTREF_OK);
+  assert_int_equal(ttref_launch_save(l, unit_tmpdir(), 0, &e), TTREF_OK);
   ttref_array a;
-  char path[700];
-  snprintf(path, sizeof path, "%s/output.npy", tmpdir);
-  assert_int_equal(ttref_npy_load(path, &a, &e), TTREF_OK);
+  assert_int_equal(ttref_npy_load(unit_tmp_path("output.npy"), &a, &e), TTREF_OK);
   assert_int_equal(a.rank, 2);
   assert_int_equal(a.shape[0], 3);
   const float *y = a.data;
@@ -1359,7 +1298,32 @@ static void test_api_fx_shapes_from_files(void **state)
   ttref_fx_options o = {syms, 2, NULL, 0, 0};
   assert_null(ttref_kernel_load_fx_ex(softmax_path, &o, args, 2, NULL, &e));
   assert_int_equal(e.code, TTREF_E_INPUT);
-  remove_tmp();
+}
+
+typedef struct v2_job {
+  const char *const *specs;
+  const char *out;
+} v2_job;
+
+static ttref_status v2_run(void *ud, ttref_error *e)
+{
+  const v2_job *j = ud;
+  ttref_launch *l = NULL;
+  ttref_status st = TTREF_E_NOMEM;
+  ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, e);
+  if (k) l = ttref_launch_new(k, e);
+  if (l) st = ttref_launch_bind_args(l, j->specs, 4, e);
+  if (st == TTREF_OK) st = ttref_launch_set(l, TTREF_OPT_PRECISE, 1, e);
+  if (st == TTREF_OK) st = ttref_launch_set_outputs(l, (const char *const[]){"o_ptr", "x_ptr"}, 2, e);
+  if (st == TTREF_OK) st = ttref_launch_set(l, TTREF_OPT_UB, 1, e);
+  if (st == TTREF_OK) st = ttref_launch_set(l, TTREF_OPT_CHECK_UNINIT, 1, e);
+  if (st == TTREF_OK) st = ttref_launch_trace(l, "7", e);
+  if (st == TTREF_OK) st = ttref_launch_run(l, 4, 1, 1, e);
+  unit_alloc.fail_at = 0;
+  if (st == TTREF_OK) st = ttref_launch_save(l, j->out, 0, e);
+  ttref_launch_free(l);
+  ttref_kernel_free(k);
+  return st;
 }
 
 /* Every allocation of the `ttref run` path failing in turn: a status, nothing leaked. */
@@ -1368,77 +1332,36 @@ static void test_api_v2_nomem(void **state)
   (void)state;
   static vadd v;
   char sx[700], sy[700], path[700];
-  int saw_ok = 0;
   vadd_fill(&v);
-  make_tmp();
   save_f32("x.npy", v.x, N);
   save_f32("y.npy", v.y, N);
-  snprintf(path, sizeof path, "%s/out", tmpdir);
+  snprintf(path, sizeof path, "%s/out", unit_tmpdir());
   const char *specs[] = {spec_at(sx, sizeof sx, "x_ptr", "x.npy"), spec_at(sy, sizeof sy, "y_ptr", "y.npy"),
                          "o_ptr=@new:f32[4096]", "n=4096"};
-  for (long n = 1; n < 100000 && !saw_ok; n++) {
-    ttref_error e;
-    ttref_launch *l = NULL;
-    ttref_status st = TTREF_E_NOMEM;
-    requests = 0;
-    fail_at = n;
-    ttref_kernel *k = ttref_kernel_load(vadd_path, NULL, &e);
-    if (k) l = ttref_launch_new(k, &e);
-    if (l) st = ttref_launch_bind_args(l, specs, 4, &e);
-    if (st == TTREF_OK) st = ttref_launch_set(l, TTREF_OPT_PRECISE, 1, &e);
-    if (st == TTREF_OK) st = ttref_launch_set_outputs(l, (const char *const[]){"o_ptr", "x_ptr"}, 2, &e);
-    if (st == TTREF_OK) st = ttref_launch_set(l, TTREF_OPT_UB, 1, &e);
-    if (st == TTREF_OK) st = ttref_launch_set(l, TTREF_OPT_CHECK_UNINIT, 1, &e);
-    if (st == TTREF_OK) st = ttref_launch_trace(l, "7", &e);
-    if (st == TTREF_OK) st = ttref_launch_run(l, 4, 1, 1, &e);
-    fail_at = 0;
-    if (st == TTREF_OK) st = ttref_launch_save(l, path, 0, &e);
-    if (st == TTREF_OK) saw_ok = 1;
-    else if (e.code != TTREF_E_NOMEM)
-      fail_msg("allocation %ld failing gave %s: %s", n, ttref_status_str(e.code), e.msg);
-    ttref_launch_free(l);
-    ttref_kernel_free(k);
-    if (live != 0) fail_msg("allocation %ld failing (%s) leaked %zu bytes", n, e.msg, (size_t)live);
-  }
-  assert_true(saw_ok);
-  remove_tmp();
-}
-
-static void write_tmp(const char *name, const char *text)
-{
-  char path[700];
-  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(text, f);
-  fclose(f);
+  v2_job j = {specs, path};
+  nomem_sweep(v2_run, &j);
 }
 
 static void test_api_check(void **state)
 {
   (void)state;
   ttref_error e;
-  char path[700];
+  const char *path;
   static const double b = 0.125;
-  make_tmp();
   assert_int_equal(ttref_check(vadd_path, NULL, NULL, &e), TTREF_OK);
   assert_int_equal(ttref_check(NULL, NULL, NULL, &e), TTREF_E_USAGE);
-  snprintf(path, sizeof path, "%s/none.ttir", tmpdir);
-  assert_int_equal(ttref_check(path, NULL, NULL, &e), TTREF_E_IO);
+  assert_int_equal(ttref_check(unit_tmp_path("none.ttir"), NULL, NULL, &e), TTREF_E_IO);
   /* no function to launch is no error for a check (it is for ttref_kernel_load) */
-  write_tmp("empty.ttir", "module {\n}\n");
-  snprintf(path, sizeof path, "%s/empty.ttir", tmpdir);
+  path = unit_put("empty.ttir", "module {\n}\n");
   assert_int_equal(ttref_check(path, NULL, NULL, &e), TTREF_OK);
   assert_null(ttref_kernel_load(path, NULL, &e));
-  write_tmp("bad.ttir", "module {\n  tt.func public @k() {\n    %0 = arith.constant 1 : i32\n"
-                        "    %1 = arith.addf %0, %0 : i32\n    tt.return\n  }\n}\n");
-  snprintf(path, sizeof path, "%s/bad.ttir", tmpdir);
+  path = unit_put("bad.ttir", "module {\n  tt.func public @k() {\n    %0 = arith.constant 1 : i32\n"
+                              "    %1 = arith.addf %0, %0 : i32\n    tt.return\n  }\n}\n");
   memset(&e, 0, sizeof e);
   assert_int_not_equal(ttref_check(path, NULL, NULL, &e), TTREF_OK);
   assert_non_null(strstr(e.msg, "bad.ttir:4:"));
   /* vendor ops: unknown without the registry, valid with it */
-  write_tmp("v.ttir", VTEXT(""));
-  snprintf(path, sizeof path, "%s/v.ttir", tmpdir);
+  path = unit_put("v.ttir", VTEXT(""));
   assert_int_not_equal(ttref_check(path, NULL, NULL, &e), TTREF_OK);
   assert_has(&e, "unknown op \"acme.axpb\"");
   ttref_registry *reg = ttref_registry_new(&e);
@@ -1458,18 +1381,6 @@ static void test_api_check(void **state)
   assert_int_not_equal(ttref_check(softmax_path, NULL, &baddt, &e), TTREF_OK);
   ttref_fx_options neg = {syms, -1, NULL, 0, 0};
   assert_int_equal(ttref_check(softmax_path, NULL, &neg, &e), TTREF_E_USAGE);
-  remove_tmp();
-}
-
-/* The whole of file @p path into @p buf (NUL-terminated); its length. */
-static size_t slurp(const char *path, char *buf, size_t cap)
-{
-  FILE *f = fopen(path, "rb");
-  assert_non_null(f);
-  size_t n = fread(buf, 1, cap - 1, f);
-  fclose(f);
-  buf[n] = 0;
-  return n;
 }
 
 static void test_api_print(void **state)
@@ -1477,14 +1388,13 @@ static void test_api_print(void **state)
   (void)state;
   ttref_error e;
   char p1[700], p2[700], bad[700];
-  static char a[1 << 16], b[1 << 16];
-  make_tmp();
-  snprintf(p1, sizeof p1, "%s/a.ttir", tmpdir);
-  snprintf(p2, sizeof p2, "%s/b.ttir", tmpdir);
-  snprintf(bad, sizeof bad, "%s/no/such/dir/x.ttir", tmpdir);
+  size_t na, nb;
+  snprintf(p1, sizeof p1, "%s/a.ttir", unit_tmpdir());
+  snprintf(p2, sizeof p2, "%s/b.ttir", unit_tmpdir());
+  snprintf(bad, sizeof bad, "%s/no/such/dir/x.ttir", unit_tmpdir());
   assert_int_equal(ttref_print(vadd_path, NULL, NULL, 0, p1, &e), TTREF_OK);
   assert_int_equal(ttref_print(p1, NULL, NULL, 0, p2, &e), TTREF_OK); /* canonical: printing it again is the same */
-  const size_t na = slurp(p1, a, sizeof a), nb = slurp(p2, b, sizeof b);
+  char *a = (char *)unit_slurp(p1, &na), *b = (char *)unit_slurp(p2, &nb);
   assert_true(na > 100);
   assert_int_equal(na, nb);
   assert_memory_equal(a, b, na);
@@ -1492,12 +1402,12 @@ static void test_api_print(void **state)
   assert_non_null(strstr(a, "tt.func public @vadd("));
   /* --probes: every probed value stored to a trailing %ttref_probe_K argument; still valid TTIR */
   assert_int_equal(ttref_print(vadd_path, NULL, NULL, TTREF_PRINT_PROBES, p2, &e), TTREF_OK);
-  slurp(p2, b, sizeof b);
+  free(b);
+  b = (char *)unit_slurp(p2, &nb);
   assert_non_null(strstr(b, "%ttref_probe_0"));
   assert_int_equal(ttref_check(p2, NULL, NULL, &e), TTREF_OK);
-  write_tmp("empty.ttir", "module {\n}\n");
-  snprintf(p2, sizeof p2, "%s/empty.ttir", tmpdir);
-  assert_int_equal(ttref_print(p2, NULL, NULL, TTREF_PRINT_PROBES, p1, &e), TTREF_E_INPUT);
+  assert_int_equal(ttref_print(unit_put("empty.ttir", "module {\n}\n"), NULL, NULL, TTREF_PRINT_PROBES, p1, &e),
+                   TTREF_E_INPUT);
   assert_has(&e, "no function to probe");
   memset(&e, 0, sizeof e);
   assert_int_equal(ttref_print(vadd_path, NULL, NULL, 0, bad, &e), TTREF_E_IO);
@@ -1507,11 +1417,13 @@ static void test_api_print(void **state)
   const char *syms[] = {"M=3", "K=16"};
   ttref_fx_options o = {syms, 2, NULL, 0, 0};
   assert_int_equal(ttref_print(softmax_path, NULL, &o, 0, p1, &e), TTREF_OK);
-  slurp(p1, a, sizeof a);
+  free(a);
+  a = (char *)unit_slurp(p1, &na);
   assert_non_null(strstr(a, "tt.func"));
   assert_int_equal(ttref_check(p1, NULL, NULL, &e), TTREF_OK);
   assert_int_not_equal(ttref_print(softmax_path, NULL, NULL, 0, p1, &e), TTREF_OK); /* M, K unbound */
-  remove_tmp();
+  free(a);
+  free(b);
 }
 
 int main(void)

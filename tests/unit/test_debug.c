@@ -281,10 +281,8 @@ static void test_dump_every_iteration_and_trap_only_active_lanes(void **state)
 static void test_dump_bad_specs_are_usage_errors(void **state)
 {
   (void)state;
-  ir_module *m = NULL;
+  ir_module *m = unit_parse_ok(loop_acc);
   ttref_error e;
-  memset(&e, 0, sizeof e);
-  assert_int_equal(ir_parse_string("t.ttir", loop_acc, strlen(loop_acc), &m, &e), TTREF_OK);
   interp_debug *d = interp_debug_new(m, ir_module_entry(m));
   const char *bad[] = {"", "acc@1,2,3,4", "acc@x", "acc[2:1]", "acc[1", "nosuch", "%nosuch", "acc@*[a]", "%a", "%n"};
   for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {

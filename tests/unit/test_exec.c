@@ -23,13 +23,21 @@
 /* ---- harness (tests/unit/unit_run.c) ---- */
 typedef unit_buf buf;
 
-static ir_module *parse_ok(const char *text) { return unit_parse_ok(text); }
-
 static ttref_status run_kernel(const char *text, int64_t gx, int64_t gy, int64_t gz, buf *bufs, int nbufs,
                                const int64_t *scal, int threads, ttref_error *err, interp_stats *stats)
 {
   const int64_t grid[3] = {gx, gy, gz};
   return unit_run_kernel(text, grid, bufs, nbufs, scal, threads, NULL, err, stats);
+}
+
+/* run_kernel that must succeed (failing the test with the status and message otherwise) */
+static void run_ok(const char *text, int64_t gx, int64_t gy, int64_t gz, buf *bufs, int nbufs, const int64_t *scal,
+                   int threads, interp_stats *stats)
+{
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  const ttref_status st = run_kernel(text, gx, gy, gz, bufs, nbufs, scal, threads, &e, stats);
+  if (st != TTREF_OK) fail_msg("status %d: %s", (int)st, e.msg);
 }
 
 /* A kernel applying `OP` elementwise to two i32 inputs over 1-D blocks of 8. */
@@ -64,11 +72,7 @@ static void run_i32_binop(const char *body, const int32_t *x, const int32_t *y, 
   memcpy(yb, y, sizeof yb);
   memset(o, 0x55, 8 * sizeof(int32_t));
   buf b[3] = {{xb, 32, IR_S_I32}, {yb, 32, IR_S_I32}, {o, 32, IR_S_I32}};
-  ttref_error e;
-  memset(&e, 0, sizeof e);
-  ttref_status st = run_kernel(binop_kernel(body, "i32"), 1, 1, 1, b, 3, NULL, 1, &e, stats);
-  if (st) fprintf(stderr, "%s\n", e.msg);
-  assert_int_equal(st, TTREF_OK);
+  run_ok(binop_kernel(body, "i32"), 1, 1, 1, b, 3, NULL, 1, stats);
 }
 
 /* ---- integer semantics ---- */
@@ -208,9 +212,7 @@ static void test_empty_grid_runs_nothing(void **state)
   float x[4] = {1, 2, 3, 4}, o[4] = {9, 9, 9, 9};
   buf b[2] = {{x, sizeof x, IR_S_F32}, {o, sizeof o, IR_S_F32}};
   int64_t sc[1] = {4};
-  ttref_error e;
-  memset(&e, 0, sizeof e);
-  assert_int_equal(run_kernel(masked_copy, 0, 1, 1, b, 2, sc, 1, &e, NULL), TTREF_OK);
+  run_ok(masked_copy, 0, 1, 1, b, 2, sc, 1, NULL);
   assert_true(o[0] == 9 && o[3] == 9);
 }
 
@@ -242,9 +244,7 @@ static void test_grid3d_program_ids(void **state)
   int32_t o[24];
   memset(o, 0, sizeof o);
   buf b[1] = {{o, sizeof o, IR_S_I32}};
-  ttref_error e;
-  memset(&e, 0, sizeof e);
-  assert_int_equal(run_kernel(k, 3, 4, 2, b, 1, NULL, 2, &e, NULL), TTREF_OK);
+  run_ok(k, 3, 4, 2, b, 1, NULL, 2, NULL);
   for (int z = 0; z < 2; z++)
     for (int y = 0; y < 4; y++)
       for (int x = 0; x < 3; x++) assert_int_equal(o[(z * 4 + y) * 3 + x], z * 100 + y * 10 + x);
@@ -273,9 +273,7 @@ static void test_reduce_pairwise_order(void **state)
   /* ((x0+x1)+(x2+x3))+((x4+x5)+(x6+x7)) in f32: 1e8 cancels pairwise first */
   float x[8] = {1e8f, 1.0f, -1e8f, 1.0f, 3.0f, 0.5f, 0.25f, 1e-3f}, o[1] = {0};
   buf b[2] = {{x, sizeof x, IR_S_F32}, {o, sizeof o, IR_S_F32}};
-  ttref_error e;
-  memset(&e, 0, sizeof e);
-  assert_int_equal(run_kernel(reduce_sum_1x8, 1, 1, 1, b, 2, NULL, 1, &e, NULL), TTREF_OK);
+  run_ok(reduce_sum_1x8, 1, 1, 1, b, 2, NULL, 1, NULL);
   float p01 = x[0] + x[1], p23 = x[2] + x[3], p45 = x[4] + x[5], p67 = x[6] + x[7];
   float want = (p01 + p23) + (p45 + p67);
   assert_true(memcmp(&o[0], &want, 4) == 0);
@@ -358,9 +356,7 @@ static void test_reduce_typed_tree_equals_region(void **state)
               {o0, sizeof o0, IR_S_F32},
               {om, sizeof om, IR_S_F32},
               {q1, sizeof q1, IR_S_F32}};
-  ttref_error e;
-  memset(&e, 0, sizeof e);
-  assert_int_equal(run_kernel(reduce_forms, 1, 1, 1, b, 5, NULL, 1, &e, NULL), TTREF_OK);
+  run_ok(reduce_forms, 1, 1, 1, b, 5, NULL, 1, NULL);
   assert_memory_equal(o1, q1, sizeof o1); /* typed tree == region path, bit for bit */
   float w[64];
   for (int r = 0; r < 4; r++) { /* axis 1: row r's 16 lanes */
@@ -410,9 +406,7 @@ static void test_dot_fma_chain_f32(void **state)
     bb[i] = (i % 3 ? 1e-7f : 3.0f) * (float)(i + 1);
   }
   buf b[3] = {{a, sizeof a, IR_S_F32}, {bb, sizeof bb, IR_S_F32}, {o, sizeof o, IR_S_F32}};
-  ttref_error e;
-  memset(&e, 0, sizeof e);
-  assert_int_equal(run_kernel(k, 1, 1, 1, b, 3, NULL, 1, &e, NULL), TTREF_OK);
+  run_ok(k, 1, 1, 1, b, 3, NULL, 1, NULL);
   for (int m = 0; m < 4; m++)
     for (int n = 0; n < 4; n++) {
       float acc = 0.0f;
@@ -536,11 +530,7 @@ static void test_dot_i8_wraps_like_oracle(void **state)
     bb[i] = (int8_t)(i % 3 ? -128 + i : 127 - 2 * i);
   }
   buf b[3] = {{a, sizeof a, IR_S_I8}, {bb, sizeof bb, IR_S_I8}, {o, sizeof o, IR_S_I32}};
-  ttref_error e;
-  memset(&e, 0, sizeof e);
-  ttref_status st = run_kernel(k, 1, 1, 1, b, 3, NULL, 1, &e, NULL);
-  if (st) fprintf(stderr, "%s\n", e.msg);
-  assert_int_equal(st, TTREF_OK);
+  run_ok(k, 1, 1, 1, b, 3, NULL, 1, NULL);
   for (int m = 0; m < 4; m++)
     for (int n = 0; n < 4; n++) {
       uint32_t acc = 2147483000u; /* near INT32_MAX: positive sums wrap modulo 2^32 */
@@ -561,9 +551,7 @@ static void test_threads_bit_identical(void **state)
     memset(o, 0, sizeof o1);
     buf b[2] = {{x, sizeof x, IR_S_F32}, {o, sizeof o1, IR_S_F32}};
     int64_t sc[1] = {N - 5};
-    ttref_error e;
-    memset(&e, 0, sizeof e);
-    assert_int_equal(run_kernel(masked_copy, N / 16, 1, 1, b, 2, sc, t, &e, NULL), TTREF_OK);
+    run_ok(masked_copy, N / 16, 1, 1, b, 2, sc, t, NULL);
   }
   assert_memory_equal(o1, o2, sizeof o1);
 }
@@ -585,9 +573,7 @@ static void test_atomics_sequential_program_order(void **state)
                   "}\n";
   int32_t p[1] = {-1}, o[6];
   buf b[2] = {{p, sizeof p, IR_S_I32}, {o, sizeof o, IR_S_I32}};
-  ttref_error e;
-  memset(&e, 0, sizeof e);
-  assert_int_equal(run_kernel(k, 6, 1, 1, b, 2, NULL, 2, &e, NULL), TTREF_OK);
+  run_ok(k, 6, 1, 1, b, 2, NULL, 2, NULL);
   assert_int_equal(o[0], -1);
   for (int i = 1; i < 6; i++) assert_int_equal(o[i], i - 1);
   assert_int_equal(p[0], 5);
@@ -628,9 +614,7 @@ static void test_scan_sequential_and_reverse(void **state)
     snprintf(text, sizeof text, esc, rev ? "true" : "false");
     int32_t x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, o[8];
     buf b[2] = {{x, sizeof x, IR_S_I32}, {o, sizeof o, IR_S_I32}};
-    ttref_error e;
-    memset(&e, 0, sizeof e);
-    assert_int_equal(run_kernel(text, 1, 1, 1, b, 2, NULL, 1, &e, NULL), TTREF_OK);
+    run_ok(text, 1, 1, 1, b, 2, NULL, 1, NULL);
     int32_t acc = 0;
     for (int s = 0; s < 8; s++) {
       int i = rev ? 7 - s : s;
@@ -728,9 +712,7 @@ static void test_one_element_tensor_and_select(void **state)
                   "}\n";
   float xf[1] = {-3.5f}, of[1] = {0};
   buf b2[2] = {{xf, sizeof xf, IR_S_F32}, {of, sizeof of, IR_S_F32}};
-  ttref_error e;
-  memset(&e, 0, sizeof e);
-  assert_int_equal(run_kernel(k, 1, 1, 1, b2, 2, NULL, 1, &e, NULL), TTREF_OK);
+  run_ok(k, 1, 1, 1, b2, 2, NULL, 1, NULL);
   assert_true(of[0] == -3.5f);
 }
 
@@ -783,11 +765,7 @@ static void test_dot_scaled_e2m1_bf16(void **state)
     bb[i] = (uint16_t)(u >> 16);
   }
   buf b[4] = {{a, sizeof a, IR_S_I8}, {sc, sizeof sc, IR_S_I8}, {bb, sizeof bb, IR_S_BF16}, {o, sizeof o, IR_S_F32}};
-  ttref_error e;
-  memset(&e, 0, sizeof e);
-  ttref_status st = run_kernel(k, 1, 1, 1, b, 4, NULL, 1, &e, NULL);
-  if (st) fprintf(stderr, "%s\n", e.msg);
-  assert_int_equal(st, TTREF_OK);
+  run_ok(k, 1, 1, 1, b, 4, NULL, 1, NULL);
   for (int m = 0; m < 2; m++)
     for (int n = 0; n < 2; n++) {
       double acc = 0; /* every product and partial sum here is exact in f32 */
@@ -833,11 +811,7 @@ static void test_descriptor_gather_scatter_rows(void **state)
   }
   buf b[2] = {{x, sizeof x, IR_S_F32}, {o, sizeof o, IR_S_F32}};
   int64_t sc[1] = {6}; /* columns 6..9: 8 and 9 are out of bounds */
-  ttref_error e;
-  memset(&e, 0, sizeof e);
-  ttref_status st = run_kernel(k, 1, 1, 1, b, 2, sc, 1, &e, NULL);
-  if (st) fprintf(stderr, "%s\n", e.msg);
-  assert_int_equal(st, TTREF_OK);
+  run_ok(k, 1, 1, 1, b, 2, sc, 1, NULL);
   const int src[4] = {5, 0, 7, 2}, dst[4] = {1, 3, 9, 0};
   float want[48];
   for (int i = 0; i < 48; i++) want[i] = -1.0f;
@@ -1031,6 +1005,12 @@ static void test_span_read_write_races(void **state)
   }
 }
 
+static void set_max_steps(interp_launch *L, void *ud)
+{
+  (void)ud;
+  L->max_steps = 1000;
+}
+
 /* loops of terminators only are stopped by max_steps */
 static void test_max_steps_counts_terminators(void **state)
 {
@@ -1041,26 +1021,15 @@ static void test_max_steps_counts_terminators(void **state)
       "    scf.while : () -> () {\n      scf.condition(%t)\n    } do {\n      scf.yield\n    }\n    tt.return\n  "
       "}\n}\n",
   };
+  const unit_hooks hk = {set_max_steps, NULL, NULL};
+  const int64_t grid[3] = {1, 1, 1};
   for (int k = 0; k < 2; k++) {
-    ir_module *m = parse_ok(loops[k]);
-    interp_mem *mem = interp_mem_new();
-    interp_elem args[1];
+    int32_t o[1] = {0};
+    buf b[1] = {{o, sizeof o, IR_S_I32}};
     ttref_error e;
     memset(&e, 0, sizeof e);
-    assert_int_equal(interp_mem_add_take(mem, "o", ir_calloc(1, 4), 4, IR_S_I32, &args[0].i, &e), TTREF_OK);
-    interp_launch L;
-    memset(&L, 0, sizeof L);
-    L.mod = m;
-    L.fn = ir_module_entry(m);
-    L.grid[0] = L.grid[1] = L.grid[2] = 1;
-    L.args = args;
-    L.mem = mem;
-    L.threads = 1;
-    L.max_steps = 1000;
-    assert_int_equal(interp_run(&L, &e), TTREF_E_FAULT);
+    assert_int_equal(unit_run_kernel(loops[k], grid, b, 1, NULL, 1, &hk, &e, NULL), TTREF_E_FAULT);
     assert_non_null(strstr(e.msg, "executed more than 1000 ops"));
-    interp_mem_free(mem);
-    ir_module_free(m);
   }
 }
 
@@ -1248,11 +1217,7 @@ static void test_call_and_cond_br(void **state)
     o[i] = 99;
   }
   buf b[2] = {{x, sizeof x, IR_S_I32}, {o, sizeof o, IR_S_I32}};
-  ttref_error e;
-  memset(&e, 0, sizeof e);
-  ttref_status st = run_kernel(k, 3, 1, 1, b, 2, NULL, 2, &e, NULL);
-  if (st) fprintf(stderr, "%s\n", e.msg);
-  assert_int_equal(st, TTREF_OK);
+  run_ok(k, 3, 1, 1, b, 2, NULL, 2, NULL);
   for (int i = 0; i < 12; i++) assert_int_equal(o[i], (i >= 4 && i < 8) ? 99 : x[i] * 3 + 1);
 }
 
@@ -1277,9 +1242,7 @@ static void test_bitcast_keeps_signaling_nan(void **state)
   uint32_t x[4], o[4];
   memcpy(x, bits, sizeof x);
   buf b[2] = {{x, sizeof x, IR_S_F32}, {o, sizeof o, IR_S_I32}};
-  ttref_error e;
-  memset(&e, 0, sizeof e);
-  assert_int_equal(run_kernel(k, 1, 1, 1, b, 2, NULL, 1, &e, NULL), TTREF_OK);
+  run_ok(k, 1, 1, 1, b, 2, NULL, 1, NULL);
   assert_memory_equal(o, bits, sizeof bits);
 }
 
@@ -1303,9 +1266,7 @@ static void test_histogram_drops_out_of_range(void **state)
                   "}\n";
   int32_t x[8] = {0, 1, 2, 3, 4, 4, 5, -1}, o[5] = {7, 7, 7, 7, 7};
   buf b[2] = {{x, sizeof x, IR_S_I32}, {o, sizeof o, IR_S_I32}};
-  ttref_error e;
-  memset(&e, 0, sizeof e);
-  assert_int_equal(run_kernel(k, 1, 1, 1, b, 2, NULL, 1, &e, NULL), TTREF_OK);
+  run_ok(k, 1, 1, 1, b, 2, NULL, 1, NULL);
   const int32_t want[5] = {1, 1, 1, 1, 7}; /* nothing written past the bins */
   assert_memory_equal(o, want, sizeof want);
 }

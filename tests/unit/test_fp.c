@@ -22,20 +22,7 @@
 #include <mpfr.h>
 
 #include "fp.h"
-
-static uint64_t dbits(double v)
-{
-  uint64_t u;
-  memcpy(&u, &v, sizeof u);
-  return u;
-}
-
-static double dfrom(uint64_t u)
-{
-  double v;
-  memcpy(&v, &u, sizeof v);
-  return v;
-}
+#include "unit_fixture.h"
 
 static uint16_t hbits(_Float16 h)
 {
@@ -55,7 +42,7 @@ static float ffrom(uint32_t u)
 static int same(double a, double b)
 {
   if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
-  return dbits(a) == dbits(b);
+  return unit_dbits(a) == unit_dbits(b);
 }
 
 static gsl_rng *rng;
@@ -78,7 +65,7 @@ static double rand_near(fp_format f)
   int e = lo + (int)gsl_rng_uniform_int(rng, (unsigned long)(hi - lo + 1));
   uint64_t u = ((uint64_t)(e + 1023) << 52) | (rbits64() & 0x000fffffffffffffull);
   if (gsl_rng_get(rng) & 1) u |= 1ull << 63;
-  return dfrom(u);
+  return unit_dfrom(u);
 }
 
 /* ---- independent reference rounding: enumerate, sort, search ---------- */
@@ -335,9 +322,9 @@ static void test_fp_f16_decode_exhaustive(void **state)
     if (isnan((double)h)) {
       /* the oracle quiets NaNs, so check the payload placement by hand */
       uint64_t want = ((uint64_t)(b >> 15) << 63) | 0x7ff0000000000000ull | ((uint64_t)(b & 0x3ff) << 42);
-      assert_true(dbits(got) == want);
+      assert_true(unit_dbits(got) == want);
     } else {
-      assert_true(dbits(got) == dbits((double)h));
+      assert_true(unit_dbits(got) == unit_dbits((double)h));
     }
   }
 }
@@ -355,10 +342,10 @@ static void test_fp_roundtrip_every_pattern(void **state)
       for (int r = 0; r < 2; r++) {
         uint64_t e = fp_encode(f, v, (fp_round)r, FP_OVF_INF);
         if (e != b) fail_msg("%s: 0x%llx -> %a -> 0x%llx", fp_name(f), (unsigned long long)b, v, (unsigned long long)e);
-        assert_true(dbits(fp_round_to(f, v, (fp_round)r, FP_OVF_INF)) == dbits(v));
+        assert_true(unit_dbits(fp_round_to(f, v, (fp_round)r, FP_OVF_INF)) == unit_dbits(v));
         if (!isinf(v)) {
           assert_true(fp_encode(f, v, (fp_round)r, FP_OVF_SAT) == b);
-          assert_true(dbits(fp_round_to(f, v, (fp_round)r, FP_OVF_SAT)) == dbits(v));
+          assert_true(unit_dbits(fp_round_to(f, v, (fp_round)r, FP_OVF_SAT)) == unit_dbits(v));
         }
       }
     }
@@ -380,7 +367,7 @@ static void test_fp_f32_f64_roundtrip_random(void **state)
   for (int i = 0; i < 4000000; i++) {
     uint32_t b = (uint32_t)gsl_rng_get(rng);
     double v = fp_decode(FP_F32, b);
-    if (!isnan(v)) assert_true(dbits(v) == dbits((double)ffrom(b)));
+    if (!isnan(v)) assert_true(unit_dbits(v) == unit_dbits((double)ffrom(b)));
     assert_true(fp_encode(FP_F32, v, FP_RNE, FP_OVF_INF) == b);
     assert_true(fp_encode(FP_F32, v, FP_RTZ, FP_OVF_INF) == b);
     assert_true(same(fp_round_to(FP_F32, v, FP_RNE, FP_OVF_INF), v));
@@ -405,7 +392,7 @@ static void test_fp_f32_to_f16_matches_gcc(void **state)
       continue;
     }
     if (got != hbits(h)) fail_msg("f32 %a: got 0x%04llx, gcc 0x%04x", (double)x, (unsigned long long)got, hbits(h));
-    assert_true(dbits(fp_round_to(FP_F16, (double)x, FP_RNE, FP_OVF_INF)) == dbits((double)h));
+    assert_true(unit_dbits(fp_round_to(FP_F16, (double)x, FP_RNE, FP_OVF_INF)) == unit_dbits((double)h));
   }
   /* every halfway case between adjacent f16 values (incl. subnormals and the
    * overflow threshold 65520), and the floats on either side of it */
@@ -419,7 +406,7 @@ static void test_fp_f32_to_f16_matches_gcc(void **state)
         float x = s ? -pts[k] : pts[k];
         _Float16 h = (_Float16)x;
         assert_true(fp_encode(FP_F16, (double)x, FP_RNE, FP_OVF_INF) == hbits(h));
-        assert_true(dbits(fp_round_to(FP_F16, (double)x, FP_RNE, FP_OVF_INF)) == dbits((double)h));
+        assert_true(unit_dbits(fp_round_to(FP_F16, (double)x, FP_RNE, FP_OVF_INF)) == unit_dbits((double)h));
       }
     }
   }
@@ -533,8 +520,8 @@ static void test_fp_nan_encodings(void **state)
   assert_true(fp_encode(FP_TF32, NAN, FP_RNE, FP_OVF_INF) == 0x3fe00);
   /* payload kept in the top bits; a signalling NaN whose payload would be
    * lost becomes quiet rather than inf */
-  assert_true(fp_encode(FP_F16, dfrom(0x7ff4000000000000ull), FP_RNE, FP_OVF_INF) == 0x7d00);
-  assert_true(fp_encode(FP_F16, dfrom(0x7ff0000000000001ull), FP_RNE, FP_OVF_INF) == 0x7e00);
+  assert_true(fp_encode(FP_F16, unit_dfrom(0x7ff4000000000000ull), FP_RNE, FP_OVF_INF) == 0x7d00);
+  assert_true(fp_encode(FP_F16, unit_dfrom(0x7ff0000000000001ull), FP_RNE, FP_OVF_INF) == 0x7e00);
   assert_true(fp_encode(FP_F8E4M3FN, NAN, FP_RNE, FP_OVF_INF) == 0x7f);
   assert_true(fp_encode(FP_F8E4M3FNUZ, NAN, FP_RNE, FP_OVF_INF) == 0x80);
   assert_true(fp_encode(FP_E8M0, NAN, FP_RNE, FP_OVF_INF) == 0xff);
@@ -556,12 +543,12 @@ static void test_fp_round_to_matches_encode(void **state)
   for (int i = 0; i < FP_FORMAT_COUNT; i++) {
     fp_format f = (fp_format)i;
     for (int k = 0; k < 100000; k++) {
-      double v = (k & 3) ? rand_near(f) : dfrom(rbits64());
+      double v = (k & 3) ? rand_near(f) : unit_dfrom(rbits64());
       for (int r = 0; r < 2; r++) {
         for (int o = 0; o < 2; o++) {
           double a = fp_round_to(f, v, (fp_round)r, (fp_overflow)o);
           double b = fp_decode(f, fp_encode(f, v, (fp_round)r, (fp_overflow)o));
-          if (dbits(a) != dbits(b)) fail_msg("%s %a r%d o%d: %a vs %a", fp_name(f), v, r, o, a, b);
+          if (unit_dbits(a) != unit_dbits(b)) fail_msg("%s %a r%d o%d: %a vs %a", fp_name(f), v, r, o, a, b);
         }
       }
     }

@@ -22,23 +22,10 @@
 #include <mpfr.h>
 
 #include "fp.h"
+#include "unit_fixture.h"
 #include "fp_math.h"
 
 #define PI 3.14159265358979323846
-
-static uint64_t dbits(double v)
-{
-  uint64_t u;
-  memcpy(&u, &v, sizeof u);
-  return u;
-}
-
-static double dfrom(uint64_t u)
-{
-  double v;
-  memcpy(&v, &u, sizeof v);
-  return v;
-}
 
 static uint64_t mix(uint64_t z)
 { /* splitmix64: inputs depend only on the index */
@@ -192,7 +179,7 @@ static double lu(fp_format f, uint64_t u, double lo, double hi)
 
 static double rbits(fp_format f, uint64_t u)
 {
-  if (f == FP_F64) return dfrom(u);
+  if (f == FP_F64) return unit_dfrom(u);
   return fp_decode(f, u & ((1ull << fp_bits(f)) - 1));
 }
 
@@ -304,12 +291,12 @@ static void *worker(void *arg)
     }
     if (isnan(got) && isnan(want)) continue;
     uint64_t d;
-    if (isnan(got) || isnan(want) || dbits(fp_round_to(J->f, got, FP_RNE, FP_OVF_INF)) != dbits(got)) {
+    if (isnan(got) || isnan(want) || unit_dbits(fp_round_to(J->f, got, FP_RNE, FP_OVF_INF)) != unit_dbits(got)) {
       d = UINT64_MAX;
     } else {
       int64_t a = ord(J->f, got), b = ord(J->f, want);
       d = (uint64_t)(a > b ? a - b : b - a);
-      if (d == 0 && dbits(got) != dbits(want)) d = 1; /* sign of zero */
+      if (d == 0 && unit_dbits(got) != unit_dbits(want)) d = 1; /* sign of zero */
     }
     if (d) {
       if (J->bad == 0) {

@@ -21,41 +21,9 @@
 #include "ir_fx_lower.h"
 #include "ir_parse.h"
 #include "ir_verify.h"
+#include "unit_fixture.h"
 
-/* ---- allocation accounting (sizes must match, nothing may leak) ---------------------- */
-typedef struct alloc_stats {
-  long requests, fail_at;
-  long long live;
-  int size_mismatch;
-} alloc_stats;
-
-static alloc_stats stats;
-
-static void *counting_alloc(void *ud, void *ptr, size_t old_size, size_t new_size)
-{
-  (void)ud;
-  unsigned char *base = ptr ? (unsigned char *)ptr - 16 : NULL;
-  if (base && *(size_t *)base != old_size) stats.size_mismatch = 1;
-  if (new_size == 0) {
-    if (base) stats.live -= (long long)*(size_t *)base;
-    free(base);
-    return NULL;
-  }
-  stats.requests++;
-  if (stats.fail_at && stats.requests == stats.fail_at) return NULL;
-  unsigned char *nb = realloc(base, new_size + 16);
-  if (!nb) return NULL;
-  stats.live += (long long)new_size - (long long)(base ? old_size : 0);
-  *(size_t *)nb = new_size;
-  return nb + 16;
-}
-
-static void use_counting_alloc(long fail_at)
-{
-  memset(&stats, 0, sizeof stats);
-  stats.fail_at = fail_at;
-  ttref_set_alloc(counting_alloc, NULL);
-}
+/* ---- the counting allocator is unit_alloc (tests/unit/unit_fixture.c) ---- */
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 static ir_fx *parse_ok(const char *text)
@@ -532,18 +500,18 @@ static void test_fx_oom_every_allocation(void **state)
 {
   (void)state;
   static const char *const syms[] = {"R=64", "N=8", "BLOCK=16", NULL};
-  use_counting_alloc(0);
+  unit_alloc_begin(0);
   ttref_error err;
   size_t len = 0;
   char *t = lower(LOOP, syms, NULL, IR_FX_OOB_ERROR, &err, &len);
   assert_non_null(t);
   ir_free(t, len + 1);
-  long total = stats.requests;
-  assert_int_equal(stats.live, 0);
-  assert_int_equal(stats.size_mismatch, 0);
+  long total = unit_alloc.requests;
+  assert_int_equal(unit_alloc.live, 0);
+  assert_int_equal(unit_alloc.size_mismatch, 0);
   ttref_set_alloc(NULL, NULL);
   for (long k = 1; k <= total; k++) {
-    use_counting_alloc(k);
+    unit_alloc_begin(k);
     t = lower(LOOP, syms, NULL, IR_FX_OOB_ERROR, &err, &len);
     if (t) ir_free(t, len + 1);
     ttref_set_alloc(NULL, NULL);
@@ -551,8 +519,8 @@ static void test_fx_oom_every_allocation(void **state)
     assert_null(t);
     if (err.code != TTREF_E_NOMEM) print_error("request %ld: %s\n", k, err.msg);
     assert_int_equal(err.code, TTREF_E_NOMEM);
-    assert_int_equal(stats.live, 0);
-    assert_int_equal(stats.size_mismatch, 0);
+    assert_int_equal(unit_alloc.live, 0);
+    assert_int_equal(unit_alloc.size_mismatch, 0);
   }
 }
 

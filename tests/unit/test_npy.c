@@ -23,6 +23,7 @@
 
 #include "ir_base.h"
 #include "npy_io.h"
+#include "unit_fixture.h"
 
 /*
  * Fixtures in tests/data/npy were written by numpy 1.24.2:
@@ -41,71 +42,24 @@
  *       'shape': (0, 10**9, 10**9, 10**9, 10**9)})  # u1_empty_wide: growth padding crosses 64
  */
 
-/* ---- counting allocator: checks sizes passed to free, counts live bytes, injects OOM ---- */
-typedef struct alloc_stats {
-  size_t live, max_block;
-  long calls;   /* successful (re)allocations */
-  long fail_at; /* fail the n-th allocation request (1-based); 0 = never */
-  long requests;
-  int size_mismatch;
-} alloc_stats;
-
-static alloc_stats stats;
-
-static void *counting_alloc(void *ud, void *ptr, size_t old_size, size_t new_size)
-{
-  (void)ud;
-  unsigned char *base = ptr ? (unsigned char *)ptr - 16 : NULL;
-  if (base && *(size_t *)base != old_size) stats.size_mismatch = 1;
-  if (new_size == 0) {
-    if (base) stats.live -= old_size;
-    free(base);
-    return NULL;
-  }
-  stats.requests++;
-  if (stats.fail_at && stats.requests == stats.fail_at) return NULL;
-  unsigned char *nb = realloc(base, new_size + 16);
-  if (!nb) return NULL;
-  stats.live += new_size - (base ? old_size : 0);
-  if (new_size > stats.max_block) stats.max_block = new_size;
-  stats.calls++;
-  *(size_t *)nb = new_size;
-  return nb + 16;
-}
-
-static char tmpdir[4096];
+/* ---- fixture (tests/unit/unit_fixture.c): the counting allocator around every test, a temporary directory ---- */
 
 static int group_setup(void **state)
 {
   (void)state;
-  const char *t = getenv("TMPDIR");
-  snprintf(tmpdir, sizeof tmpdir, "%s/test_npy.XXXXXX", t && *t ? t : "/tmp");
-  if (!mkdtemp(tmpdir)) return -1;
-  ttref_set_alloc(counting_alloc, NULL);
-  return 0;
+  return unit_tmpdir_new("test_npy") ? 0 : -1;
 }
 
 static int group_teardown(void **state)
 {
   (void)state;
-  DIR *d = opendir(tmpdir);
-  struct dirent *e;
-  char p[8192];
-  while (d && (e = readdir(d)) != NULL) {
-    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-    snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
-    remove(p);
-  }
-  if (d) closedir(d);
-  rmdir(tmpdir);
-  ttref_set_alloc(NULL, NULL);
-  return 0;
+  return unit_tmpdir_remove();
 }
 
 static int test_setup(void **state)
 {
   (void)state;
-  memset(&stats, 0, sizeof stats);
+  unit_alloc_begin(0);
   return 0;
 }
 
@@ -113,51 +67,19 @@ static int test_setup(void **state)
 static int test_teardown(void **state)
 {
   (void)state;
-  assert_int_equal(stats.live, 0);
-  assert_false(stats.size_mismatch);
+  unit_alloc_stats s = unit_alloc_end();
+  assert_int_equal(s.live, 0);
+  assert_false(s.size_mismatch);
   return 0;
 }
 
 /* ---- helpers ---- */
 
-static const char *tmp_path(const char *name)
-{
-  static char p[8192];
-  snprintf(p, sizeof p, "%s/%s", tmpdir, name);
-  return p;
-}
-
 static const char *data_path(const char *name)
 {
-  static char p[8192];
-  const char *root = getenv("TTREF_TEST_DATA");
-  snprintf(p, sizeof p, "%s/npy/%s", root && *root ? root : "tests/data", name);
-  return p;
-}
-
-/* Slurp a whole file with plain malloc (not counted); caller frees. */
-static unsigned char *slurp(const char *path, size_t *len)
-{
-  FILE *f = fopen(path, "rb");
-  assert_non_null(f);
-  assert_int_equal(fseek(f, 0, SEEK_END), 0);
-  long size = ftell(f);
-  assert_true(size >= 0);
-  rewind(f);
-  unsigned char *buf = malloc((size_t)size + 1);
-  assert_non_null(buf);
-  *len = fread(buf, 1, (size_t)size, f);
-  assert_int_equal(*len, (size_t)size);
-  fclose(f);
-  return buf;
-}
-
-static void spit(const char *path, const void *buf, size_t len)
-{
-  FILE *f = fopen(path, "wb");
-  assert_non_null(f);
-  assert_int_equal(fwrite(buf, 1, len, f), len);
-  assert_int_equal(fclose(f), 0);
+  char rel[256];
+  snprintf(rel, sizeof rel, "npy/%s", name);
+  return unit_data_path(rel);
 }
 
 /*
@@ -211,6 +133,20 @@ static void assert_zeroed(const npy_array *a)
     assert_msg_has(&e_, "x.npy: ", __VA_ARGS__, (const char *)NULL);                                                   \
     assert_zeroed(&a_);                                                                                                \
   } while (0)
+
+/* The image fails with want and msg both from memory (as "x.npy") and from the file TMPDIR/name. */
+static void expect_bad_mem_and_file(const unsigned char *buf, size_t n, const char *name, ttref_status want,
+                                    const char *msg)
+{
+  EXPECT_BAD(buf, n, want, msg);
+  unit_spit(unit_tmp_path(name), buf, n);
+  npy_array a;
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  assert_int_equal(npy_read(unit_tmp_path(name), &a, &e), want);
+  assert_msg_has(&e, unit_tmp_path(name), msg, (const char *)NULL);
+  assert_zeroed(&a);
+}
 
 /* Build a v1 file from a header and check it is rejected. */
 static void expect_bad_header(const char *header, ttref_status code, const char *w1, const char *w2)
@@ -279,11 +215,11 @@ static void test_npy_roundtrip_every_dtype_rank0_to_3(void **state)
       unsigned char *p = a.data;
       for (size_t k = 0; k < a.nbytes; k++)
         p[k] = dtypes[t].kind == 'b' ? (unsigned char)(k % 3 == 0) : (unsigned char)(k * 37 + 11);
-      const char *path = tmp_path("rt.npy");
+      const char *path = unit_tmp_path("rt.npy");
       assert_int_equal(npy_write(path, &a, &e), TTREF_OK);
 
       size_t len = 0;
-      unsigned char *raw = slurp(path, &len);
+      unsigned char *raw = unit_slurp(path, &len);
       assert_memory_equal(raw, "\x93NUMPY\x01\x00", 8);
       size_t off = 10 + (size_t)(raw[8] | raw[9] << 8);
       assert_int_equal(off % 64, 0);
@@ -310,8 +246,8 @@ static void test_npy_roundtrip_rank8_and_zero_size(void **state)
   ttref_error e;
   assert_int_equal(npy_alloc(&a, 'f', 4, 8, s8, &e), TTREF_OK);
   for (int64_t k = 0; k < a.numel; k++) ((float *)a.data)[k] = (float)k * 0.25f;
-  assert_int_equal(npy_write(tmp_path("r8.npy"), &a, &e), TTREF_OK);
-  assert_int_equal(npy_read(tmp_path("r8.npy"), &b, &e), TTREF_OK);
+  assert_int_equal(npy_write(unit_tmp_path("r8.npy"), &a, &e), TTREF_OK);
+  assert_int_equal(npy_read(unit_tmp_path("r8.npy"), &b, &e), TTREF_OK);
   assert_shape(&b, 'f', 4, 8, s8);
   assert_memory_equal(a.data, b.data, a.nbytes);
   npy_free(&a);
@@ -319,8 +255,8 @@ static void test_npy_roundtrip_rank8_and_zero_size(void **state)
 
   assert_int_equal(npy_alloc(&a, 'i', 2, 3, s0, &e), TTREF_OK);
   assert_null(a.data);
-  assert_int_equal(npy_write(tmp_path("z.npy"), &a, &e), TTREF_OK);
-  assert_int_equal(npy_read(tmp_path("z.npy"), &b, &e), TTREF_OK);
+  assert_int_equal(npy_write(unit_tmp_path("z.npy"), &a, &e), TTREF_OK);
+  assert_int_equal(npy_read(unit_tmp_path("z.npy"), &b, &e), TTREF_OK);
   assert_shape(&b, 'i', 2, 3, s0);
   assert_null(b.data);
   npy_free(&a);
@@ -336,9 +272,9 @@ static void test_npy_write_new_refuses_existing_files_and_links(void **state)
   assert_int_equal(npy_alloc(&a, 'i', 4, 1, s3, &e), TTREF_OK);
   for (int k = 0; k < 3; k++) ((int32_t *)a.data)[k] = 7 * k - 1;
   char fresh[8300], victim[8300], link_path[8300];
-  snprintf(fresh, sizeof fresh, "%s", tmp_path("new.npy"));
-  snprintf(victim, sizeof victim, "%s", tmp_path("victim.txt"));
-  snprintf(link_path, sizeof link_path, "%s", tmp_path("link.npy"));
+  snprintf(fresh, sizeof fresh, "%s", unit_tmp_path("new.npy"));
+  snprintf(victim, sizeof victim, "%s", unit_tmp_path("victim.txt"));
+  snprintf(link_path, sizeof link_path, "%s", unit_tmp_path("link.npy"));
   assert_int_equal(npy_write_new(fresh, &a, &e), TTREF_OK);
   assert_int_equal(npy_read(fresh, &b, &e), TTREF_OK);
   assert_memory_equal(a.data, b.data, a.nbytes);
@@ -346,11 +282,11 @@ static void test_npy_write_new_refuses_existing_files_and_links(void **state)
   assert_int_equal(npy_write_new(fresh, &a, &e), TTREF_E_IO); /* exists: not overwritten */
   assert_int_equal(npy_read(fresh, &b, &e), TTREF_OK);
   npy_free(&b);
-  spit(victim, (const unsigned char *)"keep", 4);
+  unit_spit(victim, (const unsigned char *)"keep", 4);
   assert_int_equal(symlink(victim, link_path), 0);
   assert_int_equal(npy_write_new(link_path, &a, &e), TTREF_E_IO); /* never through a link */
   size_t n = 0;
-  unsigned char *v = slurp(victim, &n);
+  unsigned char *v = unit_slurp(victim, &n);
   assert_int_equal(n, 4);
   assert_memory_equal(v, "keep", 4);
   free(v);
@@ -464,9 +400,9 @@ static void test_npy_write_matches_numpy_bytes(void **state)
     ttref_error e;
     size_t n1 = 0, n2 = 0;
     read_fixture(names[k], &a);
-    assert_int_equal(npy_write(tmp_path("same.npy"), &a, &e), TTREF_OK);
-    unsigned char *want = slurp(data_path(names[k]), &n1);
-    unsigned char *got = slurp(tmp_path("same.npy"), &n2);
+    assert_int_equal(npy_write(unit_tmp_path("same.npy"), &a, &e), TTREF_OK);
+    unsigned char *want = unit_slurp(data_path(names[k]), &n1);
+    unsigned char *got = unit_slurp(unit_tmp_path("same.npy"), &n2);
     if (n1 != n2 || memcmp(want, got, n1)) fail_msg("%s: npy_write differs from numpy", names[k]);
     free(want);
     free(got);
@@ -656,8 +592,8 @@ static void test_npy_trailing_garbage_ignored(void **state)
   unsigned char buf[256];
   size_t n =
       build_npy(buf, sizeof buf, 1, 0, "{'descr': '|u1', 'fortran_order': False, 'shape': (2,)}", -1, "ABgarbage", 9);
-  spit(tmp_path("garbage.npy"), buf, n);
-  assert_int_equal(npy_read(tmp_path("garbage.npy"), &a, &e), TTREF_OK);
+  unit_spit(unit_tmp_path("garbage.npy"), buf, n);
+  assert_int_equal(npy_read(unit_tmp_path("garbage.npy"), &a, &e), TTREF_OK);
   assert_memory_equal(a.data, "AB", 2);
   npy_free(&a);
 }
@@ -704,7 +640,7 @@ static void test_npy_header_length_beyond_file(void **state)
   EXPECT_BAD(buf, n, TTREF_E_INPUT, "header length 65535", "beyond the end of the file");
   n = build_npy(buf, sizeof buf, 2, 0, h, 0xfffffff0L, "abcd", 4);
   EXPECT_BAD(buf, n, TTREF_E_INPUT, "header length 4294967280", "beyond the end of the file");
-  assert_true(stats.max_block < 4096); /* nothing sized by the bogus length */
+  assert_true(unit_alloc.max_block < 4096); /* nothing sized by the bogus length */
 }
 
 static void test_npy_header_too_long(void **state)
@@ -718,7 +654,7 @@ static void test_npy_header_too_long(void **state)
   memset(buf + 12, ' ', hl);
   memcpy(buf + 12, "{'descr': '|u1', 'fortran_order': False, 'shape': (0,)}", 55);
   EXPECT_BAD(buf, n, TTREF_E_LIMIT, "header length 2097155", "exceeds the limit");
-  assert_true(stats.max_block < 4096);
+  assert_true(unit_alloc.max_block < 4096);
   free(buf);
 }
 
@@ -872,7 +808,7 @@ static void test_npy_size_overflow(void **state)
                     "dimension", "larger than 2^63-1");
   expect_bad_header("{'descr': '|u1', 'fortran_order': False, 'shape': (9223372036854775808,)}", TTREF_E_LIMIT,
                     "dimension", "larger than 2^63-1");
-  assert_true(stats.max_block < 4096);
+  assert_true(unit_alloc.max_block < 4096);
 }
 
 static void test_npy_huge_claim_rejected_before_alloc(void **state)
@@ -881,14 +817,9 @@ static void test_npy_huge_claim_rejected_before_alloc(void **state)
   unsigned char buf[512];
   size_t n = build_npy(buf, sizeof buf, 1, 0, "{'descr': '|u1', 'fortran_order': False, 'shape': (1099511627776,)}", -1,
                        "0123456789", 10);
-  EXPECT_BAD(buf, n, TTREF_E_INPUT, "header claims 1099511627776 bytes of data but the file has 10");
-  spit(tmp_path("huge.npy"), buf, n);
-  npy_array a;
-  ttref_error e;
-  assert_int_equal(npy_read(tmp_path("huge.npy"), &a, &e), TTREF_E_INPUT);
-  assert_msg_has(&e, tmp_path("huge.npy"), "header claims 1099511627776 bytes of data but the file has 10",
-                 (const char *)NULL);
-  assert_true(stats.max_block < 4096);
+  expect_bad_mem_and_file(buf, n, "huge.npy", TTREF_E_INPUT,
+                          "header claims 1099511627776 bytes of data but the file has 10");
+  assert_true(unit_alloc.max_block < 4096);
 }
 
 static void test_npy_truncated_data(void **state)
@@ -897,13 +828,7 @@ static void test_npy_truncated_data(void **state)
   unsigned char buf[512];
   size_t n = build_npy(buf, sizeof buf, 1, 0, "{'descr': '<f4', 'fortran_order': False, 'shape': (10,)}", -1,
                        "0123456789ab", 12);
-  EXPECT_BAD(buf, n, TTREF_E_INPUT, "header claims 40 bytes of data but the file has 12");
-  spit(tmp_path("trunc.npy"), buf, n);
-  npy_array a;
-  ttref_error e;
-  assert_int_equal(npy_read(tmp_path("trunc.npy"), &a, &e), TTREF_E_INPUT);
-  assert_msg_has(&e, tmp_path("trunc.npy"), "header claims 40 bytes of data but the file has 12", (const char *)NULL);
-  assert_zeroed(&a);
+  expect_bad_mem_and_file(buf, n, "trunc.npy", TTREF_E_INPUT, "header claims 40 bytes of data but the file has 12");
 }
 
 /* Every proper prefix of a valid file fails cleanly; single-byte corruptions never crash or leak. */
@@ -913,7 +838,7 @@ static void test_npy_truncations_and_corruptions_fail_cleanly(void **state)
   static const char *const names[] = {"f8_fortran_2x3x4.npy", "u2_v3_2x2.npy", "i4_be_3x2.npy"};
   for (size_t f = 0; f < sizeof names / sizeof names[0]; f++) {
     size_t len = 0;
-    unsigned char *raw = slurp(data_path(names[f]), &len);
+    unsigned char *raw = unit_slurp(data_path(names[f]), &len);
     npy_array a;
     ttref_error e;
     for (size_t cut = 0; cut < len; cut++) {
@@ -940,7 +865,7 @@ static void test_npy_truncations_and_corruptions_fail_cleanly(void **state)
       }
     free(raw);
   }
-  assert_true(stats.max_block < (1u << 20) + 64);
+  assert_true(unit_alloc.max_block < (1u << 20) + 64);
 }
 
 /* ---- files and streams ---- */
@@ -950,11 +875,11 @@ static void test_npy_open_errors(void **state)
   (void)state;
   npy_array a;
   ttref_error e;
-  assert_int_equal(npy_read(tmp_path("does-not-exist.npy"), &a, &e), TTREF_E_IO);
-  assert_msg_has(&e, tmp_path("does-not-exist.npy"), "cannot open", "No such file", (const char *)NULL);
+  assert_int_equal(npy_read(unit_tmp_path("does-not-exist.npy"), &a, &e), TTREF_E_IO);
+  assert_msg_has(&e, unit_tmp_path("does-not-exist.npy"), "cannot open", "No such file", (const char *)NULL);
   assert_zeroed(&a);
-  assert_int_equal(npy_read(tmpdir, &a, &e), TTREF_E_IO);
-  assert_msg_has(&e, tmpdir, "directory", (const char *)NULL);
+  assert_int_equal(npy_read(unit_tmpdir(), &a, &e), TTREF_E_IO);
+  assert_msg_has(&e, unit_tmpdir(), "directory", (const char *)NULL);
   assert_zeroed(&a);
   assert_int_equal(npy_read(NULL, &a, &e), TTREF_E_USAGE);
   assert_int_equal(npy_read_mem("m", NULL, 4, &a, &e), TTREF_E_USAGE);
@@ -965,7 +890,7 @@ static void test_npy_open_errors(void **state)
 /* Feed buf to npy_read through a FIFO (size unknown: the streaming path). */
 static ttref_status read_via_fifo(const void *buf, size_t len, npy_array *a, ttref_error *e)
 {
-  const char *p = tmp_path("fifo");
+  const char *p = unit_tmp_path("fifo");
   char path[8192];
   snprintf(path, sizeof path, "%s", p);
   remove(path);
@@ -1005,20 +930,20 @@ static void test_npy_stream_input(void **state)
   npy_free(&a);
 
   /* a lying header on a stream: the buffer only grows with what arrives */
-  stats.max_block = 0;
+  unit_alloc.max_block = 0;
   n = build_npy(buf, cap, 1, 0, "{'descr': '|u1', 'fortran_order': False, 'shape': (1099511627776,)}", -1, d, 100);
   assert_int_equal(read_via_fifo(buf, n, &a, &e), TTREF_E_INPUT);
   assert_msg_has(&e, "fifo: ", "header claims 1099511627776 bytes of data but the file has 100", (const char *)NULL);
-  assert_true(stats.max_block <= (1u << 20));
+  assert_true(unit_alloc.max_block <= (1u << 20));
   assert_zeroed(&a);
 
   /* ... also after the first chunk fills: growth doubles, never jumps to the claim */
-  stats.max_block = 0;
+  unit_alloc.max_block = 0;
   n = build_npy(buf, cap, 1, 0, "{'descr': '|u1', 'fortran_order': False, 'shape': (1099511627776,)}", -1, d,
                 (1u << 20) + 100);
   assert_int_equal(read_via_fifo(buf, n, &a, &e), TTREF_E_INPUT);
   assert_msg_has(&e, "header claims 1099511627776 bytes of data but the file has 1048676", (const char *)NULL);
-  assert_true(stats.max_block <= (2u << 20));
+  assert_true(unit_alloc.max_block <= (2u << 20));
 
   n = build_npy(buf, cap, 1, 0, "{'descr': '|u1', 'fortran_order': False, 'shape': (3145728,)}", -1, d, (2u << 20) + 5);
   assert_int_equal(read_via_fifo(buf, n, &a, &e), TTREF_E_INPUT);
@@ -1078,7 +1003,7 @@ static void test_npy_write_rejects_bad_arrays(void **state)
   npy_array a;
   ttref_error e;
   char p[8192];
-  snprintf(p, sizeof p, "%s", tmp_path("w.npy")); /* tmp_path's buffer is reused below */
+  snprintf(p, sizeof p, "%s", unit_tmp_path("w.npy")); /* tmp_path's buffer is reused below */
   assert_int_equal(npy_alloc(&a, 'i', 4, 1, (const int64_t[]){4}, &e), TTREF_OK);
   a.numel = 5;
   remove(p);
@@ -1104,7 +1029,7 @@ static void test_npy_write_rejects_bad_arrays(void **state)
   a.data = keep;
   assert_int_equal(npy_write(NULL, &a, &e), TTREF_E_USAGE);
   assert_int_equal(npy_write(p, NULL, &e), TTREF_E_USAGE);
-  assert_int_equal(npy_write(tmp_path("no/such/dir.npy"), &a, &e), TTREF_E_IO);
+  assert_int_equal(npy_write(unit_tmp_path("no/such/dir.npy"), &a, &e), TTREF_E_IO);
   assert_msg_has(&e, "no/such/dir.npy", "cannot create", (const char *)NULL);
   assert_int_equal(npy_write(p, &a, &e), TTREF_OK);
   npy_free(&a);
@@ -1116,7 +1041,7 @@ static void test_npy_write_error_removes_partial_file(void **state)
   npy_array a;
   ttref_error e;
   struct rlimit old, small;
-  const char *p = tmp_path("partial.npy");
+  const char *p = unit_tmp_path("partial.npy");
   assert_int_equal(npy_alloc(&a, 'u', 1, 1, (const int64_t[]){100000}, &e), TTREF_OK);
 
   /* a 4 KiB file size limit makes the data write fail with EFBIG */
@@ -1146,20 +1071,20 @@ static void test_npy_nomem_every_allocation(void **state)
 {
   (void)state;
   size_t len = 0;
-  unsigned char *raw = slurp(data_path("f8_fortran_2x3x4.npy"), &len);
-  spit(tmp_path("oom.npy"), raw, len);
+  unsigned char *raw = unit_slurp(data_path("f8_fortran_2x3x4.npy"), &len);
+  unit_spit(unit_tmp_path("oom.npy"), raw, len);
   for (int which = 0; which < 3; which++) {
     int saw_ok = 0;
     for (long k = 1; k < 20 && !saw_ok; k++) {
       npy_array a;
       ttref_error e;
       memset(&e, 0, sizeof e);
-      stats.requests = 0;
-      stats.fail_at = k;
+      unit_alloc.requests = 0;
+      unit_alloc.fail_at = k;
       ttref_status st = which == 0   ? npy_read_mem("oom.npy", raw, len, &a, &e)
-                        : which == 1 ? npy_read(tmp_path("oom.npy"), &a, &e)
+                        : which == 1 ? npy_read(unit_tmp_path("oom.npy"), &a, &e)
                                      : npy_alloc(&a, 'f', 4, 2, (const int64_t[]){8, 8}, &e);
-      stats.fail_at = 0;
+      unit_alloc.fail_at = 0;
       if (st == TTREF_OK) {
         saw_ok = 1;
         assert_true(k > 1); /* at least one allocation was exercised */
@@ -1169,7 +1094,7 @@ static void test_npy_nomem_every_allocation(void **state)
         assert_msg_has(&e, "out of memory", (const char *)NULL);
         assert_zeroed(&a);
       }
-      assert_int_equal(stats.live, 0);
+      assert_int_equal(unit_alloc.live, 0);
     }
     assert_true(saw_ok);
   }
@@ -1178,24 +1103,24 @@ static void test_npy_nomem_every_allocation(void **state)
   npy_array src;
   ttref_error e;
   assert_int_equal(npy_alloc(&src, 'u', 1, 1, big, &e), TTREF_OK);
-  assert_int_equal(npy_write(tmp_path("big.npy"), &src, &e), TTREF_OK);
+  assert_int_equal(npy_write(unit_tmp_path("big.npy"), &src, &e), TTREF_OK);
   npy_free(&src);
   free(raw);
-  raw = slurp(tmp_path("big.npy"), &len);
+  raw = unit_slurp(unit_tmp_path("big.npy"), &len);
   int saw_ok = 0;
   for (long k = 1; k < 20 && !saw_ok; k++) {
     npy_array a;
     memset(&e, 0, sizeof e);
-    stats.requests = 0;
-    stats.fail_at = k;
+    unit_alloc.requests = 0;
+    unit_alloc.fail_at = k;
     ttref_status st = read_via_fifo(raw, len, &a, &e);
-    stats.fail_at = 0;
+    unit_alloc.fail_at = 0;
     if (st == TTREF_OK) {
       saw_ok = 1;
       assert_true(k > 3); /* header, first chunk, two growth steps */
       npy_free(&a);
     } else assert_int_equal(st, TTREF_E_NOMEM);
-    assert_int_equal(stats.live, 0);
+    assert_int_equal(unit_alloc.live, 0);
   }
   assert_true(saw_ok);
   free(raw);
@@ -1226,7 +1151,7 @@ static void write_f32_file(const char *path, size_t n, size_t data_off, const ch
       p[0] = p[3], p[1] = p[2], p[2] = t1, p[3] = t0;
     }
   }
-  spit(path, buf, len);
+  unit_spit(path, buf, len);
   free(buf);
 }
 
@@ -1234,34 +1159,34 @@ static void test_npy_map_large_file_private_copy(void **state)
 {
   (void)state;
   const size_t n = NPY_MAP_MIN / 4 * 2; /* 2 * NPY_MAP_MIN bytes */
-  write_f32_file(tmp_path("map.npy"), n, 128, "<f4", 0);
+  write_f32_file(unit_tmp_path("map.npy"), n, 128, "<f4", 0);
   size_t len0 = 0;
-  unsigned char *before = slurp(tmp_path("map.npy"), &len0);
+  unsigned char *before = unit_slurp(unit_tmp_path("map.npy"), &len0);
   npy_array r, m;
   ttref_error e;
   memset(&e, 0, sizeof e);
-  assert_int_equal(npy_read(tmp_path("map.npy"), &r, &e), TTREF_OK);
+  assert_int_equal(npy_read(unit_tmp_path("map.npy"), &r, &e), TTREF_OK);
   assert_null(r.map);
-  assert_int_equal(npy_read_map(tmp_path("map.npy"), &m, &e), TTREF_OK);
+  assert_int_equal(npy_read_map(unit_tmp_path("map.npy"), &m, &e), TTREF_OK);
   assert_non_null(m.map);
   assert_true(m.map_len >= 128 + n * 4);
   assert_ptr_equal(m.data, (unsigned char *)m.map + 128);
   assert_int_equal((uintptr_t)m.data % 16, 0);
   struct stat sb;
-  assert_int_equal(stat(tmp_path("map.npy"), &sb), 0);
+  assert_int_equal(stat(unit_tmp_path("map.npy"), &sb), 0);
   assert_true(m.map_dev == (uint64_t)sb.st_dev && m.map_ino == (uint64_t)sb.st_ino);
   assert_int_equal(m.kind, 'f');
   assert_int_equal(m.nbytes, r.nbytes);
   assert_int_equal(m.numel, (int64_t)n);
   assert_memory_equal(m.data, r.data, r.nbytes);
-  assert_int_equal(stats.live, r.nbytes); /* the mapping is not heap memory */
+  assert_int_equal(unit_alloc.live, r.nbytes); /* the mapping is not heap memory */
   memset(m.data, 0xab, m.nbytes);         /* a store changes this process's pages, never the file */
   assert_non_null(m.view);                /* ... and not the read-only view of it */
   assert_memory_equal((unsigned char *)m.view + 128, r.data, r.nbytes);
   npy_free(&m);
   assert_zeroed(&m);
   size_t len1 = 0;
-  unsigned char *after = slurp(tmp_path("map.npy"), &len1);
+  unsigned char *after = unit_slurp(unit_tmp_path("map.npy"), &len1);
   assert_int_equal(len0, len1);
   assert_memory_equal(before, after, len0);
   npy_free(&r);
@@ -1285,12 +1210,12 @@ static void test_npy_map_falls_back_to_reading(void **state)
       {"small.npy", "<f4", NPY_MAP_MIN / 4 - 4, 128, 0},
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-    write_f32_file(tmp_path(cases[c].name), cases[c].n, cases[c].off, cases[c].descr, cases[c].fortran);
+    write_f32_file(unit_tmp_path(cases[c].name), cases[c].n, cases[c].off, cases[c].descr, cases[c].fortran);
     npy_array r, m;
     ttref_error e;
     memset(&e, 0, sizeof e);
-    assert_int_equal(npy_read(tmp_path(cases[c].name), &r, &e), TTREF_OK);
-    assert_int_equal(npy_read_map(tmp_path(cases[c].name), &m, &e), TTREF_OK);
+    assert_int_equal(npy_read(unit_tmp_path(cases[c].name), &r, &e), TTREF_OK);
+    assert_int_equal(npy_read_map(unit_tmp_path(cases[c].name), &m, &e), TTREF_OK);
     if (m.map) fail_msg("%s was mapped", cases[c].name);
     assert_int_equal(m.nbytes, r.nbytes);
     assert_int_equal(m.rank, r.rank);
@@ -1308,17 +1233,17 @@ static void test_npy_map_falls_back_to_reading(void **state)
 static void test_npy_map_hostile_files_fail_as_read(void **state)
 {
   (void)state;
-  write_f32_file(tmp_path("whole.npy"), NPY_MAP_MIN / 4 * 2, 128, "<f4", 0);
+  write_f32_file(unit_tmp_path("whole.npy"), NPY_MAP_MIN / 4 * 2, 128, "<f4", 0);
   size_t len = 0;
-  unsigned char *raw = slurp(tmp_path("whole.npy"), &len);
+  unsigned char *raw = unit_slurp(unit_tmp_path("whole.npy"), &len);
   size_t cuts[] = {0, 5, 9, 60, 127, 128, 129, 4096, len / 2, len - 1};
   for (size_t c = 0; c < sizeof cuts / sizeof cuts[0]; c++) {
-    spit(tmp_path("cut.npy"), raw, cuts[c]);
+    unit_spit(unit_tmp_path("cut.npy"), raw, cuts[c]);
     npy_array r, m;
     ttref_error er, em;
     memset(&er, 0, sizeof er);
     memset(&em, 0, sizeof em);
-    ttref_status sr = npy_read(tmp_path("cut.npy"), &r, &er), sm = npy_read_map(tmp_path("cut.npy"), &m, &em);
+    ttref_status sr = npy_read(unit_tmp_path("cut.npy"), &r, &er), sm = npy_read_map(unit_tmp_path("cut.npy"), &m, &em);
     assert_int_equal(sr, TTREF_E_INPUT);
     assert_int_equal(sm, sr);
     assert_string_equal(em.msg, er.msg);
@@ -1328,14 +1253,14 @@ static void test_npy_map_hostile_files_fail_as_read(void **state)
   char *shape = strstr((char *)raw + 10, "'shape': (");
   assert_non_null(shape);
   shape[10] = '9'; /* (32768,) -> (92768,) */
-  spit(tmp_path("claims.npy"), raw, len);
+  unit_spit(unit_tmp_path("claims.npy"), raw, len);
   npy_array m;
   ttref_error e;
   memset(&e, 0, sizeof e);
-  assert_int_equal(npy_read_map(tmp_path("claims.npy"), &m, &e), TTREF_E_INPUT);
+  assert_int_equal(npy_read_map(unit_tmp_path("claims.npy"), &m, &e), TTREF_E_INPUT);
   assert_msg_has(&e, "claims.npy: ", "header claims", "but the file has", (const char *)NULL);
   assert_zeroed(&m);
-  assert_int_equal(npy_read_map(tmpdir, &m, &e), TTREF_E_IO);
+  assert_int_equal(npy_read_map(unit_tmpdir(), &m, &e), TTREF_E_IO);
   assert_msg_has(&e, "directory", (const char *)NULL);
   assert_int_equal(npy_read_map(NULL, &m, &e), TTREF_E_USAGE);
   free(raw);

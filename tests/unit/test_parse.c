@@ -28,14 +28,9 @@
 #include "ir_parse.h"
 #include "ir_print.h"
 #include "ir_verify.h"
+#include "unit_fixture.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
-static const char *data_dir(void)
-{
-  const char *d = getenv("TTREF_TEST_DATA");
-  return d && *d ? d : "tests/data";
-}
-
 /* the size of the generated large files: 100 MB in the full tier, 10 MB in the quick one */
 static size_t big_bytes(void)
 {
@@ -371,7 +366,7 @@ static void corpus_check(const char *path, char *why, size_t n)
 static int list_corpus(char ***out)
 {
   char dir[4096];
-  snprintf(dir, sizeof dir, "%s/corpus", data_dir());
+  snprintf(dir, sizeof dir, "%s/corpus", unit_data_dir());
   int n = 0, cap = 0;
   char **v = NULL;
   DIR *d = opendir(dir);
@@ -414,7 +409,7 @@ static void test_parse_corpus_roundtrips(void **state)
 {
   (void)state;
   char dir[4096];
-  snprintf(dir, sizeof dir, "%s/ttir", data_dir());
+  snprintf(dir, sizeof dir, "%s/ttir", unit_data_dir());
   int n = for_each_ttir(dir, roundtrip_file);
   assert_true(n >= 25); /* the Triton 3.6 corpus */
 }
@@ -442,7 +437,7 @@ static void test_parse_every_op_format_roundtrips(void **state)
 {
   (void)state;
   char dir[4096];
-  snprintf(dir, sizeof dir, "%s/ttir/ops", data_dir());
+  snprintf(dir, sizeof dir, "%s/ttir/ops", unit_data_dir());
   assert_true(for_each_ttir(dir, roundtrip_file) >= 8);
 }
 
@@ -452,7 +447,7 @@ static void test_parse_fuzz_findings_roundtrip(void **state)
 {
   (void)state;
   char dir[4096];
-  snprintf(dir, sizeof dir, "%s/ttir/fuzz", data_dir());
+  snprintf(dir, sizeof dir, "%s/ttir/fuzz", unit_data_dir());
   assert_true(for_each_ttir(dir, roundtrip_file) >= 1);
 }
 
@@ -571,7 +566,7 @@ static void test_parse_ops_cover_op_list(void **state)
 {
   (void)state;
   char dir[4096];
-  snprintf(dir, sizeof dir, "%s/ttir/ops", data_dir());
+  snprintf(dir, sizeof dir, "%s/ttir/ops", unit_data_dir());
   memset(op_seen, 0, sizeof op_seen);
   for_each_ttir(dir, mark_file);
   int missing = 0;
@@ -658,7 +653,7 @@ static void test_parse_bad_inputs_give_located_errors(void **state)
 {
   (void)state;
   char dir[4096];
-  snprintf(dir, sizeof dir, "%s/ttir/bad", data_dir());
+  snprintf(dir, sizeof dir, "%s/ttir/bad", unit_data_dir());
   assert_true(for_each_ttir(dir, expect_error_file) >= 15);
 }
 
@@ -711,7 +706,7 @@ static void test_parse_truncations_never_crash(void **state)
 {
   (void)state;
   char path[4096];
-  snprintf(path, sizeof path, "%s/ttir/while_collatz.ttir", data_dir());
+  snprintf(path, sizeof path, "%s/ttir/while_collatz.ttir", unit_data_dir());
   size_t len;
   char *text = read_all(path, &len);
   assert_non_null(text);
@@ -953,9 +948,9 @@ static void test_parse_cli_check_rejects_malformed_files(void **state)
 {
   (void)state;
   char dir[4096];
-  snprintf(dir, sizeof dir, "%s/ttir/bad", data_dir());
+  snprintf(dir, sizeof dir, "%s/ttir/bad", unit_data_dir());
   assert_true(for_each_ttir(dir, expect_check_file) >= 15);
-  snprintf(dir, sizeof dir, "%s/ttir/verify", data_dir());
+  snprintf(dir, sizeof dir, "%s/ttir/verify", unit_data_dir());
   assert_true(for_each_ttir(dir, expect_check_file) >= 100);
 }
 

@@ -20,50 +20,11 @@
 #include "ir_base.h"
 #include "ir_parse.h"
 #include "ir_verify.h"
+#include "unit_fixture.h"
 
-/* ---- counting allocator: checks the sizes given to free, injects OOM ---------------- */
-typedef struct alloc_stats {
-  size_t live;
-  long fail_at; /* fail the n-th allocation request (1-based); 0 = never */
-  long requests;
-  int size_mismatch;
-} alloc_stats;
-
-static alloc_stats stats;
-
-static void *counting_alloc(void *ud, void *ptr, size_t old_size, size_t new_size)
-{
-  (void)ud;
-  unsigned char *base = ptr ? (unsigned char *)ptr - 16 : NULL;
-  if (base && *(size_t *)base != old_size) stats.size_mismatch = 1;
-  if (new_size == 0) {
-    if (base) stats.live -= *(size_t *)base;
-    free(base);
-    return NULL;
-  }
-  stats.requests++;
-  if (stats.fail_at && stats.requests == stats.fail_at) return NULL;
-  unsigned char *nb = realloc(base, new_size + 16);
-  if (!nb) return NULL;
-  stats.live += new_size - (base ? old_size : 0);
-  *(size_t *)nb = new_size;
-  return nb + 16;
-}
-
-static void use_counting_alloc(long fail_at)
-{
-  memset(&stats, 0, sizeof stats);
-  stats.fail_at = fail_at;
-  ttref_set_alloc(counting_alloc, NULL);
-}
+/* ---- the counting allocator is unit_alloc (tests/unit/unit_fixture.c) ---- */
 
 /* ---- helpers ---------------------------------------------------------------------------- */
-static const char *data_dir(void)
-{
-  const char *d = getenv("TTREF_TEST_DATA");
-  return d && *d ? d : "tests/data";
-}
-
 static ir_module *parse_ok(const char *name, const char *text)
 {
   ir_module *m = NULL;
@@ -411,13 +372,13 @@ static void test_verify_nomem_every_allocation(void **state)
   ttref_error err;
   int saw_nomem = 0;
   for (long k = 1; k < 1000; k++) {
-    use_counting_alloc(k);
+    unit_alloc_begin(k);
     memset(&err, 0, sizeof err);
     ttref_status st = ir_verify_module(m, &err);
-    long requests = stats.requests;
+    long requests = unit_alloc.requests;
     ttref_set_alloc(NULL, NULL);
-    assert_int_equal(stats.live, 0);
-    assert_false(stats.size_mismatch);
+    assert_int_equal(unit_alloc.live, 0);
+    assert_false(unit_alloc.size_mismatch);
     if (st == TTREF_OK) {
       assert_true(requests < k); /* every allocation up to k-1 was failed once */
       break;
@@ -559,8 +520,8 @@ int main(void)
   };
   const size_t nfixed = sizeof fixed / sizeof fixed[0];
   char dir_bad[1024], dir_good[1024];
-  snprintf(dir_bad, sizeof dir_bad, "%s/ttir/verify", data_dir());
-  snprintf(dir_good, sizeof dir_good, "%s/ttir", data_dir());
+  snprintf(dir_bad, sizeof dir_bad, "%s/ttir/verify", unit_data_dir());
+  snprintf(dir_good, sizeof dir_good, "%s/ttir", unit_data_dir());
   char **bad_names, **good_names;
   nbad = list_ttir(dir_bad, "bad_", &bad_names);
   ngood = list_ttir(dir_good, "", &good_names);

@@ -103,39 +103,3 @@ ttref_status unit_try_run_kernel(const char *text, const int64_t grid[3], unit_b
 {
   return run_impl(text, grid, bufs, nbufs, scal, threads, NULL, false, err, NULL);
 }
-
-/* ---- counting allocator ---- */
-static unit_alloc_stats astats;
-
-/* each block carries its size in a 16-byte header, so frees can be checked */
-static void *counting_alloc(void *ud, void *ptr, size_t old_size, size_t new_size)
-{
-  (void)ud;
-  unsigned char *base = ptr ? (unsigned char *)ptr - 16 : NULL;
-  if (base && *(size_t *)base != old_size) astats.size_mismatch = true;
-  if (new_size == 0) {
-    if (base) astats.live -= *(size_t *)base;
-    free(base);
-    return NULL;
-  }
-  astats.requests++;
-  if (astats.fail_at && astats.requests == astats.fail_at) return NULL;
-  unsigned char *nb = realloc(base, new_size + 16);
-  if (!nb) return NULL;
-  astats.live += new_size - (base ? old_size : 0);
-  *(size_t *)nb = new_size;
-  return nb + 16;
-}
-
-void unit_alloc_begin(long fail_at)
-{
-  memset(&astats, 0, sizeof astats);
-  astats.fail_at = fail_at;
-  ttref_set_alloc(counting_alloc, NULL);
-}
-
-unit_alloc_stats unit_alloc_end(void)
-{
-  ttref_set_alloc(NULL, NULL);
-  return astats;
-}

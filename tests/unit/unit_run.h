@@ -1,8 +1,8 @@
 /*
  * unit_run.h: the kernel runner the executor's unit tests share (test_exec,
  * test_debug): parse + verify TTIR text (failing the cmocka test with the
- * error), bind buffers and scalars, launch, copy the buffers back; and a
- * counting allocator that injects out-of-memory.
+ * error), bind buffers and scalars, launch, copy the buffers back. The
+ * counting allocator they use lives in unit_fixture.h.
  * Ownership: buffers stay the caller's (copied in and out); the module
  * unit_parse_ok returns is the caller's (ir_module_free).
  */
@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "interp.h"
+#include "unit_fixture.h"
 
 /* one pointer argument: the host data, its size in bytes and element type */
 typedef struct unit_buf {
@@ -48,18 +49,5 @@ ttref_status unit_run_kernel(const char *text, const int64_t grid[3], unit_buf *
  */
 ttref_status unit_try_run_kernel(const char *text, const int64_t grid[3], unit_buf *bufs, int nbufs,
                                  const int64_t *scal, int threads, ttref_error *err);
-
-/* A counting allocator installed with ttref_set_alloc (lua_Alloc style). */
-typedef struct unit_alloc_stats {
-  size_t live;        /* bytes allocated and not freed */
-  long requests;      /* allocation requests (new or growing blocks) */
-  long fail_at;       /* the request refused (1-based); 0: none */
-  bool size_mismatch; /* a free or realloc named the wrong old size */
-} unit_alloc_stats;
-
-/* Installs the counting allocator, refusing request fail_at (0: none). */
-void unit_alloc_begin(long fail_at);
-/* Restores the default allocator; returns the counts since unit_alloc_begin. */
-unit_alloc_stats unit_alloc_end(void);
 
 #endif
