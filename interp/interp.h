@@ -38,6 +38,7 @@ typedef struct interp_alloc {
   const uint8_t *pristine; /* NULL, or a read-only copy of data's bytes as they are now (a mapped
                           input before its first run): a parallel run's snapshot borrows it */
   bool snap_borrowed;      /* snap is pristine: never freed */
+  bool mapped;             /* data is a private (copy-on-write) mapping of an input file */
 } interp_alloc;
 
 typedef struct interp_mem {
@@ -55,6 +56,12 @@ ttref_status interp_mem_add_take(interp_mem *m, const char *name, void *data_tak
  * allocation that interp_mem_free leaves alone (the public API's buffers). */
 ttref_status interp_mem_add_borrowed(interp_mem *m, const char *name, void *data, size_t nbytes, ir_scalar elem,
                                      int64_t *out_addr, ttref_error *err);
+
+/* Before a parallel run on @p nthreads threads: make the pages of every file-mapped allocation
+ * that a store may write (track_reads) private and writable at once, threads on disjoint
+ * stretches. Faulting them one store at a time, threads wait on each other's page locks of the
+ * one file (measured: docs/performance.md). Contents are unchanged. */
+void interp_mem_prefault(interp_mem *m, int nthreads);
 
 /* ---- launch ----------------------------------------------------------------- */
 typedef struct interp_stats {

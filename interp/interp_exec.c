@@ -516,6 +516,7 @@ ttref_status interp_run(interp_launch *L, ttref_error *err)
     }
   if (nthreads > total) nthreads = (int)total;
   if (nthreads < 1) nthreads = 1;
+  if (nthreads > 1) interp_mem_prefault(L->mem, nthreads);
   st = run_programs(L, &P, fp, nthreads, track, &conflict, &snap_failed, err);
   /* Programs conflict, or one faulted (later programs may have run already): run them again
    * from the pristine buffers, in program order, so memory ends as with one thread. */

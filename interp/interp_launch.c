@@ -256,6 +256,7 @@ ttref_status interp_bind(const ir_module *m, const ir_func *fn, const char *cons
             (const uint8_t *)out->meta[i].view + ((const uint8_t *)data - (const uint8_t *)out->meta[i].map);
       out->alloc_of[i] = out->mem->n - 1;
       out->mem->allocs[out->mem->n - 1].uninit = fresh;
+      out->mem->allocs[out->mem->n - 1].mapped = mapped;
       out->args[i].i = addr;
     } else if (t->kind == IR_T_SCALAR) {
       if (parse_scalar(t, val, &out->args[i]) != TTREF_OK) {
@@ -339,6 +340,7 @@ static ttref_status unmap_buffer(const interp_bound *b, int i, ttref_error *err)
   npy_release_maps(m);
   a->data = copy;
   a->borrowed = false;
+  a->mapped = false;
   a->pristine = NULL;
   return TTREF_OK;
 }

@@ -4,11 +4,14 @@
  * pointer arithmetic is plain integer arithmetic and every access can be
  * attributed to an allocation and bounds-checked.
  */
+#define _DEFAULT_SOURCE /* madvise, MADV_POPULATE_WRITE */
 #include "config.h"
 #include "interp.h"
 
 #include <math.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "fp.h"
 
@@ -119,4 +122,32 @@ ttref_status interp_mem_make_precise(interp_mem *m, ttref_error *err)
   }
 fail:
   return st;
+}
+
+void interp_mem_prefault(interp_mem *m, int nthreads)
+{
+  const size_t chunk = (size_t)2 << 20;
+  long pg = sysconf(_SC_PAGESIZE);
+  if (pg <= 0) pg = 4096;
+  for (int k = 0; m && k < m->n; k++) {
+    interp_alloc *a = &m->allocs[k];
+    if (!a->mapped || !a->track_reads || a->nbytes < chunk / 2) continue;
+    const int64_t nch = (int64_t)((a->nbytes + chunk - 1) / chunk);
+    uint8_t *const data = a->data;
+    const size_t nbytes = a->nbytes;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nthreads) schedule(static)
+#endif
+    for (int64_t c = 0; c < nch; c++) {
+      uint8_t *lo = data + (size_t)c * chunk;
+      uint8_t *hi = (size_t)c * chunk + chunk < nbytes ? lo + chunk : data + nbytes;
+#ifdef MADV_POPULATE_WRITE
+      /* the page holding lo starts inside the same mapping (the file's header page at worst) */
+      uint8_t *start = (uint8_t *)((uintptr_t)lo & ~(uintptr_t)(pg - 1));
+      if (madvise(start, (size_t)(hi - start), MADV_POPULATE_WRITE) == 0) continue;
+#endif
+      for (volatile uint8_t *q = lo; q < hi; q += pg) *q = *q; /* older kernels: one write per page */
+    }
+  }
+  (void)nthreads;
 }

@@ -113,5 +113,43 @@ first_f32() { "$PY" -c 'import struct, sys; print(struct.unpack("<f", open(sys.a
 check "... o[0] = 5 + 64 both ways, the same bytes, the input unchanged" \
   '[ "$(first_f32 "$tmp/inc2/o.npy")" = 69.0 ] && cmp -s "$tmp/inc1/o.npy" "$tmp/inc2/o.npy" && cmp -s "$tmp/inc.npy" "$tmp/inc_before.npy"' "$(first_f32 "$tmp/inc2/o.npy")"
 
+# A parallel run first makes a large mapped input that a store may write private, page by page on
+# disjoint stretches (interp_mem_prefault): o[i] = 2 o[i] in place over 4 MiB gives the 1-thread
+# bytes, and the file is not changed
+cat >"$tmp/dbl.ttir" <<'EOF'
+module {
+  tt.func public @dbl(%o: !tt.ptr<f32>) {
+    %pid = tt.get_program_id x : i32
+    %c = arith.constant 1024 : i32
+    %b = arith.muli %pid, %c : i32
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+    %bs = tt.splat %b : i32 -> tensor<1024xi32>
+    %i = arith.addi %bs, %r : tensor<1024xi32>
+    %p = tt.splat %o : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>>
+    %pa = tt.addptr %p, %i : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
+    %v = tt.load %pa : tensor<1024x!tt.ptr<f32>>
+    %two = arith.constant dense<2.000000e+00> : tensor<1024xf32>
+    %w = arith.mulf %v, %two : tensor<1024xf32>
+    tt.store %pa, %w : tensor<1024x!tt.ptr<f32>>
+    tt.return
+  }
+}
+EOF
+"$PY" - "$tmp/big.npy" <<'PY'
+import struct, sys
+n = 1 << 20  # 4 MiB: mapped, and prefaulted before a parallel run
+h = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d,), }" % n
+h += " " * (128 - 10 - len(h) - 1) + "\n"
+open(sys.argv[1], "wb").write(b"\x93NUMPY\x01\x00" + len(h).to_bytes(2, "little") + h.encode() + struct.pack("<%df" % n, *range(n)))
+PY
+cp "$tmp/big.npy" "$tmp/big_before.npy"
+expect 0 "" "in-place stores into a 4 MiB mapped input, 4 threads" -- "$T" run "$tmp/dbl.ttir" --grid 1024 --arg "o=@$tmp/big.npy" --out "$tmp/big4" --threads 4
+expect 0 "" "... and on 1 thread" -- "$T" run "$tmp/dbl.ttir" --grid 1024 --arg "o=@$tmp/big.npy" --out "$tmp/big1" --threads 1
+f32_at() { "$PY" -c 'import struct, sys; print(struct.unpack("<f", open(sys.argv[1], "rb").read()[128 + 4 * int(sys.argv[2]):][:4])[0])' "$1" "$2"; }
+check "... o[i] = 2i (first, middle, last), the same bytes both ways, the input file unchanged" \
+  '[ "$(f32_at "$tmp/big4/o.npy" 0)" = 0.0 ] && [ "$(f32_at "$tmp/big4/o.npy" 777777)" = 1555554.0 ] &&
+   [ "$(f32_at "$tmp/big4/o.npy" 1048575)" = 2097150.0 ] && cmp -s "$tmp/big1/o.npy" "$tmp/big4/o.npy" &&
+   cmp -s "$tmp/big.npy" "$tmp/big_before.npy"' "$(f32_at "$tmp/big4/o.npy" 777777)"
+
 echo "1..$n"
 [ "$fail" -eq 0 ]
