@@ -625,6 +625,21 @@ double fp_math_eval_checked(fp_math_fn fn, fp_format f, double x, double y, bool
 
 bool fp_math_try_fast(fp_math_fn fn, fp_format f, double x, double *out)
 {
+  if (f == FP_F32 && (fn == FP_MATH_EXP || fn == FP_MATH_EXP2 || fn == FP_MATH_LOG || fn == FP_MATH_LOG2)) { /* the hot case (softmax, attention): f32, one test */
+    const double y = fn == FP_MATH_EXP ? exp(x) : fn == FP_MATH_EXP2 ? exp2(x) : fn == FP_MATH_LOG ? log(x) : log2(x);
+    /* y is within 2^-52 |y| of the true value; y -+ 2^-48 |y|, each rounded to binary64 (at most
+     * 2^-53 |y| more), still bracket it, so when both ends convert to the same f32 (RN, overflow
+     * to inf) that is its correctly rounded value. Results below f32's normal range, zeros and
+     * non-finite values take the general stage (the same answer, with its special cases). */
+    if (isfinite(y) && fabs(y) >= 0x1p-126) {
+      const double e = fabs(y) * 0x1p-48;
+      const float a = (float)(y - e), b = (float)(y + e);
+      if (a == b) {
+        *out = a;
+        return true;
+      }
+    }
+  }
   /* the same stage fp_math_eval_checked runs; an exact_case it would take first is a value the
    * stage either proves identically (both are the correctly rounded fn(x)) or leaves undecided */
   if (f != FP_F32 && ((unsigned)f >= FP_FORMAT_COUNT || f == FP_F64 || fp_precision(f) > 24)) return false;

@@ -284,6 +284,9 @@ static void *worker(void *arg)
     bool proven;
     double got = fp_math_eval_checked(J->fn, J->f, x, y, &proven);
     double want = mp_ref(&o, J->fn, J->f, x, y);
+    double fast;
+    /* the executor's first stage (fp_math_try_fast), where it decides, gives the same bits */
+    if (ar == 1 && fp_math_try_fast(J->fn, J->f, x, &fast) && unit_dbits(fast) != unit_dbits(got)) got = fast;
     J->n++;
     if (!proven && J->unproven++ == 0) {
       J->ux = x;
