@@ -384,185 +384,82 @@ ttref_status irv_check_op(vctx *c, const ir_op *op)
 #include "ir_op_list.h"
 #undef X
     st = irv_check_rule(c, op);
-    OP_BREAK;
-    OP_CASE(GET_PROGRAM_ID)
-    OP_CASE(GET_NUM_PROGRAMS)
-    st = irv_check_program_id(c, op);
-    OP_BREAK;
-    OP_CASE(MAKE_RANGE)
-    st = irv_check_make_range(c, op);
-    OP_BREAK;
-    OP_CASE(CONSTANT)
-    st = irv_check_constant(c, op);
-    OP_BREAK;
-    OP_CASE(POISON)
-    OP_BREAK; /* any type */
-    OP_CASE(SPLAT)
-    st = irv_check_splat(c, op);
-    OP_BREAK;
-    OP_CASE(UNSPLAT)
-    st = irv_check_unsplat(c, op);
-    OP_BREAK;
-    OP_CASE(BROADCAST)
-    st = irv_check_broadcast(c, op);
-    OP_BREAK;
-    OP_CASE(EXPAND_DIMS)
-    st = irv_check_expand_dims(c, op);
-    OP_BREAK;
-    OP_CASE(RESHAPE)
-    st = irv_check_reshape(c, op);
-    OP_BREAK;
-    OP_CASE(TRANS)
-    st = irv_check_trans(c, op);
-    OP_BREAK;
-    OP_CASE(CAT)
-    st = irv_check_cat(c, op);
-    OP_BREAK;
-    OP_CASE(JOIN)
-    st = irv_check_join(c, op);
-    OP_BREAK;
-    OP_CASE(SPLIT)
-    st = irv_check_split(c, op);
-    OP_BREAK;
-    OP_CASE(GATHER)
-    st = irv_check_gather(c, op);
-    OP_BREAK;
-    OP_CASE(HISTOGRAM)
-    st = irv_check_histogram(c, op);
-    OP_BREAK;
-    OP_CASE(ADDPTR)
-    st = irv_check_addptr(c, op);
-    OP_BREAK;
-    OP_CASE(INT_TO_PTR)
-    st = irv_check_int_ptr(c, op, true);
-    OP_BREAK;
-    OP_CASE(PTR_TO_INT)
-    st = irv_check_int_ptr(c, op, false);
-    OP_BREAK;
-    OP_CASE(TT_BITCAST)
-    st = irv_check_tt_bitcast(c, op);
-    OP_BREAK;
-    OP_CASE(FP_TO_FP)
-    st = irv_check_fp_to_fp(c, op);
-    OP_BREAK;
-    OP_CASE(LOAD)
-    st = irv_check_load(c, op);
-    OP_BREAK;
-    OP_CASE(STORE)
-    st = irv_check_store(c, op);
-    OP_BREAK;
-    OP_CASE(MAKE_TENSOR_PTR)
-    st = irv_check_make_tensor_ptr(c, op);
-    OP_BREAK;
-    OP_CASE(ADVANCE)
-    st = irv_check_advance(c, op);
-    OP_BREAK;
-    OP_CASE(ATOMIC_RMW)
-    st = irv_check_atomic_rmw(c, op);
-    OP_BREAK;
-    OP_CASE(ATOMIC_CAS)
-    st = irv_check_atomic_cas(c, op);
-    OP_BREAK;
-    OP_CASE(MAKE_TENSOR_DESC)
-    st = irv_check_make_desc(c, op);
-    OP_BREAK;
-    OP_CASE(DESC_LOAD)
-    OP_CASE(XDESC_LOAD)
-    st = irv_check_desc_access(c, op, false);
-    OP_BREAK;
-    OP_CASE(DESC_STORE)
-    OP_CASE(DESC_REDUCE)
-    OP_CASE(XDESC_STORE)
-    st = irv_check_desc_access(c, op, true);
-    OP_BREAK;
-    OP_CASE(DESC_GATHER)
-    OP_CASE(XDESC_GATHER)
-    st = irv_check_desc_gather(c, op, false);
-    OP_BREAK;
-    OP_CASE(DESC_SCATTER)
-    OP_CASE(XDESC_SCATTER)
-    st = irv_check_desc_gather(c, op, true);
-    OP_BREAK;
-    OP_CASE(REINTERPRET_DESC)
-    OP_CASE(INLINE_ASM)
-    OP_BREAK; /* IR_F_UNSUPPORTED: the interpreter refuses them, not the verifier */
-    OP_CASE(DOT)
-    st = irv_check_dot(c, op);
-    OP_BREAK;
-    OP_CASE(DOT_SCALED)
-    st = irv_check_dot_scaled(c, op);
-    OP_BREAK;
-    OP_CASE(REDUCE)
-    st = check_reduce_scan(c, op, false);
-    OP_BREAK;
-    OP_CASE(SCAN)
-    st = check_reduce_scan(c, op, true);
-    OP_BREAK;
-    OP_CASE(REDUCE_RETURN)
-    OP_CASE(SCAN_RETURN)
-    OP_CASE(MAP_ELEM_RETURN)
-    st = check_region_return(c, op);
-    OP_BREAK;
-    OP_CASE(MAP_ELEMENTWISE)
-    st = check_map_elementwise(c, op);
-    OP_BREAK;
-    OP_CASE(EXTERN_ELEMENTWISE)
-    st = check_extern(c, op);
-    OP_BREAK;
-    OP_CASE(VENDOR)
-    st = check_vendor(c, op);
-    OP_BREAK;
-    OP_CASE(PRINT)
-    OP_BREAK; /* any operands */
-    OP_CASE(ASSERT)
-    st = check_assert(c, op);
-    OP_BREAK;
-    OP_CASE(ASSUME)
-    st = irv_want_scalar(c, op, 0, IR_S_I1, "condition");
-    OP_BREAK;
-    OP_CASE(GPU_BARRIER)
-    OP_CASE(TTG_BARRIER)
-    OP_BREAK;
-    OP_CASE(CALL)
-    st = check_call(c, op);
-    OP_BREAK;
-    OP_CASE(RETURN)
-    st = check_return(c, op);
-    OP_BREAK;
-    OP_CASE(SELECT)
-    {
-      const ir_type *cd = otype(op, 0), *r = rtype(op, 0);
-      if (otype(op, 1) != r || otype(op, 2) != r)
-        st = irv_bad(c, op, "true value '%s', false value '%s' and result '%s' must have the same type",
-                     irv_tstr(c, otype(op, 1)), irv_tstr(c, otype(op, 2)), irv_tstr(c, r));
-      else if (!elem_is(cd, IR_S_I1) || (is_tensor(cd) && !same_shape(cd, r)))
-        st = irv_bad(c, op, "condition '%s' must be i1, or a tensor of i1 with the shape of the result '%s'",
-                     irv_tstr(c, cd), irv_tstr(c, r));
-      OP_BREAK;
-    }
-    OP_CASE(SCF_FOR)
-    st = check_scf_for(c, op);
-    OP_BREAK;
-    OP_CASE(SCF_IF)
-    st = check_scf_if(c, op);
-    OP_BREAK;
-    OP_CASE(SCF_WHILE)
-    st = check_scf_while(c, op);
-    OP_BREAK;
-    OP_CASE(SCF_CONDITION)
-    st = check_scf_condition(c, op);
-    OP_BREAK;
-    OP_CASE(SCF_YIELD)
-    st = check_scf_yield(c, op);
-    OP_BREAK;
-    OP_CASE(CF_BR)
-    st = check_branch(c, op, 1, 0);
-    OP_BREAK;
-    OP_CASE(CF_COND_BR)
-    st = check_branch(c, op, 2, 1);
-    OP_BREAK;
+    break;
+  case IR_OP_GET_PROGRAM_ID:
+  case IR_OP_GET_NUM_PROGRAMS: st = irv_check_program_id(c, op); break;
+  case IR_OP_MAKE_RANGE: st = irv_check_make_range(c, op); break;
+  case IR_OP_CONSTANT: st = irv_check_constant(c, op); break;
+  case IR_OP_POISON: break; /* any type */
+  case IR_OP_SPLAT: st = irv_check_splat(c, op); break;
+  case IR_OP_UNSPLAT: st = irv_check_unsplat(c, op); break;
+  case IR_OP_BROADCAST: st = irv_check_broadcast(c, op); break;
+  case IR_OP_EXPAND_DIMS: st = irv_check_expand_dims(c, op); break;
+  case IR_OP_RESHAPE: st = irv_check_reshape(c, op); break;
+  case IR_OP_TRANS: st = irv_check_trans(c, op); break;
+  case IR_OP_CAT: st = irv_check_cat(c, op); break;
+  case IR_OP_JOIN: st = irv_check_join(c, op); break;
+  case IR_OP_SPLIT: st = irv_check_split(c, op); break;
+  case IR_OP_GATHER: st = irv_check_gather(c, op); break;
+  case IR_OP_HISTOGRAM: st = irv_check_histogram(c, op); break;
+  case IR_OP_ADDPTR: st = irv_check_addptr(c, op); break;
+  case IR_OP_INT_TO_PTR: st = irv_check_int_ptr(c, op, true); break;
+  case IR_OP_PTR_TO_INT: st = irv_check_int_ptr(c, op, false); break;
+  case IR_OP_TT_BITCAST: st = irv_check_tt_bitcast(c, op); break;
+  case IR_OP_FP_TO_FP: st = irv_check_fp_to_fp(c, op); break;
+  case IR_OP_LOAD: st = irv_check_load(c, op); break;
+  case IR_OP_STORE: st = irv_check_store(c, op); break;
+  case IR_OP_MAKE_TENSOR_PTR: st = irv_check_make_tensor_ptr(c, op); break;
+  case IR_OP_ADVANCE: st = irv_check_advance(c, op); break;
+  case IR_OP_ATOMIC_RMW: st = irv_check_atomic_rmw(c, op); break;
+  case IR_OP_ATOMIC_CAS: st = irv_check_atomic_cas(c, op); break;
+  case IR_OP_MAKE_TENSOR_DESC: st = irv_check_make_desc(c, op); break;
+  case IR_OP_DESC_LOAD:
+  case IR_OP_XDESC_LOAD: st = irv_check_desc_access(c, op, false); break;
+  case IR_OP_DESC_STORE:
+  case IR_OP_DESC_REDUCE:
+  case IR_OP_XDESC_STORE: st = irv_check_desc_access(c, op, true); break;
+  case IR_OP_DESC_GATHER:
+  case IR_OP_XDESC_GATHER: st = irv_check_desc_gather(c, op, false); break;
+  case IR_OP_DESC_SCATTER:
+  case IR_OP_XDESC_SCATTER: st = irv_check_desc_gather(c, op, true); break;
+  case IR_OP_REINTERPRET_DESC:
+  case IR_OP_INLINE_ASM: break; /* IR_F_UNSUPPORTED: the interpreter refuses them, not the verifier */
+  case IR_OP_DOT: st = irv_check_dot(c, op); break;
+  case IR_OP_DOT_SCALED: st = irv_check_dot_scaled(c, op); break;
+  case IR_OP_REDUCE: st = check_reduce_scan(c, op, false); break;
+  case IR_OP_SCAN: st = check_reduce_scan(c, op, true); break;
+  case IR_OP_REDUCE_RETURN:
+  case IR_OP_SCAN_RETURN:
+  case IR_OP_MAP_ELEM_RETURN: st = check_region_return(c, op); break;
+  case IR_OP_MAP_ELEMENTWISE: st = check_map_elementwise(c, op); break;
+  case IR_OP_EXTERN_ELEMENTWISE: st = check_extern(c, op); break;
+  case IR_OP_VENDOR: st = check_vendor(c, op); break;
+  case IR_OP_PRINT: break; /* any operands */
+  case IR_OP_ASSERT: st = check_assert(c, op); break;
+  case IR_OP_ASSUME: st = irv_want_scalar(c, op, 0, IR_S_I1, "condition"); break;
+  case IR_OP_GPU_BARRIER:
+  case IR_OP_TTG_BARRIER: break;
+  case IR_OP_CALL: st = check_call(c, op); break;
+  case IR_OP_RETURN: st = check_return(c, op); break;
+  case IR_OP_SELECT: {
+    const ir_type *cd = otype(op, 0), *r = rtype(op, 0);
+    if (otype(op, 1) != r || otype(op, 2) != r)
+      st = irv_bad(c, op, "true value '%s', false value '%s' and result '%s' must have the same type",
+                   irv_tstr(c, otype(op, 1)), irv_tstr(c, otype(op, 2)), irv_tstr(c, r));
+    else if (!elem_is(cd, IR_S_I1) || (is_tensor(cd) && !same_shape(cd, r)))
+      st = irv_bad(c, op, "condition '%s' must be i1, or a tensor of i1 with the shape of the result '%s'",
+                   irv_tstr(c, cd), irv_tstr(c, r));
+    break;
+  }
+  case IR_OP_SCF_FOR: st = check_scf_for(c, op); break;
+  case IR_OP_SCF_IF: st = check_scf_if(c, op); break;
+  case IR_OP_SCF_WHILE: st = check_scf_while(c, op); break;
+  case IR_OP_SCF_CONDITION: st = check_scf_condition(c, op); break;
+  case IR_OP_SCF_YIELD: st = check_scf_yield(c, op); break;
+  case IR_OP_CF_BR: st = check_branch(c, op, 1, 0); break;
+  case IR_OP_CF_COND_BR: st = check_branch(c, op, 2, 1); break;
   case IR_OP_COUNT:
-  default: st = irv_internal(c, op, "unknown opcode"); OP_BREAK;
+  default: st = irv_internal(c, op, "unknown opcode"); break;
   }
   return st;
 }

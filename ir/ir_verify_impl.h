@@ -115,8 +115,6 @@ static inline const ir_op *parent_op(const ir_op *op, int *ridx)
 
 typedef enum cls { C_ANY, C_INT, C_FLOAT, C_PTR, C_I1 } cls;
 typedef enum width_rule { W_ANY, W_WIDER, W_NARROWER, W_SAME } width_rule;
-#define OP_CASE(name) case IR_OP_##name:
-#define OP_BREAK      break
 
 /* ---- helpers shared by the verifier files ---------------------------------------- */
 const char *irv_tstr(vctx *c, const ir_type *t);
