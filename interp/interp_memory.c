@@ -6,6 +6,9 @@
 #include "interp_exec.h"
 
 /* ---- race tracking --------------------------------------------------------------------------- */
+#define RACE_LOG_RECENT 8               /* spans of the current program a new one may merge into */
+#define RACE_LOG_MAX    ((int64_t)1 << 21) /* spans per thread (48 MiB); beyond: run in order */
+
 /* The launch cannot vouch for this parallel run (out of memory for tracking): it re-runs in order. */
 static void track_give_up(ctx *c)
 {
@@ -14,15 +17,25 @@ static void track_give_up(ctx *c)
   c->track = false;
 }
 
-/* Log [lo, hi) for this program, extending its last span when the access continues it. */
+/* Log [lo, hi) for this program: merged into one of its last few spans of the same kind when it
+ * continues, overlaps or repeats it (a loop over the same tiles logs each once). */
 static void log_span(ctx *c, uint64_t lo, uint64_t hi, uint32_t who)
 {
   race_log *g = c->log;
-  if (g->n && g->v[g->n - 1].who == who && g->v[g->n - 1].hi == lo) {
-    g->v[g->n - 1].hi = hi;
-    return;
+  for (int64_t k = g->n - 1; k >= 0 && k >= g->n - RACE_LOG_RECENT; k--) {
+    race_span *t = &g->v[k];
+    if ((t->who & ACC_MULTI) != (who & ACC_MULTI)) break; /* an earlier program's spans */
+    if (t->who == who && lo <= t->hi && hi >= t->lo) {
+      if (lo < t->lo) t->lo = lo;
+      if (hi > t->hi) t->hi = hi;
+      return;
+    }
   }
   if (g->n == g->cap) {
+    if (g->cap >= RACE_LOG_MAX) { /* this many distinct spans: the launch runs in order instead */
+      track_give_up(c);
+      return;
+    }
     const int64_t cap = g->cap ? 2 * g->cap : 1024;
     race_span *v = ir_realloc(g->v, sizeof *v * (size_t)g->cap, sizeof *v * (size_t)cap);
     if (!v) {

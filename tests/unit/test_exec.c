@@ -1011,6 +1011,55 @@ static void set_max_steps(interp_launch *L, void *ud)
   L->max_steps = 1000;
 }
 
+/* a loop that loads and stores each program's own 8 lanes 1000 times: the span log keeps one span
+ * per program and access kind (the recent spans merge), and no race is found */
+static const char *span_loop = "module {\n"
+                               "  tt.func public @k(%o: !tt.ptr<i32>) {\n"
+                               "    %pid = tt.get_program_id x : i32\n"
+                               "    %c8 = arith.constant 8 : i32\n"
+                               "    %base = arith.muli %pid, %c8 : i32\n"
+                               "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+                               "    %b = tt.splat %base : i32 -> tensor<8xi32>\n"
+                               "    %idx = arith.addi %b, %r : tensor<8xi32>\n"
+                               "    %op = tt.splat %o : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
+                               "    %oa = tt.addptr %op, %idx : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
+                               "    %one = arith.constant dense<1> : tensor<8xi32>\n"
+                               "    %c0 = arith.constant 0 : i32\n"
+                               "    %c1 = arith.constant 1 : i32\n"
+                               "    %n = arith.constant 1000 : i32\n"
+                               "    scf.for %i = %c0 to %n step %c1 : i32 {\n"
+                               "      %v = tt.load %oa : tensor<8x!tt.ptr<i32>>\n"
+                               "      %w = arith.addi %v, %one : tensor<8xi32>\n"
+                               "      tt.store %oa, %w : tensor<8x!tt.ptr<i32>>\n"
+                               "    }\n"
+                               "    tt.return\n"
+                               "  }\n"
+                               "}\n";
+
+static void test_span_log_merges_loop_accesses(void **state)
+{
+  (void)state;
+  enum { G = 64 };
+  for (int t = 1; t <= 2; t++) {
+    int32_t o[G * 8];
+    for (int i = 0; i < G * 8; i++) o[i] = i;
+    buf b[1] = {{o, sizeof o, IR_S_I32}};
+    ttref_error e;
+    memset(&e, 0, sizeof e);
+    interp_stats s;
+    unit_alloc_begin(0);
+    const ttref_status st = run_kernel(span_loop, G, 1, 1, b, 1, NULL, t, &e, &s);
+    const unit_alloc_stats a = unit_alloc_end();
+    assert_int_equal(st, TTREF_OK);
+    for (int i = 0; i < G * 8; i++) assert_int_equal(o[i], i + 1000);
+    assert_int_equal(s.races, 0);
+    print_message("# threads %d: largest block %zu bytes\n", t, a.max_block);
+    /* unmerged, a thread's log would hold 32 programs x 2000 spans (1.5 MB); merged, one block of
+     * 1024 spans (24 KiB) holds them (the parser's 64 KiB arena chunks are the largest block then) */
+    assert_true(a.max_block < 256 * 1024);
+  }
+}
+
 /* loops of terminators only are stopped by max_steps */
 static void test_max_steps_counts_terminators(void **state)
 {
@@ -1502,6 +1551,7 @@ int main(void)
       cmocka_unit_test(test_racing_rmw_same_for_any_thread_count),
       cmocka_unit_test(test_span_races_found_after_launch),
       cmocka_unit_test(test_span_read_write_races),
+      cmocka_unit_test(test_span_log_merges_loop_accesses),
       cmocka_unit_test(test_max_steps_counts_terminators),
       cmocka_unit_test(test_addptr_overflow_faults),
       cmocka_unit_test(test_addptr_tensor_matches_checked_oracle),
