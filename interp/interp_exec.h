@@ -135,21 +135,24 @@ ttref_status interp_call_function(ctx *c, const ir_op *op, const ir_func *fn);
  * interp_k_NAME, the typed loop interp_arith.c generates from the row's kind and kernel (every
  * other kind). The dispatch (interp_exec.c) calls it; a new kind is a line here and its KDEF_
  * (and FBL_) macro in interp_arith.c. */
-#define INTERP_FN_CALL(name, kernel)                                           kernel
-#define INTERP_FN_FUN(name, kernel)                                            interp_k_##name
-#define INTERP_FN_FMATH(name, kernel)                                          interp_k_##name
-#define INTERP_FN_FBIN(name, kernel)                                           interp_k_##name
-#define INTERP_FN_FBINX(name, kernel)                                          interp_k_##name
-#define INTERP_FN_FTER(name, kernel)                                           interp_k_##name
-#define INTERP_FN_IUN(name, kernel)                                            interp_k_##name
-#define INTERP_FN_IBIN(name, kernel)                                           interp_k_##name
-#define INTERP_FN_CMP(name, kernel)                                            interp_k_##name
-#define INTERP_FN_ETER(name, kernel)                                           interp_k_##name
-#define INTERP_FN_CASTI(name, kernel)                                          interp_k_##name
-#define INTERP_FN_CASTF(name, kernel)                                          interp_k_##name
-#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound, ...) ttref_status INTERP_FN_##kind(name, kernel)(ctx * c, const ir_op * op);
+#define INTERP_FN_CALL(name, kernel)  kernel
+#define INTERP_FN_FUN(name, kernel)   interp_k_##name
+#define INTERP_FN_FMATH(name, kernel) interp_k_##name
+#define INTERP_FN_FBIN(name, kernel)  interp_k_##name
+#define INTERP_FN_FBINX(name, kernel) interp_k_##name
+#define INTERP_FN_FTER(name, kernel)  interp_k_##name
+#define INTERP_FN_IUN(name, kernel)   interp_k_##name
+#define INTERP_FN_IBIN(name, kernel)  interp_k_##name
+#define INTERP_FN_CMP(name, kernel)   interp_k_##name
+#define INTERP_FN_ETER(name, kernel)  interp_k_##name
+#define INTERP_FN_CASTI(name, kernel) interp_k_##name
+#define INTERP_FN_CASTF(name, kernel) interp_k_##name
+/* clang-format off */
+#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound, ...)                                         \
+  ttref_status INTERP_FN_##kind(name, kernel)(ctx *c, const ir_op *op);
 #include "ir_op_list.h"
 #undef X
+/* clang-format on */
 /* interp_exec.c */
 ttref_status interp_op_call(ctx *c, const ir_op *op);
 ttref_status interp_op_nop(ctx *c, const ir_op *op);

@@ -1285,8 +1285,9 @@ static void run_line(const char *line, const char *in, int variant)
 {
   const unit_hooks hk = {variant_launch, NULL, &variant};
   char text[1024];
-  snprintf(text, sizeof text, "module {\n  tt.func public @k(%%a: %s, %%b: %s, %%c: %s) {\n    %s\n    tt.return\n  }\n}\n",
-           in, in, in, line);
+  snprintf(text, sizeof text,
+           "module {\n  tt.func public @k(%%a: %s, %%b: %s, %%c: %s) {\n    %s\n    tt.return\n  }\n}\n", in, in, in,
+           line);
   int64_t scal[3];
   if (in[0] == 'f') {
     const double v[3] = {1.5, 0.75, -2.0};
@@ -1337,7 +1338,8 @@ static const struct {
     {IR_OP_CLAMPF, "f32", "%r = tt.clampf %a, %b, %c, propagateNan = all : f32"},
     {IR_OP_CLAMPF, "f32", "%r = tt.clampf %a, %b, %c, propagateNan = none : f32"},
     {IR_OP_INT_TO_PTR, "i64", "%r = tt.int_to_ptr %a : i64 -> !tt.ptr<f32>"},
-    {IR_OP_PTR_TO_INT, "i64", "%p = tt.int_to_ptr %a : i64 -> !tt.ptr<f32>\n    %r = tt.ptr_to_int %p : !tt.ptr<f32> -> i64"},
+    {IR_OP_PTR_TO_INT, "i64",
+     "%p = tt.int_to_ptr %a : i64 -> !tt.ptr<f32>\n    %r = tt.ptr_to_int %p : !tt.ptr<f32> -> i64"},
 };
 
 /* Every row of ir_op_list.h whose kind is not CALL (its loop generated from the row) executes
