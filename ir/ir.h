@@ -22,6 +22,8 @@ enum {
   IR_F_SIDE_EFFECT = 1u << 5, /* print/assert/call/barrier */
   IR_F_UNSUPPORTED = 1u << 6, /* parsed, but cannot be interpreted */
   IR_F_VENDOR = 1u << 7,      /* a vendor op: name, rule and semantics from op->vdef */
+  IR_F_ORDERED = 1u << 8,     /* its effect depends on the programs' order (atomics, print): */
+                              /* a launch using it runs its programs in order */
 };
 
 /* The syntax column: how a regular op is written (ir_parse_op.c, ir_print_op.c). */
