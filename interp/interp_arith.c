@@ -291,27 +291,43 @@ static bool fbin_special(ctx *c, const ir_op *op, ttref_status *out_st)
     return TTREF_OK;                                                                                                   \
   }
 
-/* CASTI/CASTF: R[i] = E(x = A[i]) converted from sbits wide to dbits wide (df: the result format) */
+/* CASTI/CASTF/CASTE: R[i] (its .i, its .f, or the whole element) = E(x = A[i]) converted from type
+ * ss to ds (sbits and dbits wide, formats sf and df, sflt and dflt: whether they are floats) */
 #define KDEF_CAST(NAME, E, FIELD)                                                                                      \
   ttref_status interp_k_##NAME(ctx *c, const ir_op *op)                                                                \
   {                                                                                                                    \
     const slot *a = SL(op->opnds[0]);                                                                                  \
     slot *r = SL(&op->res[0]);                                                                                         \
-    const ir_scalar ds = elem_scalar(&op->res[0]);                                                                     \
-    const int sbits = elem_bits(op->opnds[0]), dbits = ir_scalar_bits(ds), df = fmt_of(ds);                            \
+    const ir_scalar ss = elem_scalar(op->opnds[0]), ds = elem_scalar(&op->res[0]);                                     \
+    const int sbits = ir_scalar_bits(ss), dbits = ir_scalar_bits(ds), sf = fmt_of(ss), df = fmt_of(ds);                \
+    const bool sflt = ir_scalar_is_float(ss), dflt = ir_scalar_is_float(ds);                                           \
     const int64_t n = a->n;                                                                                            \
     const interp_elem *A = a->d;                                                                                       \
     interp_elem *R = r->d;                                                                                             \
-    (void)sbits, (void)dbits, (void)df;                                                                                \
+    (void)sbits, (void)dbits, (void)sf, (void)df, (void)sflt, (void)dflt;                                              \
     r->n = n;                                                                                                          \
     for (int64_t i = 0; i < n; i++) {                                                                                  \
       const interp_elem x = A[i];                                                                                      \
-      R[i].FIELD = (E);                                                                                                \
+      R[i] FIELD = (E);                                                                                                \
     }                                                                                                                  \
     return TTREF_OK;                                                                                                   \
   }
-#define KDEF_CASTI(NAME, E) KDEF_CAST(NAME, E, i)
-#define KDEF_CASTF(NAME, E) KDEF_CAST(NAME, E, f)
+#define KDEF_CASTI(NAME, E) KDEF_CAST(NAME, E, .i)
+#define KDEF_CASTF(NAME, E) KDEF_CAST(NAME, E, .f)
+#define KDEF_CASTE(NAME, E) KDEF_CAST(NAME, E, )
+
+/* bitcast (kind CASTE): the operand's bits (a float's encoding in format sf) read as the result
+ * type (a float decoded from format df); a pointer keeps its 64-bit address */
+static inline interp_elem ek_bitcast(interp_elem x, ir_scalar ss, ir_scalar ds, bool sflt, bool dflt, int sf, int df,
+                                     int dbits)
+{
+  const bool ptr = ss == IR_S_PTR || ds == IR_S_PTR;
+  const int64_t bits = sflt ? (int64_t)fp_encode((fp_format)sf, x.f, FP_RNE, FP_OVF_INF) : x.i;
+  interp_elem r;
+  if (dflt) r.f = fp_decode((fp_format)df, uval(dbits, bits));
+  else r.i = ptr ? bits : wrap_int(dbits, bits);
+  return r;
+}
 
 /* CMP: the predicate set SET (CMPI or CMPF) of ir_pred_list.h; the "predicate" attribute picks
  * one predicate per op, and each has its own loop: R[i] = its value on A[i*sa], B[i*sb] (cmp_CMPI:
@@ -538,6 +554,7 @@ static ttref_status op_fmath(ctx *c, const ir_op *op, fp_math_fn fn)
 #define FBL_ETER(NAME)  FBL_NONE(NAME)
 #define FBL_CASTI(NAME) FBL_NONE(NAME)
 #define FBL_CASTF(NAME) FBL_NONE(NAME)
+#define FBL_CASTE(NAME) FBL_NONE(NAME)
 bool interp_fbin_loop(const ctx *c, ir_opcode code, int f, interp_elem *R, const interp_elem *A, int64_t sa,
                       const interp_elem *B, int64_t sb, int64_t n)
 {
@@ -569,23 +586,5 @@ ttref_status interp_op_fp_to_fp(ctx *c, const ir_op *op)
   const fp_overflow ov = (dbits == 8 && rm == FP_RNE) ? FP_OVF_SAT : FP_OVF_INF;
   for (int64_t i = 0; i < n; i++)
     r->d[i].f = down && !c->precise ? fp_round_to((fp_format)df, a->d[i].f, rm, ov) : a->d[i].f;
-  return TTREF_OK;
-}
-
-/* arith.bitcast, tt.bitcast: the operand's bit pattern read as the result type (pointers too) */
-ttref_status interp_op_bitcast(ctx *c, const ir_op *op)
-{
-  const slot *a = SL(op->opnds[0]);
-  slot *r = SL(&op->res[0]);
-  const ir_scalar ss = elem_scalar(op->opnds[0]), ds = elem_scalar(&op->res[0]);
-  const int dbits = ir_scalar_bits(ds), sf = fmt_of(ss), df = fmt_of(ds);
-  const bool sflt = ir_scalar_is_float(ss), dflt = ir_scalar_is_float(ds);
-  const int64_t n = a->n;
-  r->n = n;
-  for (int64_t i = 0; i < n; i++) {
-    int64_t bitsv = sflt ? (int64_t)fp_encode((fp_format)sf, a->d[i].f, FP_RNE, FP_OVF_INF) : a->d[i].i;
-    if (dflt) r->d[i].f = fp_decode((fp_format)df, uval(dbits, bitsv));
-    else r->d[i].i = (ss == IR_S_PTR || ds == IR_S_PTR) ? bitsv : wrap_int(dbits, bitsv);
-  }
   return TTREF_OK;
 }

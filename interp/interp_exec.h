@@ -147,6 +147,7 @@ ttref_status interp_call_function(ctx *c, const ir_op *op, const ir_func *fn);
 #define INTERP_FN_ETER(name, kernel)  interp_k_##name
 #define INTERP_FN_CASTI(name, kernel) interp_k_##name
 #define INTERP_FN_CASTF(name, kernel) interp_k_##name
+#define INTERP_FN_CASTE(name, kernel) interp_k_##name
 /* clang-format off */
 #define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound, ...)                                         \
   ttref_status INTERP_FN_##kind(name, kernel)(ctx *c, const ir_op *op);
@@ -160,7 +161,6 @@ ttref_status interp_op_unsupported(ctx *c, const ir_op *op);
 ttref_status interp_op_terminator(ctx *c, const ir_op *op);
 /* interp_arith.c */
 ttref_status interp_op_fp_to_fp(ctx *c, const ir_op *op);
-ttref_status interp_op_bitcast(ctx *c, const ir_op *op);
 /* interp_shape.c */
 ttref_status interp_op_splat(ctx *c, const ir_op *op);
 ttref_status interp_op_copy(ctx *c, const ir_op *op);

@@ -25,8 +25,10 @@
  *     CMP   comparison, i1 result: kernel = CMPI or CMPF, the predicate set of ir_pred_list.h
  *           (one loop per predicate, the "predicate" attribute picks one per op)
  *     ETER  ternary on whole elements of any type: kernel = expression of x, y, z (interp_elem)
- *     CASTI, CASTF  conversion to an integer / float: kernel = expression of the element x
- *           (interp_elem), sbits, dbits (operand and result widths), df (result format); c, op, i
+ *     CASTI, CASTF, CASTE  conversion to an integer / a float / any element: kernel =
+ *           expression of the element x (interp_elem), ss, ds (operand and result types),
+ *           sbits, dbits (their widths), sf, df (their formats), sflt, dflt (float or not);
+ *           c, op, i
  *   Every loop takes a scalar operand (one element) against a tensor one; a new kind is an
  *   INTERP_FN_ line in interp/interp_exec.h and its KDEF_ and FBL_ macros in interp_arith.c.
  * - bound: its magnitude bound in precise mode (interp/interp_precise.c): ABS
@@ -66,7 +68,7 @@ X(HISTOGRAM,          "tt.histogram",         -1,  1, IR_F_PURE,                
 X(ADDPTR,             "tt.addptr",             2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  CUSTOM,        CALL,  interp_op_addptr,                                ABS,       EXACT)           /* p + off * sizeof(pointee), off signed */
 X(INT_TO_PTR,         "tt.int_to_ptr",         1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   ARROW,   CUSTOM,        CASTI, x.i,                                             ABS,       EXACT)           /* i64 address to pointer */
 X(PTR_TO_INT,         "tt.ptr_to_int",         1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   ARROW,   CUSTOM,        CASTI, wrap_int(dbits, x.i),                            ABS,       EXACT)           /* pointer to i64 address */
-X(TT_BITCAST,         "tt.bitcast",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   ARROW,   CUSTOM,        CALL,  interp_op_bitcast,                               ABS,       EXACT)           /* same-width reinterpretation, pointers too */
+X(TT_BITCAST,         "tt.bitcast",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   ARROW,   CUSTOM,        CASTE, ek_bitcast(x, ss, ds, sflt, dflt, sf, df, dbits), ABS,       EXACT)           /* same-width reinterpretation, pointers too */
 X(FP_TO_FP,           "tt.fp_to_fp",           1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  CUSTOM,        CALL,  interp_op_fp_to_fp,                              KEEP,      EXACT)           /* float conversion with rounding attr; fp8 saturates */
 /* ---- memory -------------------------------------------------------------- */
 X(LOAD,               "tt.load",              -1,  1, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_load,                                  RERUN,     EXACT)           /* masked load; masked-off lanes = other or 0 */
@@ -159,7 +161,7 @@ X(SITOFP,             "arith.sitofp",          1,  1, IR_F_PURE | IR_F_ELEMENTWI
 X(UITOFP,             "arith.uitofp",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_FLOAT,     CASTF, int_to_float(c->precise ? FP_F64 : df, x.i, true, sbits), ABS,       EXACT)           /* unsigned int to float, RTNE once */
 X(FPTOSI,             "arith.fptosi",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    FLOAT_INT,     CASTI, ik_fptoi(c, op, i, dbits, x.f, false),           ABS,       EXACT)           /* truncate toward 0; saturate, NaN -> 0 */
 X(FPTOUI,             "arith.fptoui",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    FLOAT_INT,     CASTI, ik_fptoi(c, op, i, dbits, x.f, true),            ABS,       EXACT)           /* truncate toward 0; saturate, NaN -> 0 */
-X(BITCAST,            "arith.bitcast",         1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    BITCAST,       CALL,  interp_op_bitcast,                               ABS,       EXACT)           /* same-width reinterpretation */
+X(BITCAST,            "arith.bitcast",         1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    BITCAST,       CASTE, ek_bitcast(x, ss, ds, sflt, dflt, sf, df, dbits), ABS,       EXACT)           /* same-width reinterpretation */
 /* ---- math (correctly rounded reference values) --------------------------- */
 X(MATH_EXP,           "math.exp",              1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FMATH, EXP,                                             ABS,       ULP(2, 4, 1))    /* e^x */
 X(MATH_EXP2,          "math.exp2",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FMATH, EXP2,                                            ABS,       ULP(2, 4, 1))    /* 2^x */

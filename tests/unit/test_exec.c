@@ -1338,6 +1338,9 @@ static const struct {
     {IR_OP_CLAMPF, "f32", "%r = tt.clampf %a, %b, %c, propagateNan = all : f32"},
     {IR_OP_CLAMPF, "f32", "%r = tt.clampf %a, %b, %c, propagateNan = none : f32"},
     {IR_OP_INT_TO_PTR, "i64", "%r = tt.int_to_ptr %a : i64 -> !tt.ptr<f32>"},
+    {IR_OP_TT_BITCAST, "f32", "%r = tt.bitcast %a : f32 -> i32"},
+    {IR_OP_TT_BITCAST, "i64",
+     "%p = tt.int_to_ptr %a : i64 -> !tt.ptr<f32>\n    %r = tt.bitcast %p : !tt.ptr<f32> -> !tt.ptr<i32>"},
     {IR_OP_PTR_TO_INT, "i64",
      "%p = tt.int_to_ptr %a : i64 -> !tt.ptr<f32>\n    %r = tt.ptr_to_int %p : !tt.ptr<f32> -> i64"},
 };
