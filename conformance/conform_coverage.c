@@ -47,24 +47,12 @@ static const char *pointee_name(const ir_type *t)
   return elem_name(p->elem);
 }
 
+/* the conversions, whose dtype cell is "from->to": the rows of a cast syntax (ir_op_list.h),
+ * tt.fp_to_fp and tt.bitcast */
 static bool is_cast(ir_opcode c)
 {
-  switch (c) {
-  case IR_OP_EXTSI:
-  case IR_OP_EXTUI:
-  case IR_OP_TRUNCI:
-  case IR_OP_INDEX_CAST:
-  case IR_OP_EXTF:
-  case IR_OP_TRUNCF:
-  case IR_OP_SITOFP:
-  case IR_OP_UITOFP:
-  case IR_OP_FPTOSI:
-  case IR_OP_FPTOUI:
-  case IR_OP_FP_TO_FP:
-  case IR_OP_BITCAST:
-  case IR_OP_TT_BITCAST: return true;
-  default: return false;
-  }
+  const ir_syntax s = ir_op_syntax(c);
+  return s == IR_SYN_CAST || s == IR_SYN_CAST_RM || c == IR_OP_FP_TO_FP || c == IR_OP_TT_BITCAST;
 }
 
 static void cell_dtype(const ir_op *op, char *buf, size_t n)

@@ -445,19 +445,11 @@ typedef struct cands {
   bool oom;
 } cands;
 
+/* ops whose results are not probed, from the table: those without operands (constants, program
+ * ids, ranges), order-dependent ones (atomics: IR_F_ORDERED) and those the interpreter refuses */
 static bool skip_op(ir_opcode c)
 {
-  switch (c) {
-  case IR_OP_CONSTANT:
-  case IR_OP_POISON:
-  case IR_OP_GET_PROGRAM_ID:
-  case IR_OP_GET_NUM_PROGRAMS:
-  case IR_OP_MAKE_RANGE:
-  case IR_OP_ATOMIC_RMW:
-  case IR_OP_ATOMIC_CAS:
-  case IR_OP_INLINE_ASM: return true;
-  default: return false;
-  }
+  return ir_op_nopnds(c) == 0 || (ir_op_flags(c) & (IR_F_ORDERED | IR_F_UNSUPPORTED));
 }
 
 static void collect(cands *cs, const ir_region *r, int64_t programs)

@@ -113,9 +113,21 @@ static void set_enum(ir_attr *a, int64_t v, const char *spelling)
   a->slen = strlen(spelling);
 }
 
-static const char *const CMPI_NAMES[] = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
-static const char *const CMPF_NAMES[] = {"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
-                                         "ueq",   "ugt", "uge", "ult", "ule", "une", "uno", "true"};
+/* the predicate spellings by value (ir_pred_list.h) */
+#define CMPF(name, spelling, value)
+#define CMPI(name, spelling, value) spelling,
+static const char *const CMPI_NAMES[] = {
+#include "ir_pred_list.h"
+};
+#undef CMPI
+#define CMPI(name, spelling, value)
+#undef CMPF
+#define CMPF(name, spelling, value) spelling,
+static const char *const CMPF_NAMES[] = {
+#include "ir_pred_list.h"
+};
+#undef CMPI
+#undef CMPF
 
 /* Predicate rewrite through @p map (pairs from, to; -1 ends). */
 static bool predicate(mctx *x, ir_op *op, const int *map, const char *const *names, int nnames)

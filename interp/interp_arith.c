@@ -122,39 +122,6 @@ static inline int64_t ik_udiv(ctx *c, const ir_op *op, int64_t i, int bits, int6
   }
 }
 
-/* cmpi: the predicate chosen once per op, one loop per predicate (xs/ys signed, xu/yu unsigned views) */
-#define CMPI_LIST(X)                                                                                                   \
-  X(EQ, xu == yu)                                                                                                      \
-  X(NE, xu != yu) X(SLT, xs < ys) X(SLE, xs <= ys) X(SGT, xs > ys) X(SGE, xs >= ys) X(ULT, xu < yu) X(ULE, xu <= yu)   \
-      X(UGT, xu > yu) X(UGE, xu >= yu)
-
-ttref_status interp_op_cmpi(ctx *c, const ir_op *op)
-{
-  const slot *a = SL(op->opnds[0]), *b = SL(op->opnds[1]);
-  slot *r = SL(&op->res[0]);
-  const int bits = elem_bits(op->opnds[0]);
-  const int64_t n = LANES2(a, b), sa = a->n > 1, sb = b->n > 1;
-  const int pred = (int)ir_op_attr_int(op, "predicate", 0);
-  const interp_elem *A = a->d, *B = b->d;
-  interp_elem *R = r->d;
-  r->n = n;
-  switch (pred) {
-#define X(P, E)                                                                                                        \
-  case IR_CMPI_##P:                                                                                                    \
-    for (int64_t i = 0; i < n; i++) {                                                                                  \
-      const int64_t xs = sval(bits, A[i * sa].i), ys = sval(bits, B[i * sb].i);                                        \
-      const uint64_t xu = uval(bits, A[i * sa].i), yu = uval(bits, B[i * sb].i);                                       \
-      (void)xs, (void)ys, (void)xu, (void)yu;                                                                          \
-      R[i].i = (E);                                                                                                    \
-    }                                                                                                                  \
-    break;
-    CMPI_LIST(X)
-#undef X
-  default: return interp_fault(c, op, TTREF_E_INPUT, "unknown cmpi predicate %d", pred);
-  }
-  return TTREF_OK;
-}
-
 /* ---- float ops ---------------------------------------------------------------------- */
 
 /*
@@ -324,27 +291,156 @@ static bool fbin_special(ctx *c, const ir_op *op, ttref_status *out_st)
     return TTREF_OK;                                                                                                   \
   }
 
-/* CASTI/CASTF: R[i] = E(x = A[i]) converted from sbits wide to dbits wide (df: the result format) */
+/* CASTI/CASTF/CASTE: R[i] (its .i, its .f, or the whole element) = E(x = A[i]) converted from type
+ * ss to ds (sbits and dbits wide, formats sf and df, sflt and dflt: whether they are floats) */
 #define KDEF_CAST(NAME, E, FIELD)                                                                                      \
   ttref_status interp_k_##NAME(ctx *c, const ir_op *op)                                                                \
   {                                                                                                                    \
     const slot *a = SL(op->opnds[0]);                                                                                  \
     slot *r = SL(&op->res[0]);                                                                                         \
-    const ir_scalar ds = elem_scalar(&op->res[0]);                                                                     \
-    const int sbits = elem_bits(op->opnds[0]), dbits = ir_scalar_bits(ds), df = fmt_of(ds);                            \
+    const ir_scalar ss = elem_scalar(op->opnds[0]), ds = elem_scalar(&op->res[0]);                                     \
+    const int sbits = ir_scalar_bits(ss), dbits = ir_scalar_bits(ds), sf = fmt_of(ss), df = fmt_of(ds);                \
+    const bool sflt = ir_scalar_is_float(ss), dflt = ir_scalar_is_float(ds);                                           \
     const int64_t n = a->n;                                                                                            \
     const interp_elem *A = a->d;                                                                                       \
     interp_elem *R = r->d;                                                                                             \
-    (void)sbits, (void)dbits, (void)df;                                                                                \
+    (void)sbits, (void)dbits, (void)sf, (void)df, (void)sflt, (void)dflt;                                              \
     r->n = n;                                                                                                          \
     for (int64_t i = 0; i < n; i++) {                                                                                  \
       const interp_elem x = A[i];                                                                                      \
-      R[i].FIELD = (E);                                                                                                \
+      R[i] FIELD = (E);                                                                                                \
     }                                                                                                                  \
     return TTREF_OK;                                                                                                   \
   }
-#define KDEF_CASTI(NAME, E) KDEF_CAST(NAME, E, i)
-#define KDEF_CASTF(NAME, E) KDEF_CAST(NAME, E, f)
+#define KDEF_CASTI(NAME, E) KDEF_CAST(NAME, E, .i)
+#define KDEF_CASTF(NAME, E) KDEF_CAST(NAME, E, .f)
+#define KDEF_CASTE(NAME, E) KDEF_CAST(NAME, E, )
+
+/* bitcast (kind CASTE): the operand's bits (a float's encoding in format sf) read as the result
+ * type (a float decoded from format df); a pointer keeps its 64-bit address */
+static inline interp_elem ek_bitcast(interp_elem x, ir_scalar ss, ir_scalar ds, bool sflt, bool dflt, int sf, int df,
+                                     int dbits)
+{
+  const bool ptr = ss == IR_S_PTR || ds == IR_S_PTR;
+  const int64_t bits = sflt ? (int64_t)fp_encode((fp_format)sf, x.f, FP_RNE, FP_OVF_INF) : x.i;
+  interp_elem r;
+  if (dflt) r.f = fp_decode((fp_format)df, uval(dbits, bits));
+  else r.i = ptr ? bits : wrap_int(dbits, bits);
+  return r;
+}
+
+/* CMP: the predicate set SET (CMPI or CMPF) of ir_pred_list.h; the "predicate" attribute picks
+ * one predicate per op, and each has its own loop: R[i] = its value on A[i*sa], B[i*sb] (cmp_CMPI:
+ * xs, ys signed and xu, yu unsigned bits-wide views; cmp_CMPF: x, y binary64, uno either NaN). */
+#define CMPI_LOOP(P, SPELLING, E)                                                                                      \
+  case IR_CMPI_##P:                                                                                                    \
+    for (int64_t i = 0; i < n; i++) {                                                                                  \
+      const int64_t xs = sval(bits, A[i * sa].i), ys = sval(bits, B[i * sb].i);                                        \
+      const uint64_t xu = uval(bits, A[i * sa].i), yu = uval(bits, B[i * sb].i);                                       \
+      (void)xs, (void)ys, (void)xu, (void)yu;                                                                          \
+      R[i].i = (E);                                                                                                    \
+    }                                                                                                                  \
+    return true;
+#define CMPF_LOOP(P, SPELLING, E)                                                                                      \
+  case IR_CMPF_##P:                                                                                                    \
+    for (int64_t i = 0; i < n; i++) {                                                                                  \
+      const double x = A[i * sa].f, y = B[i * sb].f;                                                                   \
+      const bool uno = isnan(x) || isnan(y);                                                                           \
+      (void)x, (void)y, (void)uno;                                                                                     \
+      R[i].i = (E);                                                                                                    \
+    }                                                                                                                  \
+    return true;
+#define CMPI(P, SPELLING, E) CMPI_LOOP(P, SPELLING, E)
+#define CMPF(P, SPELLING, E)
+static bool cmp_CMPI(int pred, int bits, interp_elem *R, const interp_elem *A, int64_t sa, const interp_elem *B,
+                     int64_t sb, int64_t n)
+{
+  switch (pred) {
+#include "ir_pred_list.h"
+  }
+  return false;
+}
+#undef CMPI
+#undef CMPF
+#define CMPI(P, SPELLING, E)
+#define CMPF(P, SPELLING, E) CMPF_LOOP(P, SPELLING, E)
+static bool cmp_CMPF(int pred, int bits, interp_elem *R, const interp_elem *A, int64_t sa, const interp_elem *B,
+                     int64_t sb, int64_t n)
+{
+  (void)bits;
+  switch (pred) {
+#include "ir_pred_list.h"
+  }
+  return false;
+}
+#undef CMPI
+#undef CMPF
+#define KDEF_CMP(NAME, SET)                                                                                            \
+  ttref_status interp_k_##NAME(ctx *c, const ir_op *op)                                                                \
+  {                                                                                                                    \
+    const slot *a = SL(op->opnds[0]), *b = SL(op->opnds[1]);                                                           \
+    slot *r = SL(&op->res[0]);                                                                                         \
+    const int64_t n = LANES2(a, b);                                                                                    \
+    const int pred = (int)ir_op_attr_int(op, "predicate", 0);                                                          \
+    r->n = n;                                                                                                          \
+    if (!cmp_##SET(pred, elem_bits(op->opnds[0]), r->d, a->d, a->n > 1, b->d, b->n > 1, n))                            \
+      return interp_fault(c, op, TTREF_E_INPUT, "unknown %s predicate %d", ir_op_name(op->code), pred);                \
+    return TTREF_OK;                                                                                                   \
+  }
+
+/* The float ternary kernels (kind FTER): fma rounds once (binary64 in precise mode); clampf's
+ * NaN policy (nan_all: propagateNan = all) returns a NaN x, else minNum/maxNum ignore NaNs. */
+static inline double fk_fma(const ctx *c, int f, double x, double y, double z)
+{
+  return rnd(c, f, c->precise ? fma(x, y, z) : fp_fma((fp_format)f, x, y, z));
+}
+static inline double fk_clamp(double x, double lo, double hi, bool nan_all)
+{
+  if (nan_all) return isnan(x) ? x : minimum(maximum(x, lo), hi);
+  return minnum(maxnum(x, lo), hi);
+}
+
+/* FTER: R[i] = E(x = A[i*sa], y = B[i*sb], z = C[i*sc]) in binary64, f the result format (E rounds
+ * itself); nan_all is tt.clampf's propagateNan = all, read once per op */
+#define KDEF_FTER(NAME, E)                                                                                             \
+  ttref_status interp_k_##NAME(ctx *c, const ir_op *op)                                                                \
+  {                                                                                                                    \
+    const slot *a = SL(op->opnds[0]), *b = SL(op->opnds[1]), *k = SL(op->opnds[2]);                                    \
+    slot *r = SL(&op->res[0]);                                                                                         \
+    const int f = fmt_of(elem_scalar(&op->res[0]));                                                                    \
+    const bool nan_all = op->nattrs && ir_op_attr_int(op, "propagateNan", IR_NAN_NONE) != IR_NAN_NONE;                 \
+    int64_t n = LANES2(a, b);                                                                                          \
+    if (k->n > n) n = k->n;                                                                                            \
+    const int64_t sa = a->n > 1, sb = b->n > 1, sc = k->n > 1;                                                         \
+    const interp_elem *A = a->d, *B = b->d, *C = k->d;                                                                 \
+    interp_elem *R = r->d;                                                                                             \
+    (void)f, (void)nan_all;                                                                                            \
+    r->n = n;                                                                                                          \
+    for (int64_t i = 0; i < n; i++) {                                                                                  \
+      const double x = A[i * sa].f, y = B[i * sb].f, z = C[i * sc].f;                                                  \
+      R[i].f = (E);                                                                                                    \
+    }                                                                                                                  \
+    return TTREF_OK;                                                                                                   \
+  }
+
+/* ETER: R[i] = E(x = A[i*sa], y = B[i*sb], z = C[i*sc]) on whole elements of any type */
+#define KDEF_ETER(NAME, E)                                                                                             \
+  ttref_status interp_k_##NAME(ctx *c, const ir_op *op)                                                                \
+  {                                                                                                                    \
+    const slot *a = SL(op->opnds[0]), *b = SL(op->opnds[1]), *k = SL(op->opnds[2]);                                    \
+    slot *r = SL(&op->res[0]);                                                                                         \
+    int64_t n = LANES2(b, k);                                                                                          \
+    if (a->n > n) n = a->n;                                                                                            \
+    const int64_t sa = a->n > 1, sb = b->n > 1, sc = k->n > 1;                                                         \
+    const interp_elem *A = a->d, *B = b->d, *C = k->d;                                                                 \
+    interp_elem *R = r->d;                                                                                             \
+    r->n = n;                                                                                                          \
+    for (int64_t i = 0; i < n; i++) {                                                                                  \
+      const interp_elem x = A[i * sa], y = B[i * sb], z = C[i * sc];                                                   \
+      R[i] = (E);                                                                                                      \
+    }                                                                                                                  \
+    return TTREF_OK;                                                                                                   \
+  }
 
 #define KDEF_CALL(NAME, FN) /* hand-written: FN is called by the dispatch (interp_exec.c) */
 
@@ -445,30 +541,25 @@ static ttref_status op_fmath(ctx *c, const ir_op *op, fp_math_fn fn)
     if (R) fbin_##NAME(c, f, R, A, sa, B, sb, n);                                                                      \
     return true;
 #define FBL_FBINX(NAME) FBL_FBIN(NAME)
-#define FBL_FUN(NAME)
-#define FBL_FMATH(NAME)
-#define FBL_IUN(NAME)
-#define FBL_IBIN(NAME)
-#define FBL_CALL(NAME)
-#define FBL_CASTI(NAME)
-#define FBL_CASTF(NAME)
-#define NFBL_FBIN(NAME)
-#define NFBL_FBINX(NAME)
-#define NFBL_FUN(NAME)   case IR_OP_##NAME:
-#define NFBL_FMATH(NAME) case IR_OP_##NAME:
-#define NFBL_IUN(NAME)   case IR_OP_##NAME:
-#define NFBL_IBIN(NAME)  case IR_OP_##NAME:
-#define NFBL_CALL(NAME)  case IR_OP_##NAME:
-#define NFBL_CASTI(NAME) case IR_OP_##NAME:
-#define NFBL_CASTF(NAME) case IR_OP_##NAME:
+#define FBL_NONE(NAME)                                                                                                 \
+  case IR_OP_##NAME:                                                                                                   \
+    return false;
+#define FBL_CALL(NAME)  FBL_NONE(NAME)
+#define FBL_FUN(NAME)   FBL_NONE(NAME)
+#define FBL_FMATH(NAME) FBL_NONE(NAME)
+#define FBL_FTER(NAME)  FBL_NONE(NAME)
+#define FBL_IUN(NAME)   FBL_NONE(NAME)
+#define FBL_IBIN(NAME)  FBL_NONE(NAME)
+#define FBL_CMP(NAME)   FBL_NONE(NAME)
+#define FBL_ETER(NAME)  FBL_NONE(NAME)
+#define FBL_CASTI(NAME) FBL_NONE(NAME)
+#define FBL_CASTF(NAME) FBL_NONE(NAME)
+#define FBL_CASTE(NAME) FBL_NONE(NAME)
 bool interp_fbin_loop(const ctx *c, ir_opcode code, int f, interp_elem *R, const interp_elem *A, int64_t sa,
                       const interp_elem *B, int64_t sb, int64_t n)
 {
   switch (code) {
 #define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound, ...) FBL_##kind(name)
-#include "ir_op_list.h"
-#undef X
-#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound, ...) NFBL_##kind(name)
 #include "ir_op_list.h"
 #undef X
   case IR_OP_COUNT: break;
@@ -477,123 +568,23 @@ bool interp_fbin_loop(const ctx *c, ir_opcode code, int f, interp_elem *R, const
 }
 #pragma GCC diagnostic pop
 
-ttref_status interp_op_cmpf(ctx *c, const ir_op *op)
-{
-  const slot *a = SL(op->opnds[0]), *b = SL(op->opnds[1]);
-  slot *r = SL(&op->res[0]);
-  const int64_t n = LANES2(a, b), sa = a->n > 1, sb = b->n > 1;
-  const int pred = (int)ir_op_attr_int(op, "predicate", 0);
-  r->n = n;
-  for (int64_t i = 0; i < n; i++) {
-    double x = a->d[i * sa].f, y = b->d[i * sb].f;
-    bool uno = isnan(x) || isnan(y), v;
-    switch (pred) {
-    case IR_CMPF_FALSE: v = false; break;
-    case IR_CMPF_OEQ: v = !uno && x == y; break;
-    case IR_CMPF_OGT: v = !uno && x > y; break;
-    case IR_CMPF_OGE: v = !uno && x >= y; break;
-    case IR_CMPF_OLT: v = !uno && x < y; break;
-    case IR_CMPF_OLE: v = !uno && x <= y; break;
-    case IR_CMPF_ONE: v = !uno && x != y; break;
-    case IR_CMPF_ORD: v = !uno; break;
-    case IR_CMPF_UEQ: v = uno || x == y; break;
-    case IR_CMPF_UGT: v = uno || x > y; break;
-    case IR_CMPF_UGE: v = uno || x >= y; break;
-    case IR_CMPF_ULT: v = uno || x < y; break;
-    case IR_CMPF_ULE: v = uno || x <= y; break;
-    case IR_CMPF_UNE: v = uno || x != y; break;
-    case IR_CMPF_UNO: v = uno; break;
-    case IR_CMPF_TRUE: v = true; break;
-    default: return interp_fault(c, op, TTREF_E_INPUT, "unknown cmpf predicate %d", pred);
-    }
-    r->d[i].i = v;
-  }
-  return TTREF_OK;
-}
-
-ttref_status interp_op_select(ctx *c, const ir_op *op)
-{
-  const slot *k = SL(op->opnds[0]), *a = SL(op->opnds[1]), *b = SL(op->opnds[2]);
-  slot *r = SL(&op->res[0]);
-  int64_t n = LANES2(a, b);
-  if (k->n > n) n = k->n;
-  const int64_t sk = k->n > 1, sa = a->n > 1, sb = b->n > 1;
-  r->n = n;
-  for (int64_t i = 0; i < n; i++) r->d[i] = k->d[i * sk].i ? a->d[i * sa] : b->d[i * sb];
-  return TTREF_OK;
-}
-
-ttref_status interp_op_clampf(ctx *c, const ir_op *op)
-{
-  const slot *x = SL(op->opnds[0]), *lo = SL(op->opnds[1]), *hi = SL(op->opnds[2]);
-  slot *r = SL(&op->res[0]);
-  int64_t n = LANES2(x, lo);
-  if (hi->n > n) n = hi->n;
-  const int64_t sx = x->n > 1, sl = lo->n > 1, sh = hi->n > 1;
-  const bool prop = ir_op_attr_int(op, "propagateNan", IR_NAN_NONE) != IR_NAN_NONE;
-  r->n = n;
-  for (int64_t i = 0; i < n; i++) {
-    double v = x->d[i * sx].f;
-    if (prop) r->d[i].f = isnan(v) ? v : minimum(maximum(v, lo->d[i * sl].f), hi->d[i * sh].f);
-    else r->d[i].f = minnum(maxnum(v, lo->d[i * sl].f), hi->d[i * sh].f);
-  }
-  return TTREF_OK;
-}
-
-ttref_status interp_op_fma(ctx *c, const ir_op *op)
-{
-  const slot *a = SL(op->opnds[0]), *b = SL(op->opnds[1]), *z = SL(op->opnds[2]);
-  slot *r = SL(&op->res[0]);
-  const int f = fmt_of(elem_scalar(&op->res[0]));
-  int64_t n = LANES2(a, b);
-  if (z->n > n) n = z->n;
-  const int64_t sa = a->n > 1, sb = b->n > 1, sz = z->n > 1;
-  r->n = n;
-  for (int64_t i = 0; i < n; i++) {
-    double v = c->precise ? fma(a->d[i * sa].f, b->d[i * sb].f, z->d[i * sz].f)
-                          : fp_fma((fp_format)f, a->d[i * sa].f, b->d[i * sb].f, z->d[i * sz].f);
-    r->d[i].f = rnd(c, f, v);
-  }
-  return TTREF_OK;
-}
-
-/* ---- casts --------------------------------------------------------------------------- */
-ttref_status interp_op_cast(ctx *c, const ir_op *op)
+/* ---- irregular casts ------------------------------------------------------------------ */
+/* tt.fp_to_fp: float to float with the rounding attribute; fp8 results saturate */
+ttref_status interp_op_fp_to_fp(ctx *c, const ir_op *op)
 {
   const slot *a = SL(op->opnds[0]);
   slot *r = SL(&op->res[0]);
   const ir_scalar ss = elem_scalar(op->opnds[0]), ds = elem_scalar(&op->res[0]);
-  const int sbits = ir_scalar_bits(ss), dbits = ir_scalar_bits(ds);
-  const int sf = fmt_of(ss), df = fmt_of(ds);
+  const int sbits = ir_scalar_bits(ss), dbits = ir_scalar_bits(ds), df = fmt_of(ds);
   const int64_t n = a->n;
   r->n = n;
-  switch (op->code) {
-  case IR_OP_FP_TO_FP: {
-    bool down = ir_scalar_bits(ds) < ir_scalar_bits(ss) || (ds == IR_S_BF16 && ss == IR_S_F16) ||
-                (ds == IR_S_F16 && ss == IR_S_BF16) || (dbits == 8 && sbits == 8);
-    fp_round rm = ir_op_attr_int(op, "rounding", IR_ROUND_RTNE) == IR_ROUND_RTZ ? FP_RTZ : FP_RNE;
-    /* NVIDIA converts to fp8 with cvt.rn.satfinite: saturate to max finite, NaN stays NaN.
-     * RTZ never rounds a finite value past max finite, and keeps inf (bit truncation). */
-    fp_overflow ov = (dbits == 8 && rm == FP_RNE) ? FP_OVF_SAT : FP_OVF_INF;
-    for (int64_t i = 0; i < n; i++)
-      r->d[i].f = down && !c->precise ? fp_round_to((fp_format)df, a->d[i].f, rm, ov) : a->d[i].f;
-    break;
-  }
-  case IR_OP_BITCAST:
-  case IR_OP_TT_BITCAST: {
-    const bool sflt = ir_scalar_is_float(ss), dflt = ir_scalar_is_float(ds);
-    for (int64_t i = 0; i < n; i++) {
-      int64_t bitsv = sflt ? (int64_t)fp_encode((fp_format)sf, a->d[i].f, FP_RNE, FP_OVF_INF) : a->d[i].i;
-      if (dflt) r->d[i].f = fp_decode((fp_format)df, uval(dbits, bitsv));
-      else r->d[i].i = (ss == IR_S_PTR || ds == IR_S_PTR) ? bitsv : wrap_int(dbits, bitsv);
-    }
-    break;
-  }
-  case IR_OP_PTR_TO_INT:
-  case IR_OP_INT_TO_PTR:
-    for (int64_t i = 0; i < n; i++) r->d[i].i = op->code == IR_OP_PTR_TO_INT ? wrap_int(dbits, a->d[i].i) : a->d[i].i;
-    break;
-  default: return interp_fault(c, op, TTREF_E_INTERNAL, "internal: '%s' is not a cast", ir_op_name(op->code));
-  }
+  const bool down = dbits < sbits || (ds == IR_S_BF16 && ss == IR_S_F16) || (ds == IR_S_F16 && ss == IR_S_BF16) ||
+                    (dbits == 8 && sbits == 8);
+  const fp_round rm = ir_op_attr_int(op, "rounding", IR_ROUND_RTNE) == IR_ROUND_RTZ ? FP_RTZ : FP_RNE;
+  /* NVIDIA converts to fp8 with cvt.rn.satfinite: saturate to max finite, NaN stays NaN.
+   * RTZ never rounds a finite value past max finite, and keeps inf (bit truncation). */
+  const fp_overflow ov = (dbits == 8 && rm == FP_RNE) ? FP_OVF_SAT : FP_OVF_INF;
+  for (int64_t i = 0; i < n; i++)
+    r->d[i].f = down && !c->precise ? fp_round_to((fp_format)df, a->d[i].f, rm, ov) : a->d[i].f;
   return TTREF_OK;
 }

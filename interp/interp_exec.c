@@ -157,16 +157,8 @@ ttref_status interp_op_terminator(ctx *c, const ir_op *op)
 }
 
 /* One case per row of ir_op_list.h: its kernel column's function (kind CALL) or the typed loop
- * interp_arith.c generates from the row; -Wswitch-enum makes a missing row a build error. */
-#define EXEC_CALL(name, fn)      fn(c, op)
-#define EXEC_FUN(name, kernel)   interp_k_##name(c, op)
-#define EXEC_FMATH(name, kernel) interp_k_##name(c, op)
-#define EXEC_FBIN(name, kernel)  interp_k_##name(c, op)
-#define EXEC_FBINX(name, kernel) interp_k_##name(c, op)
-#define EXEC_IUN(name, kernel)   interp_k_##name(c, op)
-#define EXEC_IBIN(name, kernel)  interp_k_##name(c, op)
-#define EXEC_CASTI(name, kernel) interp_k_##name(c, op)
-#define EXEC_CASTF(name, kernel) interp_k_##name(c, op)
+ * interp_arith.c generates from the row (INTERP_FN_<kind>, interp_exec.h); -Wswitch-enum makes
+ * a missing row a build error. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic error "-Wswitch-enum"
 ttref_status interp_exec_op_value(ctx *c, const ir_op *op)
@@ -174,7 +166,7 @@ ttref_status interp_exec_op_value(ctx *c, const ir_op *op)
   switch (op->code) {
 #define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound, ...)                                         \
   case IR_OP_##name:                                                                                                   \
-    return EXEC_##kind(name, kernel);
+    return INTERP_FN_##kind(name, kernel)(c, op);
 #include "ir_op_list.h"
 #undef X
   case IR_OP_COUNT: break;

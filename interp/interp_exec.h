@@ -146,33 +146,37 @@ ttref_status interp_bound_op(ctx *c, const ir_op *op);
 /* interp_control.c */
 ttref_status interp_call_function(ctx *c, const ir_op *op, const ir_func *fn);
 
-/* The op kernels. The dispatch (interp_exec.c) calls, per row of ir_op_list.h, the function of
- * its kernel column (kind CALL) or interp_k_NAME, the typed loop interp_arith.c generates from
- * the row (every other kind). */
-#define INTERP_PROTO_CALL(name)
-#define INTERP_PROTO_FUN(name)                                                 ttref_status interp_k_##name(ctx *c, const ir_op *op);
-#define INTERP_PROTO_FMATH(name)                                               INTERP_PROTO_FUN(name)
-#define INTERP_PROTO_FBIN(name)                                                INTERP_PROTO_FUN(name)
-#define INTERP_PROTO_FBINX(name)                                               INTERP_PROTO_FUN(name)
-#define INTERP_PROTO_IUN(name)                                                 INTERP_PROTO_FUN(name)
-#define INTERP_PROTO_IBIN(name)                                                INTERP_PROTO_FUN(name)
-#define INTERP_PROTO_CASTI(name)                                               INTERP_PROTO_FUN(name)
-#define INTERP_PROTO_CASTF(name)                                               INTERP_PROTO_FUN(name)
-#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound, ...) INTERP_PROTO_##kind(name)
+/* The op kernels. For each row of ir_op_list.h, INTERP_FN_<kind>(name, kernel) names its
+ * executor function: the kernel column's function (kind CALL, declared below by op family) or
+ * interp_k_NAME, the typed loop interp_arith.c generates from the row's kind and kernel (every
+ * other kind). The dispatch (interp_exec.c) calls it; a new kind is a line here and its KDEF_
+ * (and FBL_) macro in interp_arith.c. */
+#define INTERP_FN_CALL(name, kernel)  kernel
+#define INTERP_FN_FUN(name, kernel)   interp_k_##name
+#define INTERP_FN_FMATH(name, kernel) interp_k_##name
+#define INTERP_FN_FBIN(name, kernel)  interp_k_##name
+#define INTERP_FN_FBINX(name, kernel) interp_k_##name
+#define INTERP_FN_FTER(name, kernel)  interp_k_##name
+#define INTERP_FN_IUN(name, kernel)   interp_k_##name
+#define INTERP_FN_IBIN(name, kernel)  interp_k_##name
+#define INTERP_FN_CMP(name, kernel)   interp_k_##name
+#define INTERP_FN_ETER(name, kernel)  interp_k_##name
+#define INTERP_FN_CASTI(name, kernel) interp_k_##name
+#define INTERP_FN_CASTF(name, kernel) interp_k_##name
+#define INTERP_FN_CASTE(name, kernel) interp_k_##name
+/* clang-format off */
+#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound, ...)                                         \
+  ttref_status INTERP_FN_##kind(name, kernel)(ctx *c, const ir_op *op);
 #include "ir_op_list.h"
 #undef X
+/* clang-format on */
 /* interp_exec.c */
 ttref_status interp_op_call(ctx *c, const ir_op *op);
 ttref_status interp_op_nop(ctx *c, const ir_op *op);
 ttref_status interp_op_unsupported(ctx *c, const ir_op *op);
 ttref_status interp_op_terminator(ctx *c, const ir_op *op);
 /* interp_arith.c */
-ttref_status interp_op_cmpi(ctx *c, const ir_op *op);
-ttref_status interp_op_cmpf(ctx *c, const ir_op *op);
-ttref_status interp_op_select(ctx *c, const ir_op *op);
-ttref_status interp_op_clampf(ctx *c, const ir_op *op);
-ttref_status interp_op_fma(ctx *c, const ir_op *op);
-ttref_status interp_op_cast(ctx *c, const ir_op *op);
+ttref_status interp_op_fp_to_fp(ctx *c, const ir_op *op);
 /* interp_shape.c */
 ttref_status interp_op_splat(ctx *c, const ir_op *op);
 ttref_status interp_op_copy(ctx *c, const ir_op *op);

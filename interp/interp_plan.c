@@ -119,13 +119,7 @@ static bool scan_flags(const ir_region *r, bool *seq)
     const ir_block *bl = r->blocks[b];
     for (int i = 0; i < bl->nops; i++) {
       const ir_op *op = bl->ops[i];
-      switch (op->code) {
-      case IR_OP_ATOMIC_RMW:
-      case IR_OP_ATOMIC_CAS:
-      case IR_OP_DESC_REDUCE:
-      case IR_OP_PRINT: *seq = true; break;
-      default: break;
-      }
+      if (ir_op_flags(op->code) & IR_F_ORDERED) *seq = true; /* the flags column of ir_op_list.h */
       for (int k = 0; k < op->nregions; k++) scan_flags(&op->regions[k], seq);
     }
   }

@@ -314,11 +314,13 @@ fail:
  * across N and every accumulator keeps its own k order (never vectorised across
  * K: docs/numerics.md §8). One call per (batch of a) dot, not per row and k.
  * On x86-64 GCC they are cloned for FMA/AVX2 hardware (fmaf becomes one vfmadd
- * lane; the result is the same correctly rounded fmaf either way) and vectorised.
+ * lane; the result is the same correctly rounded fmaf either way) and vectorised,
+ * each clone starting a 64-byte line (its loops' placement, and so its speed, then
+ * no longer depends on the code linked before it).
  */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
 #define DOT_KERNEL(isa)                                                                                                \
-  __attribute__((target_clones(isa, "default"), optimize("tree-vectorize", "vect-cost-model=dynamic")))
+  __attribute__((target_clones(isa, "default"), aligned(64), optimize("tree-vectorize", "vect-cost-model=dynamic")))
 #else
 #define DOT_KERNEL(isa)
 #endif
@@ -326,58 +328,40 @@ fail:
 /* Columns per register block: the accumulators of DOT_COLS columns stay in registers across k. */
 #define DOT_COLS 16
 
-DOT_KERNEL("fma")
-static void dot_tile_f32(float *restrict acc, const float *restrict a, const float *restrict b, int64_t M, int64_t K,
-                         int64_t N)
-{
-  const int64_t nfull = N - N % DOT_COLS;
-  for (int64_t m = 0; m < M; m++) {
-    float *restrict row = acc + m * N;
-    const float *restrict am = a + m * K;
-    for (int64_t j0 = 0; j0 < nfull; j0 += DOT_COLS) {
-      float v[DOT_COLS];
-      for (int t = 0; t < DOT_COLS; t++) v[t] = row[j0 + t];
-      for (int64_t k = 0; k < K; k++) {
-        const float x = am[k];
-        const float *restrict bk = b + k * N + j0;
-        for (int t = 0; t < DOT_COLS; t++) v[t] = fmaf(x, bk[t], v[t]);
-      }
-      for (int t = 0; t < DOT_COLS; t++) row[j0 + t] = v[t];
-    }
-    for (int64_t k = 0; k < K && nfull < N; k++) {
-      const float x = am[k];
-      const float *restrict bk = b + k * N;
-      for (int64_t j = nfull; j < N; j++) row[j] = fmaf(x, bk[j], row[j]);
-    }
+/* One tile loop for both accumulator types T: STEP(x, y, v) is one accumulation step v <- x*y + v */
+#define DOT_TILE(NAME, T, STEP)                                                                                        \
+  static void NAME(T *restrict acc, const T *restrict a, const T *restrict b, int64_t M, int64_t K, int64_t N)         \
+  {                                                                                                                    \
+    const int64_t nfull = N - N % DOT_COLS;                                                                            \
+    for (int64_t m = 0; m < M; m++) {                                                                                  \
+      T *restrict row = acc + m * N;                                                                                   \
+      const T *restrict am = a + m * K;                                                                                \
+      for (int64_t j0 = 0; j0 < nfull; j0 += DOT_COLS) {                                                               \
+        T v[DOT_COLS];                                                                                                 \
+        for (int t = 0; t < DOT_COLS; t++) v[t] = row[j0 + t];                                                         \
+        for (int64_t k = 0; k < K; k++) {                                                                              \
+          const T x = am[k];                                                                                           \
+          const T *restrict bk = b + k * N + j0;                                                                       \
+          for (int t = 0; t < DOT_COLS; t++) v[t] = STEP(x, bk[t], v[t]);                                              \
+        }                                                                                                              \
+        for (int t = 0; t < DOT_COLS; t++) row[j0 + t] = v[t];                                                         \
+      }                                                                                                                \
+      for (int64_t k = 0; k < K && nfull < N; k++) {                                                                   \
+        const T x = am[k];                                                                                             \
+        const T *restrict bk = b + k * N;                                                                              \
+        for (int64_t j = nfull; j < N; j++) row[j] = STEP(x, bk[j], row[j]);                                           \
+      }                                                                                                                \
+    }                                                                                                                  \
   }
-}
 
-/* integer products and sums modulo 2^32 (i32 accumulator): wrapping once at the end equals wrapping each step */
+/* f32: one fmaf per step, correctly rounded; i32: products and sums modulo 2^32 (wrapping once
+ * at the end equals wrapping each step) */
+#define DOT_STEP_F32(x, y, v) fmaf(x, y, v)
+#define DOT_STEP_U32(x, y, v) ((v) + (x) * (y))
+DOT_KERNEL("fma")
+DOT_TILE(dot_tile_f32, float, DOT_STEP_F32)
 DOT_KERNEL("avx2")
-static void dot_tile_u32(uint32_t *restrict acc, const uint32_t *restrict a, const uint32_t *restrict b, int64_t M,
-                         int64_t K, int64_t N)
-{
-  const int64_t nfull = N - N % DOT_COLS;
-  for (int64_t m = 0; m < M; m++) {
-    uint32_t *restrict row = acc + m * N;
-    const uint32_t *restrict am = a + m * K;
-    for (int64_t j0 = 0; j0 < nfull; j0 += DOT_COLS) {
-      uint32_t v[DOT_COLS];
-      for (int t = 0; t < DOT_COLS; t++) v[t] = row[j0 + t];
-      for (int64_t k = 0; k < K; k++) {
-        const uint32_t x = am[k];
-        const uint32_t *restrict bk = b + k * N + j0;
-        for (int t = 0; t < DOT_COLS; t++) v[t] += x * bk[t];
-      }
-      for (int t = 0; t < DOT_COLS; t++) row[j0 + t] = v[t];
-    }
-    for (int64_t k = 0; k < K && nfull < N; k++) {
-      const uint32_t x = am[k];
-      const uint32_t *restrict bk = b + k * N;
-      for (int64_t j = nfull; j < N; j++) row[j] += x * bk[j];
-    }
-  }
-}
+DOT_TILE(dot_tile_u32, uint32_t, DOT_STEP_U32)
 
 /*
  * The f32-accumulator and i32-accumulator dots (all but precise mode and f64/f16

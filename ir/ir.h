@@ -22,6 +22,8 @@ enum {
   IR_F_SIDE_EFFECT = 1u << 5, /* print/assert/call/barrier */
   IR_F_UNSUPPORTED = 1u << 6, /* parsed, but cannot be interpreted */
   IR_F_VENDOR = 1u << 7,      /* a vendor op: name, rule and semantics from op->vdef */
+  IR_F_ORDERED = 1u << 8,     /* its effect depends on the programs' order (atomics, print): */
+                              /* a launch using it runs its programs in order */
 };
 
 /* The syntax column: how a regular op is written (ir_parse_op.c, ir_print_op.c). */
@@ -355,36 +357,22 @@ enum { IR_ROUND_RTZ = 0, IR_ROUND_RTNE = 1 };
 enum { IR_PREC_TF32 = 0, IR_PREC_TF32X3 = 1, IR_PREC_IEEE = 2, IR_PREC_BF16X3 = 3, IR_PREC_BF16X6 = 4 };
 enum { IR_NAN_NONE = 0, IR_NAN_ALL = 0xFFFF };
 enum { IR_SDT_E4M3 = 0, IR_SDT_E5M2, IR_SDT_E2M3, IR_SDT_E3M2, IR_SDT_E2M1, IR_SDT_BF16, IR_SDT_FP16 };
-/* arith.cmpi / arith.cmpf predicate numbering (MLIR ArithOps.td) */
+/* arith.cmpi / arith.cmpf predicate numbering (MLIR ArithOps.td), generated from ir_pred_list.h */
 enum {
-  IR_CMPI_EQ = 0,
-  IR_CMPI_NE,
-  IR_CMPI_SLT,
-  IR_CMPI_SLE,
-  IR_CMPI_SGT,
-  IR_CMPI_SGE,
-  IR_CMPI_ULT,
-  IR_CMPI_ULE,
-  IR_CMPI_UGT,
-  IR_CMPI_UGE
+#define CMPI(name, spelling, value) IR_CMPI_##name,
+#define CMPF(name, spelling, value)
+#include "ir_pred_list.h"
+#undef CMPI
+#undef CMPF
+  IR_CMPI_COUNT
 };
 enum {
-  IR_CMPF_FALSE = 0,
-  IR_CMPF_OEQ,
-  IR_CMPF_OGT,
-  IR_CMPF_OGE,
-  IR_CMPF_OLT,
-  IR_CMPF_OLE,
-  IR_CMPF_ONE,
-  IR_CMPF_ORD,
-  IR_CMPF_UEQ,
-  IR_CMPF_UGT,
-  IR_CMPF_UGE,
-  IR_CMPF_ULT,
-  IR_CMPF_ULE,
-  IR_CMPF_UNE,
-  IR_CMPF_UNO,
-  IR_CMPF_TRUE
+#define CMPI(name, spelling, value)
+#define CMPF(name, spelling, value) IR_CMPF_##name,
+#include "ir_pred_list.h"
+#undef CMPI
+#undef CMPF
+  IR_CMPF_COUNT
 };
 
 /*

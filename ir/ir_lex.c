@@ -134,8 +134,15 @@ static const unsigned char cclass[256] = {['$'] = C_ID | C_SUFFIX,
 static bool is_id_start(int c) { return cclass[c & 0xFF] & C_START; }
 static bool is_digit(int c) { return cclass[c & 0xFF] & C_DIGIT; }
 static bool is_hex(int c) { return cclass[c & 0xFF] & C_HEX; }
-static bool is_id_char(int c) { return cclass[c & 0xFF] & C_ID; }
 static bool is_suffix_char(int c) { return cclass[c & 0xFF] & C_SUFFIX; }
+
+/* The end of the run of bytes of class cls (C_DIGIT, C_HEX, C_ID, C_SUFFIX) from q: every token
+ * scan of ir_lex_next. */
+static const char *span(const char *q, const char *end, unsigned cls)
+{
+  while (q < end && (cclass[(unsigned char)*q] & cls)) q++;
+  return q;
+}
 
 /* Length of the valid UTF-8 sequence at p (0 if invalid). */
 static int utf8_len(const unsigned char *p, const unsigned char *end)
@@ -168,6 +175,25 @@ static int utf8_len(const unsigned char *p, const unsigned char *end)
 
 #define COL(q) ((int)((q)-lx->lstart) + 1)
 
+/* Steps *pq over one character of string or comment text: a NUL byte and invalid UTF-8 are
+ * errors (in_string picks the message); both scanners below take their text through it. */
+static ttref_status text_char(ir_lexer *lx, const char **pq, bool in_string, ttref_error *err)
+{
+  const char *q = *pq;
+  const unsigned char c = (unsigned char)*q;
+  if (c == 0)
+    return ir_lex_error(lx, TTREF_E_SYNTAX, lx->line, COL(q), err,
+                        in_string ? "NUL byte in string" : "NUL byte in input");
+  if (c >= 0x80) {
+    const int n = utf8_len((const unsigned char *)q, (const unsigned char *)lx->end);
+    if (!n)
+      return ir_lex_error(lx, TTREF_E_SYNTAX, lx->line, COL(q), err,
+                          in_string ? "invalid UTF-8 in string" : "invalid UTF-8 in comment");
+    *pq = q + n;
+  } else *pq = q + 1;
+  return TTREF_OK;
+}
+
 /* string -> '"' (char | '\' (["\\nt] | hex hex))* '"' ; cur is at the quote */
 static ttref_status lex_string(ir_lexer *lx, const char **pq, ttref_error *err)
 {
@@ -187,14 +213,8 @@ static ttref_status lex_string(ir_lexer *lx, const char **pq, ttref_error *err)
       else return ir_lex_error(lx, TTREF_E_SYNTAX, lx->line, COL(q), err, "invalid escape in string");
       continue;
     }
-    if (c == 0) return ir_lex_error(lx, TTREF_E_SYNTAX, lx->line, COL(q), err, "NUL byte in string");
-    if (c >= 0x80) {
-      int n = utf8_len((const unsigned char *)q, (const unsigned char *)lx->end);
-      if (!n) return ir_lex_error(lx, TTREF_E_SYNTAX, lx->line, COL(q), err, "invalid UTF-8 in string");
-      q += n;
-      continue;
-    }
-    q++;
+    const ttref_status st = text_char(lx, &q, true, err);
+    if (st) return st;
   }
   return ir_lex_error(lx, TTREF_E_SYNTAX, lx->line, COL(*pq), err, "unterminated string");
 }
@@ -249,15 +269,8 @@ ttref_status ir_lex_next(ir_lexer *lx, ir_token *t, ttref_error *err)
     }
     if (c == '/' && q + 1 < lx->end && q[1] == '/') {
       while (q < lx->end && *q != '\n') {
-        unsigned char u = (unsigned char)*q;
-        if (u == 0) return ir_lex_error(lx, TTREF_E_SYNTAX, lx->line, COL(q), err, "NUL byte in input");
-        if (u >= 0x80) {
-          int n = utf8_len((const unsigned char *)q, (const unsigned char *)lx->end);
-          if (!n) return ir_lex_error(lx, TTREF_E_SYNTAX, lx->line, COL(q), err, "invalid UTF-8 in comment");
-          q += n;
-        } else {
-          q++;
-        }
+        const ttref_status st = text_char(lx, &q, false, err);
+        if (st) return st;
       }
       continue;
     }
@@ -356,15 +369,15 @@ ttref_status ir_lex_next(ir_lexer *lx, ir_token *t, ttref_error *err)
       break;
     }
     if (q < lx->end && is_digit((unsigned char)*q)) {
-      while (q < lx->end && is_digit((unsigned char)*q)) q++;
+      q = span(q, lx->end, C_DIGIT);
     } else if (q < lx->end && (is_suffix_char((unsigned char)*q))) {
-      while (q < lx->end && is_suffix_char((unsigned char)*q)) q++;
+      q = span(q, lx->end, C_SUFFIX);
     } else {
       return ir_lex_error(lx, TTREF_E_SYNTAX, t->line, t->col, err, "expected identifier after '%c'", c);
     }
     if (c == '%' && q + 1 < lx->end && *q == '#' && is_digit((unsigned char)q[1])) {
       q++;
-      while (q < lx->end && is_digit((unsigned char)*q)) q++;
+      q = span(q, lx->end, C_DIGIT);
     }
     break;
   }
@@ -395,19 +408,19 @@ ttref_status ir_lex_next(ir_lexer *lx, ir_token *t, ttref_error *err)
     if (*q == '0' && q + 2 <= lx->end && q + 1 < lx->end && q[1] == 'x' && q + 2 < lx->end &&
         is_hex((unsigned char)q[2])) {
       q += 2;
-      while (q < lx->end && is_hex((unsigned char)*q)) q++;
+      q = span(q, lx->end, C_HEX);
       break;
     }
-    while (q < lx->end && is_digit((unsigned char)*q)) q++;
+    q = span(q, lx->end, C_DIGIT);
     if (q < lx->end && *q == '.') {
       k = IR_TK_FLOAT;
       q++;
-      while (q < lx->end && is_digit((unsigned char)*q)) q++;
+      q = span(q, lx->end, C_DIGIT);
       if (q < lx->end && (*q == 'e' || *q == 'E')) {
         const char *r = q + 1;
         if (r < lx->end && (*r == '+' || *r == '-')) r++;
         if (r < lx->end && is_digit((unsigned char)*r)) {
-          while (r < lx->end && is_digit((unsigned char)*r)) r++;
+          r = span(r, lx->end, C_DIGIT);
           q = r;
         }
       }
@@ -416,7 +429,7 @@ ttref_status ir_lex_next(ir_lexer *lx, ir_token *t, ttref_error *err)
   default:
     if (is_id_start(c)) {
       k = IR_TK_IDENT;
-      while (q < lx->end && is_id_char((unsigned char)*q)) q++;
+      q = span(q, lx->end, C_ID);
       break;
     }
     if (c == 0) return ir_lex_error(lx, TTREF_E_SYNTAX, t->line, t->col, err, "NUL byte in input");

@@ -18,10 +18,19 @@
  *     FMATH float unary or binary: kernel = an fp_math_list.h row, correctly rounded once
  *     FBIN  float binary: kernel = expression of x, y, rounded once to the result format
  *     FBINX float binary: kernel = expression of x, y that is exact (one of them)
+ *     FTER  float ternary: kernel = expression of x, y, z (binary64), c, f; rounds itself;
+ *           nan_all = the op's propagateNan is all (tt.clampf), read once per op
  *     IUN   integer unary: kernel = expression of x (raw), u (unsigned view), bits
  *     IBIN  integer binary: kernel = expression of x, y (raw), bits; c, op, i for UB notes
- *     CASTI, CASTF  conversion to an integer / float: kernel = expression of the element x
- *           (interp_elem), sbits, dbits (operand and result widths), df (result format); c, op, i
+ *     CMP   comparison, i1 result: kernel = CMPI or CMPF, the predicate set of ir_pred_list.h
+ *           (one loop per predicate, the "predicate" attribute picks one per op)
+ *     ETER  ternary on whole elements of any type: kernel = expression of x, y, z (interp_elem)
+ *     CASTI, CASTF, CASTE  conversion to an integer / a float / any element: kernel =
+ *           expression of the element x (interp_elem), ss, ds (operand and result types),
+ *           sbits, dbits (their widths), sf, df (their formats), sflt, dflt (float or not);
+ *           c, op, i
+ *   Every loop takes a scalar operand (one element) against a tensor one; a new kind is an
+ *   INTERP_FN_ line in interp/interp_exec.h and its KDEF_ and FBL_ macros in interp_arith.c.
  * - bound: its magnitude bound in precise mode (interp/interp_precise.c): ABS
  *   (|value|), ADD (|a|+|b| bounds), MUL, DIV (bound(a)/|b|), FMA, KEEP (the
  *   operand's bound), SELECT, RERUN (the op re-run on the bounds), RERUN_MEM
@@ -31,10 +40,11 @@
  *   `ttref conform --localize` probes; tabled with the reasons in
  *   docs/compliance.md): EXACT, ULP(f64, f32, f16/bf16 ulps; 0 = exact for
  *   that format), DOT_PRODUCT or REDUCE (k from the op).
- * A regular op (SAME/CMP/CAST syntax, a non-CUSTOM rule, a kernel of its kind)
- * is parsed, printed, verified and executed from its row alone. The comment on
- * each row is the op's semantics in one line; the full text is
- * docs/semantics.md. No include guard.
+ * A regular op (SAME/CMP/CAST syntax, a non-CUSTOM rule, a kind other than CALL)
+ * is parsed, printed, verified and executed from its row alone; any row of a kind
+ * other than CALL executes from its row whatever its syntax (tests/unit/test_exec.c
+ * runs each). The comment on each row is the op's semantics in one line; the full
+ * text is docs/semantics.md. No include guard.
  */
 /* ---- programs, ranges, constants ---------------------------------------- */
 X(GET_PROGRAM_ID,     "tt.get_program_id",     0,  1, IR_F_PURE,                      CUSTOM,  CUSTOM,        CALL,  interp_op_program_id,                            ABS,       EXACT)           /* i32 index of this program along axis x|y|z */
@@ -56,21 +66,21 @@ X(GATHER,             "tt.gather",             2,  1, IR_F_PURE,                
 X(HISTOGRAM,          "tt.histogram",         -1,  1, IR_F_PURE,                      CUSTOM,  CUSTOM,        CALL,  interp_op_histogram,                             ABS,       EXACT)           /* i32 counts of values in [0, B) (optional mask) */
 /* ---- pointers and casts -------------------------------------------------- */
 X(ADDPTR,             "tt.addptr",             2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  CUSTOM,        CALL,  interp_op_addptr,                                ABS,       EXACT)           /* p + off * sizeof(pointee), off signed */
-X(INT_TO_PTR,         "tt.int_to_ptr",         1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   ARROW,   CUSTOM,        CALL,  interp_op_cast,                                  ABS,       EXACT)           /* i64 address to pointer */
-X(PTR_TO_INT,         "tt.ptr_to_int",         1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   ARROW,   CUSTOM,        CALL,  interp_op_cast,                                  ABS,       EXACT)           /* pointer to i64 address */
-X(TT_BITCAST,         "tt.bitcast",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   ARROW,   CUSTOM,        CALL,  interp_op_cast,                                  ABS,       EXACT)           /* same-width reinterpretation, pointers too */
-X(FP_TO_FP,           "tt.fp_to_fp",           1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  CUSTOM,        CALL,  interp_op_cast,                                  KEEP,      EXACT)           /* float conversion with rounding attr; fp8 saturates */
+X(INT_TO_PTR,         "tt.int_to_ptr",         1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   ARROW,   CUSTOM,        CASTI, x.i,                                             ABS,       EXACT)           /* i64 address to pointer */
+X(PTR_TO_INT,         "tt.ptr_to_int",         1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   ARROW,   CUSTOM,        CASTI, wrap_int(dbits, x.i),                            ABS,       EXACT)           /* pointer to i64 address */
+X(TT_BITCAST,         "tt.bitcast",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   ARROW,   CUSTOM,        CASTE, ek_bitcast(x, ss, ds, sflt, dflt, sf, df, dbits), ABS,       EXACT)           /* same-width reinterpretation, pointers too */
+X(FP_TO_FP,           "tt.fp_to_fp",           1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  CUSTOM,        CALL,  interp_op_fp_to_fp,                              KEEP,      EXACT)           /* float conversion with rounding attr; fp8 saturates */
 /* ---- memory -------------------------------------------------------------- */
 X(LOAD,               "tt.load",              -1,  1, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_load,                                  RERUN,     EXACT)           /* masked load; masked-off lanes = other or 0 */
 X(STORE,              "tt.store",             -1,  0, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_store,                                 RERUN_MEM, EXACT)           /* masked store; masked-off lanes untouched */
 X(MAKE_TENSOR_PTR,    "tt.make_tensor_ptr",   -1,  1, IR_F_PURE,                      CUSTOM,  CUSTOM,        CALL,  interp_op_make_tensor_ptr,                       ABS,       EXACT)           /* block pointer (base, shape, strides, offsets) */
 X(ADVANCE,            "tt.advance",           -1,  1, IR_F_PURE,                      CUSTOM,  CUSTOM,        CALL,  interp_op_advance,                               ABS,       EXACT)           /* block pointer with offsets + deltas */
-X(ATOMIC_RMW,         "tt.atomic_rmw",        -1,  1, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_atomic_rmw,                            RERUN_MEM, EXACT)           /* old = *p; *p = old OP v (per lane, element order) */
-X(ATOMIC_CAS,         "tt.atomic_cas",         3,  1, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_atomic_cas,                            ABS,       EXACT)           /* old = *p; if old == cmp: *p = val */
+X(ATOMIC_RMW,         "tt.atomic_rmw",        -1,  1, IR_F_MEM | IR_F_ORDERED,        CUSTOM,  CUSTOM,        CALL,  interp_op_atomic_rmw,                            RERUN_MEM, EXACT)           /* old = *p; *p = old OP v (per lane, element order) */
+X(ATOMIC_CAS,         "tt.atomic_cas",         3,  1, IR_F_MEM | IR_F_ORDERED,        CUSTOM,  CUSTOM,        CALL,  interp_op_atomic_cas,                            ABS,       EXACT)           /* old = *p; if old == cmp: *p = val */
 X(MAKE_TENSOR_DESC,   "tt.make_tensor_descriptor", -1, 1, IR_F_PURE,                      CUSTOM,  CUSTOM,        CALL,  interp_op_make_desc,                             ABS,       EXACT)           /* tensor descriptor (base, shape, strides) */
 X(DESC_LOAD,          "tt.descriptor_load",   -1,  1, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_desc_access,                           RERUN,     EXACT)           /* block load, out of bounds = padding */
 X(DESC_STORE,         "tt.descriptor_store",  -1,  0, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_desc_access,                           RERUN_MEM, EXACT)           /* block store, in-bounds elements only */
-X(DESC_REDUCE,        "tt.descriptor_reduce", -1,  0, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_desc_access,                           RERUN_MEM, EXACT)           /* block atomic reduction into memory */
+X(DESC_REDUCE,        "tt.descriptor_reduce", -1,  0, IR_F_MEM | IR_F_ORDERED,        CUSTOM,  CUSTOM,        CALL,  interp_op_desc_access,                           RERUN_MEM, EXACT)           /* block atomic reduction into memory */
 X(DESC_GATHER,        "tt.descriptor_gather", -1,  1, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_desc_rows,                             RERUN,     EXACT)           /* row gather through a descriptor */
 X(DESC_SCATTER,       "tt.descriptor_scatter",-1,  0, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_desc_rows,                             RERUN_MEM, EXACT)           /* row scatter through a descriptor */
 X(XDESC_LOAD,         "tt.experimental_descriptor_load",  -1, 1, IR_F_MEM,                       CUSTOM,  CUSTOM,        CALL,  interp_op_desc_access,                           RERUN,     EXACT)           /* <=3.3 spelling of descriptor_load */
@@ -93,12 +103,12 @@ X(EXTERN_ELEMENTWISE, "tt.extern_elementwise",-1,  1, IR_F_PURE | IR_F_ELEMENTWI
 X(INLINE_ASM,         "tt.elementwise_inline_asm", -1, -1, IR_F_UNSUPPORTED,               CUSTOM,  CUSTOM,        CALL,  interp_op_unsupported,                           ABS,       EXACT)           /* inline PTX/GCN: refused */
 X(VENDOR,             "<vendor op>",         -1,  1, IR_F_PURE | IR_F_VENDOR,        CUSTOM,  CUSTOM,        CALL,  interp_op_vendor,                                ABS,       EXACT)           /* a registered vendor op (ttref_registry): its C callbacks */
 /* ---- float helpers ------------------------------------------------------- */
-X(CLAMPF,             "tt.clampf",             3,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  SAME_FLOAT,    CALL,  interp_op_clampf,                                ABS,       EXACT)           /* min(max(x, lo), hi), NaN policy attr */
+X(CLAMPF,             "tt.clampf",             3,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  SAME_FLOAT,    FTER,  fk_clamp(x, y, z, nan_all),                      ABS,       EXACT)           /* min(max(x, lo), hi), NaN policy attr */
 X(PRECISE_SQRT,       "tt.precise_sqrt",       1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FUN,   rnd(c, f, sqrt(x)),                              ABS,       EXACT)           /* correctly rounded sqrt */
 X(PRECISE_DIVF,       "tt.precise_divf",       2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FBIN,  x / y,                                           DIV,       EXACT)           /* correctly rounded division */
 X(MULHIUI,            "tt.mulhiui",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  ik_mulhiu(bits, x, y),                           ABS,       EXACT)           /* high half of unsigned 2N-bit product */
 /* ---- debugging ----------------------------------------------------------- */
-X(PRINT,              "tt.print",             -1,  0, IR_F_SIDE_EFFECT,               CUSTOM,  CUSTOM,        CALL,  interp_op_print,                                 ABS,       EXACT)           /* device print, GPU line format */
+X(PRINT,              "tt.print",             -1,  0, IR_F_SIDE_EFFECT | IR_F_ORDERED, CUSTOM,  CUSTOM,        CALL,  interp_op_print,                                 ABS,       EXACT)           /* device print, GPU line format */
 X(ASSERT,             "tt.assert",             1,  0, IR_F_SIDE_EFFECT,               CUSTOM,  CUSTOM,        CALL,  interp_op_assert,                                ABS,       EXACT)           /* fault if any element is false */
 X(ASSUME,             "llvm.intr.assume",      1,  0, IR_F_SIDE_EFFECT,               CUSTOM,  CUSTOM,        CALL,  interp_op_assert,                                ABS,       EXACT)           /* checked assumption */
 X(GPU_BARRIER,        "gpu.barrier",           0,  0, IR_F_SIDE_EFFECT,               CUSTOM,  CUSTOM,        CALL,  interp_op_nop,                                   ABS,       EXACT)           /* no-op: programs run one block at a time */
@@ -127,8 +137,8 @@ X(MINSI,              "arith.minsi",           2,  1, IR_F_PURE | IR_F_ELEMENTWI
 X(MINUI,              "arith.minui",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  uval(bits, x) <= uval(bits, y) ? x : y,          ABS,       EXACT)           /* unsigned min */
 X(MAXSI,              "arith.maxsi",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  sval(bits, x) >= sval(bits, y) ? x : y,          ABS,       EXACT)           /* signed max */
 X(MAXUI,              "arith.maxui",           2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IBIN,  uval(bits, x) >= uval(bits, y) ? x : y,          ABS,       EXACT)           /* unsigned max */
-X(CMPI,               "arith.cmpi",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CMP,     CMP_INT,       CALL,  interp_op_cmpi,                                  ABS,       EXACT)           /* integer compare by predicate, i1 result */
-X(SELECT,             "arith.select",          3,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  CUSTOM,        CALL,  interp_op_select,                                SELECT,    EXACT)           /* c ? a : b (scalar or per-element c) */
+X(CMPI,               "arith.cmpi",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CMP,     CMP_INT,       CMP,   CMPI,                                            ABS,       EXACT)           /* integer compare by predicate, i1 result */
+X(SELECT,             "arith.select",          3,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CUSTOM,  CUSTOM,        ETER,  x.i ? y : z,                                     SELECT,    EXACT)           /* c ? a : b (scalar or per-element c) */
 X(EXTSI,              "arith.extsi",           1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_WIDER,     CASTI, wrap_int(dbits, sval(sbits, x.i)),               ABS,       EXACT)           /* sign extend (i1 true -> -1) */
 X(EXTUI,              "arith.extui",           1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_WIDER,     CASTI, wrap_int(dbits, (int64_t)uval(sbits, x.i)),      ABS,       EXACT)           /* zero extend */
 X(TRUNCI,             "arith.trunci",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_NARROWER,  CASTI, wrap_int(dbits, x.i),                            ABS,       EXACT)           /* keep low bits */
@@ -144,14 +154,14 @@ X(MAXNUMF,            "arith.maxnumf",         2,  1, IR_F_PURE | IR_F_ELEMENTWI
 X(MINNUMF,            "arith.minnumf",         2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FBINX, minnum(x, y),                                    ABS,       EXACT)           /* IEEE minNum: NaN ignored */
 X(MAXIMUMF,           "arith.maximumf",        2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FBINX, maximum(x, y),                                   ABS,       EXACT)           /* IEEE-2019 maximum: NaN wins, -0 < +0 */
 X(MINIMUMF,           "arith.minimumf",        2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FBINX, minimum(x, y),                                   ABS,       EXACT)           /* IEEE-2019 minimum: NaN wins, -0 < +0 */
-X(CMPF,               "arith.cmpf",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CMP,     CMP_FLOAT,     CALL,  interp_op_cmpf,                                  ABS,       EXACT)           /* float compare (ordered/unordered) */
+X(CMPF,               "arith.cmpf",            2,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CMP,     CMP_FLOAT,     CMP,   CMPF,                                            ABS,       EXACT)           /* float compare (ordered/unordered) */
 X(EXTF,               "arith.extf",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    FLOAT_WIDER,   CASTF, x.f,                                             KEEP,      EXACT)           /* exact widening */
 X(TRUNCF,             "arith.truncf",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST_RM, FLOAT_NARROWER,CASTF, rnd(c, df, x.f),                                 KEEP,      EXACT)           /* RTNE narrowing, overflow to inf */
 X(SITOFP,             "arith.sitofp",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_FLOAT,     CASTF, int_to_float(c->precise ? FP_F64 : df, x.i, false, sbits), ABS,       EXACT)           /* signed int to float, RTNE once */
 X(UITOFP,             "arith.uitofp",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    INT_FLOAT,     CASTF, int_to_float(c->precise ? FP_F64 : df, x.i, true, sbits), ABS,       EXACT)           /* unsigned int to float, RTNE once */
 X(FPTOSI,             "arith.fptosi",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    FLOAT_INT,     CASTI, ik_fptoi(c, op, i, dbits, x.f, false),           ABS,       EXACT)           /* truncate toward 0; saturate, NaN -> 0 */
 X(FPTOUI,             "arith.fptoui",          1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    FLOAT_INT,     CASTI, ik_fptoi(c, op, i, dbits, x.f, true),            ABS,       EXACT)           /* truncate toward 0; saturate, NaN -> 0 */
-X(BITCAST,            "arith.bitcast",         1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    BITCAST,       CALL,  interp_op_cast,                                  ABS,       EXACT)           /* same-width reinterpretation */
+X(BITCAST,            "arith.bitcast",         1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   CAST,    BITCAST,       CASTE, ek_bitcast(x, ss, ds, sflt, dflt, sf, df, dbits), ABS,       EXACT)           /* same-width reinterpretation */
 /* ---- math (correctly rounded reference values) --------------------------- */
 X(MATH_EXP,           "math.exp",              1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FMATH, EXP,                                             ABS,       ULP(2, 4, 1))    /* e^x */
 X(MATH_EXP2,          "math.exp2",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FMATH, EXP2,                                            ABS,       ULP(2, 4, 1))    /* 2^x */
@@ -166,7 +176,7 @@ X(MATH_FLOOR,         "math.floor",            1,  1, IR_F_PURE | IR_F_ELEMENTWI
 X(MATH_CEIL,          "math.ceil",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FUN,   ceil(x),                                         ABS,       EXACT)           /* round up */
 X(MATH_ABSF,          "math.absf",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FUN,   fabs(x),                                         ABS,       EXACT)           /* clear sign bit */
 X(MATH_ABSI,          "math.absi",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_INT,      IUN,   wrap_int(bits, x < 0 ? (int64_t)(0 - (uint64_t)x) : x), ABS,       EXACT)           /* |x|, MIN stays MIN */
-X(MATH_FMA,           "math.fma",              3,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    CALL,  interp_op_fma,                                   FMA,       EXACT)           /* a*b+c with one rounding */
+X(MATH_FMA,           "math.fma",              3,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FTER,  fk_fma(c, f, x, y, z),                            FMA,       EXACT)           /* a*b+c with one rounding */
 X(MATH_TANH,          "math.tanh",             1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FMATH, TANH,                                            ABS,       ULP(2, 8, 2))    /* hyperbolic tangent */
 X(MATH_TAN,           "math.tan",              1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FMATH, TAN,                                             ABS,       ULP(2, 5, 1))    /* tangent (x in radians) */
 X(MATH_LOG10,         "math.log10",            1,  1, IR_F_PURE | IR_F_ELEMENTWISE,   SAME,    SAME_FLOAT,    FMATH, LOG10,                                           ABS,       ULP(2, 4, 1))    /* log base 10; powers of ten exact */

@@ -432,9 +432,20 @@ fail:
 
 /* ---- enums: custom keywords <-> canonical integer values --------------------------- */
 
-static const char *const e_cmpi[] = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
-static const char *const e_cmpf[] = {"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
-                                     "ueq",   "ugt", "uge", "ult", "ule", "une", "uno", "true"};
+#define CMPF(name, spelling, value)
+#define CMPI(name, spelling, value) spelling,
+static const char *const e_cmpi[] = {
+#include "ir_pred_list.h"
+};
+#undef CMPI
+#define CMPI(name, spelling, value)
+#undef CMPF
+#define CMPF(name, spelling, value) spelling,
+static const char *const e_cmpf[] = {
+#include "ir_pred_list.h"
+};
+#undef CMPI
+#undef CMPF
 static const char *const e_cache[] = {"none", "ca", "cg", "wb", "cs", "wt", "cv"};
 static const char *const e_evict[] = {"evict_normal", "evict_first", "evict_last"};
 static const char *const e_sem[] = {"relaxed", "acquire", "release", "acq_rel"};

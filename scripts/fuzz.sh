@@ -83,8 +83,11 @@ for w in ok unsupported error okay; do # reply seeds: "DIR\nLINE"
   printf '/r/work/a/v\n%s /r/work/a/v why' "$w" >"$work/corpus_fuzz_reply/seed_$w"
 done
 printf '/r/work/a/v\nok /r/work/b/v' >"$work/corpus_fuzz_reply/seed_other"
-# the TTIR dictionary: every mnemonic of ir/ir_op_list.h, then tests/fuzz/ttir.dict
-{ sed -n 's/^X([A-Z_0-9]*, *\("[a-z_.0-9]*"\).*/\1/p' "$top/ir/ir_op_list.h"; cat "$top/tests/fuzz/ttir.dict"; } >"$work/ttir.dict"
+# the TTIR dictionary: every mnemonic of ir/ir_op_list.h, every predicate of ir/ir_pred_list.h,
+# then tests/fuzz/ttir.dict
+{ sed -n 's/^X([A-Z_0-9]*, *\("[a-z_.0-9]*"\).*/\1/p' "$top/ir/ir_op_list.h"
+  sed -n 's/^CMP[IF]([A-Z]*, *\("[a-z]*"\).*/\1/p' "$top/ir/ir_pred_list.h"
+  cat "$top/tests/fuzz/ttir.dict"; } | awk '/^#/ || !seen[$0]++' >"$work/ttir.dict"
 for target in $targets; do
   mkdir -p "$work/corpus_$target"
   dict="$work/ttir.dict"

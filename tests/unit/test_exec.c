@@ -1365,6 +1365,70 @@ static void variant_launch(interp_launch *L, void *ud)
   L->ftz = L->contract = v == 2;
 }
 
+/* the operand and result types a row's table type rule accepts (NULL for CUSTOM) */
+static void rule_types(ir_type_rule rule, const char **in, const char **out)
+{
+  *in = *out = NULL;
+  switch (rule) {
+  case IR_TR_SAME_INT:
+  case IR_TR_CMP_INT: *in = *out = "i32"; break;
+  case IR_TR_SAME_FLOAT:
+  case IR_TR_CMP_FLOAT: *in = *out = "f32"; break;
+  case IR_TR_INT_WIDER: *in = "i16", *out = "i32"; break;
+  case IR_TR_INT_NARROWER: *in = "i32", *out = "i16"; break;
+  case IR_TR_INT_INT: *in = "i32", *out = "i64"; break;
+  case IR_TR_FLOAT_WIDER: *in = "f16", *out = "f32"; break;
+  case IR_TR_FLOAT_NARROWER: *in = "f32", *out = "f16"; break;
+  case IR_TR_INT_FLOAT: *in = "i32", *out = "f32"; break;
+  case IR_TR_FLOAT_INT: *in = "f32", *out = "i32"; break;
+  case IR_TR_BITCAST: *in = "f32", *out = "i32"; break;
+  case IR_TR_CUSTOM: break;
+  }
+}
+
+/* The line of a row of a table syntax (SAME, CMP, CAST, CAST_RM) on %a[, %b[, %c]] of its
+ * rule's operand type (*in), written to line; false for any other row. */
+static bool regular_line(ir_opcode c, char *line, size_t n, const char **in)
+{
+  static const char *const opnd[] = {"%a", "%a, %b", "%a, %b, %c"};
+  const ir_syntax syn = ir_op_syntax(c);
+  const char *out;
+  if (syn == IR_SYN_CUSTOM || syn == IR_SYN_ARROW) return false; /* ARROW ops: shapes, pointers (their own tests) */
+  rule_types(ir_op_type_rule(c), in, &out);
+  assert_non_null(*in);
+  const int k = ir_op_nopnds(c);
+  assert_true(k >= 1 && k <= 3);
+  if (syn == IR_SYN_CMP)
+    snprintf(line, n, "%%r = %s %s, %s : %s", ir_op_name(c), (*in)[0] == 'f' ? "olt" : "slt", opnd[k - 1], *in);
+  else if (syn == IR_SYN_SAME) snprintf(line, n, "%%r = %s %s : %s", ir_op_name(c), opnd[k - 1], *in);
+  else snprintf(line, n, "%%r = %s %s : %s to %s", ir_op_name(c), opnd[k - 1], *in, out);
+  return true;
+}
+
+/* Runs line in a kernel of three scalar arguments %a, %b, %c of type in (values 1.5, 0.75, -2 or
+ * 7, 3, -2) under the launch variant; fails the test unless it runs. */
+static void run_line(const char *line, const char *in, int variant)
+{
+  const unit_hooks hk = {variant_launch, NULL, &variant};
+  char text[1024];
+  snprintf(text, sizeof text,
+           "module {\n  tt.func public @k(%%a: %s, %%b: %s, %%c: %s) {\n    %s\n    tt.return\n  }\n}\n", in, in, in,
+           line);
+  int64_t scal[3];
+  if (in[0] == 'f') {
+    const double v[3] = {1.5, 0.75, -2.0};
+    memcpy(scal, v, sizeof scal);
+  } else {
+    scal[0] = 7, scal[1] = 3, scal[2] = -2;
+  }
+  ttref_error e;
+  memset(&e, 0, sizeof e);
+  const int64_t grid[3] = {1, 1, 1};
+  ttref_status st = unit_run_kernel(text, grid, NULL, 0, scal, 1, &hk, &e, NULL);
+  if (st) fprintf(stderr, "%s (variant %d): %s\n", line, variant, e.msg);
+  assert_int_equal(st, TTREF_OK);
+}
+
 /* Every regular row of ir_op_list.h executes: the op on scalars of the types its rule accepts
  * runs without error under each launch variant (the dispatch, the row's typed loop and, in
  * precise mode, its bound rule; all generated from the row). */
@@ -1373,85 +1437,164 @@ static void test_regular_rows_execute(void **state)
   (void)state;
   int nrun = 0;
   for (int i = 0; i < 3 * IR_OP_COUNT; i++) {
-    int variant = i / IR_OP_COUNT;
-    const unit_hooks hk = {variant_launch, NULL, &variant};
-    ir_opcode c = (ir_opcode)(i % IR_OP_COUNT);
-    ir_syntax syn = ir_op_syntax(c);
-    if (syn == IR_SYN_CUSTOM || syn == IR_SYN_ARROW) continue; /* ARROW ops: shapes, pointers (their own tests) */
-    const char *in = NULL, *out = NULL;
-    switch (ir_op_type_rule(c)) {
-    case IR_TR_SAME_INT:
-    case IR_TR_CMP_INT:
-      in = "i32";
-      out = "i32";
-      break;
-    case IR_TR_SAME_FLOAT:
-    case IR_TR_CMP_FLOAT:
-      in = "f32";
-      out = "f32";
-      break;
-    case IR_TR_INT_WIDER:
-      in = "i16";
-      out = "i32";
-      break;
-    case IR_TR_INT_NARROWER:
-      in = "i32";
-      out = "i16";
-      break;
-    case IR_TR_INT_INT:
-      in = "i32";
-      out = "i64";
-      break;
-    case IR_TR_FLOAT_WIDER:
-      in = "f16";
-      out = "f32";
-      break;
-    case IR_TR_FLOAT_NARROWER:
-      in = "f32";
-      out = "f16";
-      break;
-    case IR_TR_INT_FLOAT:
-      in = "i32";
-      out = "f32";
-      break;
-    case IR_TR_FLOAT_INT:
-      in = "f32";
-      out = "i32";
-      break;
-    case IR_TR_BITCAST:
-      in = "f32";
-      out = "i32";
-      break;
-    case IR_TR_CUSTOM: break;
-    }
-    assert_non_null(in);
-    static const char *const opnd[] = {"%a", "%a, %b", "%a, %b, %c"};
-    int k = ir_op_nopnds(c);
-    assert_true(k >= 1 && k <= 3);
-    char line[256], text[1024];
-    if (syn == IR_SYN_CMP)
-      snprintf(line, sizeof line, "%%r = %s %s, %s : %s", ir_op_name(c), in[0] == 'f' ? "olt" : "slt", opnd[k - 1], in);
-    else if (syn == IR_SYN_SAME) snprintf(line, sizeof line, "%%r = %s %s : %s", ir_op_name(c), opnd[k - 1], in);
-    else snprintf(line, sizeof line, "%%r = %s %s : %s to %s", ir_op_name(c), opnd[k - 1], in, out);
-    snprintf(text, sizeof text,
-             "module {\n  tt.func public @k(%%a: %s, %%b: %s, %%c: %s) {\n    %s\n    tt.return\n  }\n}\n", in, in, in,
-             line);
-    int64_t scal[3];
-    if (in[0] == 'f') {
-      const double v[3] = {1.5, 0.75, -2.0};
-      memcpy(scal, v, sizeof scal);
-    } else {
-      scal[0] = 7, scal[1] = 3, scal[2] = -2;
-    }
-    ttref_error e;
-    memset(&e, 0, sizeof e);
-    const int64_t grid[3] = {1, 1, 1};
-    ttref_status st = unit_run_kernel(text, grid, NULL, 0, scal, 1, &hk, &e, NULL);
-    if (st) fprintf(stderr, "%s (variant %d): %s\n", line, variant, e.msg);
-    assert_int_equal(st, TTREF_OK);
+    const int variant = i / IR_OP_COUNT;
+    const char *in = NULL;
+    char line[256];
+    if (!regular_line((ir_opcode)(i % IR_OP_COUNT), line, sizeof line, &in)) continue;
+    run_line(line, in, variant);
     nrun++;
   }
   assert_true(nrun >= 3 * 70);
+}
+
+/* the kind column of ir_op_list.h, by opcode */
+static const char *const row_kind[IR_OP_COUNT] = {
+#define X(name, mnem, nopnd, nres, flags, syn, rule, kind, ...) #kind,
+#include "ir_op_list.h"
+#undef X
+};
+
+/* the rows of a table kind (not CALL) whose syntax is not a table one: their lines */
+static const struct {
+  ir_opcode code;
+  const char *in, *line;
+} custom_syntax_rows[] = {
+    {IR_OP_SELECT, "f32", "%p = arith.cmpf olt, %a, %b : f32\n    %r = arith.select %p, %a, %c : f32"},
+    {IR_OP_SELECT, "i32", "%p = arith.cmpi slt, %a, %b : i32\n    %r = arith.select %p, %a, %c : i32"},
+    {IR_OP_CLAMPF, "f32", "%r = tt.clampf %a, %b, %c, propagateNan = all : f32"},
+    {IR_OP_CLAMPF, "f32", "%r = tt.clampf %a, %b, %c, propagateNan = none : f32"},
+    {IR_OP_INT_TO_PTR, "i64", "%r = tt.int_to_ptr %a : i64 -> !tt.ptr<f32>"},
+    {IR_OP_TT_BITCAST, "f32", "%r = tt.bitcast %a : f32 -> i32"},
+    {IR_OP_TT_BITCAST, "i64",
+     "%p = tt.int_to_ptr %a : i64 -> !tt.ptr<f32>\n    %r = tt.bitcast %p : !tt.ptr<f32> -> !tt.ptr<i32>"},
+    {IR_OP_PTR_TO_INT, "i64",
+     "%p = tt.int_to_ptr %a : i64 -> !tt.ptr<f32>\n    %r = tt.ptr_to_int %p : !tt.ptr<f32> -> i64"},
+};
+
+/* Every row of ir_op_list.h whose kind is not CALL (its loop generated from the row) executes
+ * under each launch variant, whatever its syntax: a table syntax through its regular line, any
+ * other through custom_syntax_rows (a row missing there fails). */
+static void test_table_kind_rows_execute(void **state)
+{
+  (void)state;
+  int nrows = 0;
+  for (int c = 0; c < IR_OP_COUNT; c++) {
+    if (!strcmp(row_kind[c], "CALL")) continue;
+    nrows++;
+    char line[256];
+    const char *in = NULL;
+    int nlines = 0;
+    for (int variant = 0; variant < 3; variant++) {
+      if (regular_line((ir_opcode)c, line, sizeof line, &in)) run_line(line, in, variant), nlines++;
+      for (size_t k = 0; k < sizeof custom_syntax_rows / sizeof *custom_syntax_rows; k++)
+        if (custom_syntax_rows[k].code == (ir_opcode)c)
+          run_line(custom_syntax_rows[k].line, custom_syntax_rows[k].in, variant), nlines++;
+    }
+    if (!nlines) fprintf(stderr, "%s (kind %s) has no line here\n", ir_op_name((ir_opcode)c), row_kind[c]);
+    assert_true(nlines >= 3);
+  }
+  assert_true(nrows >= 70);
+}
+
+/* the predicate spellings of ir_pred_list.h, by value */
+#define CMPF(name, spelling, value)
+#define CMPI(name, spelling, value) spelling,
+static const char *const cmpi_spelling[] = {
+#include "ir_pred_list.h"
+};
+#undef CMPI
+#undef CMPF
+#define CMPI(name, spelling, value)
+#define CMPF(name, spelling, value) spelling,
+static const char *const cmpf_spelling[] = {
+#include "ir_pred_list.h"
+};
+#undef CMPI
+#undef CMPF
+
+/* MLIR's definitions by spelling: [su]{lt,le,gt,ge}, eq, ne; [ou]{eq,gt,ge,lt,le,ne}, ord, uno,
+ * false, true (o: ordered and, u: unordered or) */
+static bool rel(const char *r, double x, double y)
+{
+  if (!strcmp(r, "eq")) return x == y;
+  if (!strcmp(r, "ne")) return x != y;
+  if (!strcmp(r, "lt")) return x < y;
+  if (!strcmp(r, "le")) return x <= y;
+  if (!strcmp(r, "gt")) return x > y;
+  assert_string_equal(r, "ge");
+  return x >= y;
+}
+static bool cmpi_oracle(const char *p, int32_t a, int32_t b)
+{
+  if (p[0] == 'u') return rel(p + 1, (double)(uint32_t)a, (double)(uint32_t)b);
+  return rel(p[0] == 's' ? p + 1 : p, a, b);
+}
+static bool cmpf_oracle(const char *p, double a, double b)
+{
+  const bool uno = isnan(a) || isnan(b);
+  if (!strcmp(p, "false") || !strcmp(p, "true")) return p[0] == 't';
+  if (!strcmp(p, "ord") || !strcmp(p, "uno")) return uno == (p[0] == 'u');
+  return p[0] == 'o' ? !uno && rel(p + 1, a, b) : uno || rel(p + 1, a, b);
+}
+
+/* The CMP rows run every predicate of their set (one generated loop each), on tensors and
+ * scalars, and give MLIR's value of each on ordered, equal, signed/unsigned and NaN pairs. */
+static void test_cmp_every_predicate(void **state)
+{
+  (void)state;
+  const int32_t ia[4] = {7, 3, 3, -2}, ib[4] = {3, 7, 3, 3};
+  const float fa[4] = {1.5f, 0.75f, 1.5f, NAN}, fb[4] = {0.75f, 1.5f, 1.5f, 1.5f};
+  const int ni = (int)(sizeof cmpi_spelling / sizeof *cmpi_spelling),
+            nf = (int)(sizeof cmpf_spelling / sizeof *cmpf_spelling);
+  assert_int_equal(ni, 10);
+  assert_int_equal(nf, 16);
+  for (int k = 0; k < ni + nf; k++) {
+    const bool isf = k >= ni;
+    const char *p = isf ? cmpf_spelling[k - ni] : cmpi_spelling[k];
+    const char *T = isf ? "f32" : "i32";
+    char text[2048];
+    snprintf(text, sizeof text,
+             "module {\n"
+             "  tt.func public @k(%%x: !tt.ptr<%s>, %%y: !tt.ptr<%s>, %%o: !tt.ptr<i32>, %%s: !tt.ptr<i32>) {\n"
+             "    %%r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>\n"
+             "    %%xp = tt.splat %%x : !tt.ptr<%s> -> tensor<4x!tt.ptr<%s>>\n"
+             "    %%xa = tt.addptr %%xp, %%r : tensor<4x!tt.ptr<%s>>, tensor<4xi32>\n"
+             "    %%a = tt.load %%xa : tensor<4x!tt.ptr<%s>>\n"
+             "    %%yp = tt.splat %%y : !tt.ptr<%s> -> tensor<4x!tt.ptr<%s>>\n"
+             "    %%ya = tt.addptr %%yp, %%r : tensor<4x!tt.ptr<%s>>, tensor<4xi32>\n"
+             "    %%b = tt.load %%ya : tensor<4x!tt.ptr<%s>>\n"
+             "    %%c = %s %s, %%a, %%b : tensor<4x%s>\n"
+             "    %%e = arith.extui %%c : tensor<4xi1> to tensor<4xi32>\n"
+             "    %%op = tt.splat %%o : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>\n"
+             "    %%oa = tt.addptr %%op, %%r : tensor<4x!tt.ptr<i32>>, tensor<4xi32>\n"
+             "    tt.store %%oa, %%e : tensor<4x!tt.ptr<i32>>\n"
+             "    %%a0 = tt.load %%x : !tt.ptr<%s>\n"
+             "    %%b0 = tt.load %%y : !tt.ptr<%s>\n"
+             "    %%c0 = %s %s, %%a0, %%b0 : %s\n"
+             "    %%e0 = arith.extui %%c0 : i1 to i32\n"
+             "    tt.store %%s, %%e0 : !tt.ptr<i32>\n"
+             "    tt.return\n"
+             "  }\n"
+             "}\n",
+             T, T, T, T, T, T, T, T, T, T, isf ? "arith.cmpf" : "arith.cmpi", p, T, T, T,
+             isf ? "arith.cmpf" : "arith.cmpi", p, T);
+    int32_t ix[4], iy[4], o[4] = {-1, -1, -1, -1}, so[1] = {-1};
+    float fx[4], fy[4];
+    memcpy(ix, ia, sizeof ix), memcpy(iy, ib, sizeof iy), memcpy(fx, fa, sizeof fx), memcpy(fy, fb, sizeof fy);
+    buf b[4] = {{isf ? (void *)fx : (void *)ix, 16, isf ? IR_S_F32 : IR_S_I32},
+                {isf ? (void *)fy : (void *)iy, 16, isf ? IR_S_F32 : IR_S_I32},
+                {o, sizeof o, IR_S_I32},
+                {so, sizeof so, IR_S_I32}};
+    ttref_error e;
+    memset(&e, 0, sizeof e);
+    assert_int_equal(run_kernel(text, 1, 1, 1, b, 4, NULL, 1, &e, NULL), TTREF_OK);
+    for (int i = 0; i < 4; i++) {
+      const bool want = isf ? cmpf_oracle(p, fa[i], fb[i]) : cmpi_oracle(p, ia[i], ib[i]);
+      if (o[i] != (int32_t)want) fprintf(stderr, "%s lane %d: %d, want %d\n", p, i, o[i], (int)want);
+      assert_int_equal(o[i], (int32_t)want);
+    }
+    assert_int_equal(so[0], (int32_t)(isf ? cmpf_oracle(p, fa[0], fb[0]) : cmpi_oracle(p, ia[0], ib[0])));
+  }
 }
 /* ---- out of memory: parse, verify and execution ---- */
 /* a loop carrying a tensor, a reduction region and a masked load and store */
@@ -1562,6 +1705,8 @@ int main(void)
       cmocka_unit_test(test_histogram_drops_out_of_range),
       cmocka_unit_test(test_math_tan_correctly_rounded),
       cmocka_unit_test(test_regular_rows_execute),
+      cmocka_unit_test(test_table_kind_rows_execute),
+      cmocka_unit_test(test_cmp_every_predicate),
       cmocka_unit_test(test_nomem_parse_and_run_every_allocation),
   };
   return cmocka_run_group_tests_name("exec", tests, NULL, NULL);
