@@ -395,7 +395,7 @@ ttref_status interp_op_poison(ctx *c, const ir_op *op)
   int64_t n = slot_cap_of(op->res[0].type);
   for (int64_t i = 0; i < n; i++) r->d[i].i = 0;
   r->n = op->res[0].type->kind == IR_T_TENSOR ? op->res[0].type->numel : 1;
-  c->st.ub_poison++;
+  c->stats.ub_poison++;
   return TTREF_OK;
 }
 

@@ -75,11 +75,11 @@ static interp_dbg_site dbg_site(ctx *c)
 void interp_note_ub(ctx *c, const ir_op *op, interp_ub_kind k, int64_t lane)
 {
   switch (k) {
-  case INTERP_UB_DIV_ZERO: c->st.ub_div_zero++; break;
-  case INTERP_UB_DIV_OVERFLOW: c->st.ub_div_overflow++; break;
-  case INTERP_UB_SHIFT: c->st.ub_shift++; break;
-  case INTERP_UB_FPTOI: c->st.ub_fptoi++; break;
-  default: c->st.ub_overflow++; break;
+  case INTERP_UB_DIV_ZERO: c->stats.ub_div_zero++; break;
+  case INTERP_UB_DIV_OVERFLOW: c->stats.ub_div_overflow++; break;
+  case INTERP_UB_SHIFT: c->stats.ub_shift++; break;
+  case INTERP_UB_FPTOI: c->stats.ub_fptoi++; break;
+  default: c->stats.ub_overflow++; break;
   }
   if (!c->L->debug || c->bound_pass) return;
   c->ub_seq++;
@@ -327,7 +327,7 @@ static ttref_status run_program(ctx *c, int64_t lin)
   c->steps = 0;
   c->ub_seq = 0;
   c->step_limit = L->max_steps > 0 ? L->max_steps : INT64_MAX;
-  c->st.programs++;
+  c->stats.programs++;
   return interp_run_region(c, &fn->body, &term);
 }
 
@@ -417,7 +417,7 @@ static ttref_status run_programs(interp_launch *L, const plan *P, const fn_plan 
 #ifdef _OPENMP
 #pragma omp critical(ttref_stats)
 #endif
-    stats_add(&L->stats, &c.st);
+    stats_add(&L->stats, &c.stats);
     ctx_release(&c);
   }
   if (setup_failed) FAIL(IR_ERR(err, TTREF_E_NOMEM, (ttref_loc){0}, "out of memory creating execution frames"));

@@ -74,7 +74,7 @@ typedef struct ctx {
   const plan *P;
   int64_t pid[3];
   ttref_error *err;
-  interp_stats st;
+  interp_stats stats;
   frame *fr;
   frame **frames;       /* per function index, depth 0 frames reused across programs */
   interp_elem *scratch; /* parallel copies (assign_values) */
@@ -93,7 +93,7 @@ typedef struct ctx {
   int *conflict;        /* parallel run: set when programs conflict (the launch then re-runs in order) */
   race_log *log;        /* parallel run: this thread's logged spans (runs of more than 8 bytes) */
   int *snap_failed;     /* parallel run: set when a pristine copy of a buffer could not be made */
-  const ir_op *race_op; /* --check-races: first conflict seen by ld/st */
+  const ir_op *race_op; /* --check-races: first conflict seen by mem_ld/mem_st */
   int64_t race_addr;
   uint32_t race_other;
   bool race_is_read;
@@ -492,7 +492,7 @@ static inline uint32_t *owner_of(const ctx *c, int64_t addr)
 
 static inline void note_race(ctx *c, int64_t addr, uint32_t other, bool is_read)
 {
-  c->st.races++;
+  c->stats.races++;
   if (!c->race_op) {
     c->race_op = (const ir_op *)1; /* set properly by the caller's op check */
     c->race_addr = addr;
@@ -507,7 +507,7 @@ static inline void snapshot(ctx *c, int64_t addr)
   if (__atomic_load_n(&a->snap_state, __ATOMIC_ACQUIRE) != 2) interp_snapshot_slow(c, addr);
 }
 
-static inline interp_elem ld(ctx *c, ir_scalar es, const uint8_t *q, int64_t addr)
+static inline interp_elem mem_ld(ctx *c, ir_scalar es, const uint8_t *q, int64_t addr)
 {
   if (c->track && !c->bound_pass) {
     if (c->L->check_races) {
@@ -528,7 +528,7 @@ static inline interp_elem ld(ctx *c, ir_scalar es, const uint8_t *q, int64_t add
   return mem_read(es, q);
 }
 
-static inline void st(ctx *c, ir_scalar es, uint8_t *q, int64_t addr, interp_elem v)
+static inline void mem_st(ctx *c, ir_scalar es, uint8_t *q, int64_t addr, interp_elem v)
 {
   if (c->parallel) snapshot(c, addr);
   if (c->track && !c->bound_pass) {

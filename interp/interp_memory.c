@@ -493,7 +493,7 @@ static ttref_status load_runs(ctx *c, const ir_op *op, const slot *p, const slot
       if (ot) r->d[i] = ot->d[i * so];
       else {
         r->d[i].i = 0; /* masked-off lane without `other`: 0 (documented choice) */
-        c->st.ub_masked_other++;
+        c->stats.ub_masked_other++;
       }
       i++;
       continue;
@@ -557,7 +557,7 @@ ttref_status interp_op_load(ctx *c, const ir_op *op)
       }
       const uint8_t *q = mem_at(m, addr, esz);
       if (!q) return interp_fault_oob(c, op, op->res[0].type, i, addr, esz);
-      r->d[i] = ld(c, es, q, addr);
+      r->d[i] = mem_ld(c, es, q, addr);
     }
     return TTREF_OK;
   }
@@ -574,14 +574,14 @@ ttref_status interp_op_load(ctx *c, const ir_op *op)
       if (ot) r->d[i] = ot->d[i * so];
       else {
         r->d[i].i = 0; /* masked-off lane without `other`: 0 (documented choice) */
-        c->st.ub_masked_other++;
+        c->stats.ub_masked_other++;
       }
       continue;
     }
     int64_t addr = p->d[i * sp].i;
     const uint8_t *q = mem_at(m, addr, esz);
     if (!q) return interp_fault_oob(c, op, pv->type, i, addr, esz);
-    r->d[i] = ld(c, es, q, addr);
+    r->d[i] = mem_ld(c, es, q, addr);
   }
   if (c->L->ftz && ir_scalar_is_float(es) && load_flushes(op)) { /* FTZ hardware also reads subnormals as zero */
     const double tiny = fp_min_normal((fp_format)fmt_of(es));
@@ -609,7 +609,7 @@ ttref_status interp_op_store(ctx *c, const ir_op *op)
       if (where == BP_OUT) continue;
       uint8_t *q = mem_at(m, addr, esz);
       if (!q) return interp_fault_oob(c, op, pt->elem, i, addr, esz);
-      st(c, es, q, addr, v->d[i * sv]);
+      mem_st(c, es, q, addr, v->d[i * sv]);
     }
     return TTREF_OK;
   }
@@ -622,7 +622,7 @@ ttref_status interp_op_store(ctx *c, const ir_op *op)
     int64_t addr = p->d[i * sp].i;
     uint8_t *q = mem_at(m, addr, esz);
     if (!q) return interp_fault_oob(c, op, pv->type, i, addr, esz);
-    st(c, es, q, addr, v->d[i * sv]);
+    mem_st(c, es, q, addr, v->d[i * sv]);
   }
   return TTREF_OK;
 }
@@ -694,9 +694,9 @@ ttref_status interp_op_atomic_rmw(ctx *c, const ir_op *op)
     int64_t addr = p->d[i * sp].i;
     uint8_t *q = mem_at(c->L->mem, addr, esz);
     if (!q) return interp_fault_oob(c, op, pv->type, i, addr, esz);
-    interp_elem old = ld(c, es, q, addr);
+    interp_elem old = mem_ld(c, es, q, addr);
     interp_elem nv = rmw_apply(kind, es, old, v->d[i * sv], c->precise ? FP_F64 : f);
-    st(c, es, q, addr, nv);
+    mem_st(c, es, q, addr, nv);
     r->d[i] = old;
   }
   return TTREF_OK;
@@ -717,13 +717,13 @@ ttref_status interp_op_atomic_cas(ctx *c, const ir_op *op)
     int64_t addr = p->d[i * sp].i;
     uint8_t *q = mem_at(c->L->mem, addr, esz);
     if (!q) return interp_fault_oob(c, op, pv->type, i, addr, esz);
-    interp_elem old = ld(c, es, q, addr);
+    interp_elem old = mem_ld(c, es, q, addr);
     bool eq;
     if (ir_scalar_is_float(es)) /* bitwise comparison */
       eq = fp_encode((fp_format)f, old.f, FP_RNE, FP_OVF_INF) ==
            fp_encode((fp_format)f, cmp->d[i * sc].f, FP_RNE, FP_OVF_INF);
     else eq = uval(ir_scalar_bits(es), old.i) == uval(ir_scalar_bits(es), cmp->d[i * sc].i);
-    if (eq) st(c, es, q, addr, v->d[i * sv]);
+    if (eq) mem_st(c, es, q, addr, v->d[i * sv]);
     r->d[i] = old;
   }
   return TTREF_OK;
@@ -793,14 +793,14 @@ ttref_status interp_op_desc_access(ctx *c, const ir_op *op)
       }
       const uint8_t *q = mem_at(c->L->mem, addr, esz);
       if (!q) return interp_fault_oob(c, op, lt, i, addr, esz);
-      r->d[i] = ld(c, es, q, addr);
+      r->d[i] = mem_ld(c, es, q, addr);
     } else {
       if (!in) continue;
       uint8_t *q = mem_at(c->L->mem, addr, esz);
       if (!q) return interp_fault_oob(c, op, lt, i, addr, esz);
       interp_elem v = val->d[val->n > 1 ? i : 0];
       if (op->code == IR_OP_DESC_REDUCE) {
-        interp_elem old = ld(c, es, q, addr);
+        interp_elem old = mem_ld(c, es, q, addr);
         const int bits = ir_scalar_bits(es);
         const bool uns = dt->desc_sign == 2;
         switch (kind) {
@@ -828,7 +828,7 @@ ttref_status interp_op_desc_access(ctx *c, const ir_op *op)
         default: return interp_fault(c, op, TTREF_E_INPUT, "unknown descriptor_reduce kind %d", kind);
         }
       }
-      st(c, es, q, addr, v);
+      mem_st(c, es, q, addr, v);
     }
   }
   if (r) r->n = n;
@@ -873,11 +873,11 @@ ttref_status interp_op_desc_rows(ctx *c, const ir_op *op)
         }
         const uint8_t *q = mem_at(c->L->mem, addr, esz);
         if (!q) return interp_fault_oob(c, op, lt, lane, addr, esz);
-        r->d[lane] = ld(c, es, q, addr);
+        r->d[lane] = mem_ld(c, es, q, addr);
       } else if (in) {
         uint8_t *q = mem_at(c->L->mem, addr, esz);
         if (!q) return interp_fault_oob(c, op, lt, lane, addr, esz);
-        st(c, es, q, addr, src->d[lane]);
+        mem_st(c, es, q, addr, src->d[lane]);
       }
     }
   }
