@@ -670,7 +670,7 @@ ttref_status interp_op_atomic_rmw(ctx *c, const ir_op *op)
   r->n = n;
   if (!c->precise && !c->track && !c->parallel && !c->bound_pass) {
     /* nothing observes the accesses (no race tracking, snapshots or precise shadows; atomics
-     * run programs in order): the same reads, updates and writes as below, without ld/st's checks */
+     * run programs in order): the same reads, updates and writes as below, without mem_ld/mem_st's checks */
     const int bits = ir_scalar_bits(es);
     for (int64_t i = 0; i < n; i++) {
       if (mk && !mk->d[i * sm].i) {
