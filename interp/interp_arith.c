@@ -215,6 +215,21 @@ static bool fbin_special(ctx *c, const ir_op *op, ttref_status *out_st)
     else if (f == FP_F32 && !ftz) fbin_##NAME##_s(R, A, sa, B, sb, n);                                                 \
     else fbin_##NAME##_g(c, f, R, A, sa, B, sb, n);                                                                    \
   }                                                                                                                    \
+  static void fbin_##NAME##_scan(const ctx *c, int f, interp_elem *D, const interp_elem *S, int64_t L, bool rev,       \
+                                 bool swap)                                                                            \
+  {                                                                                                                    \
+    const bool ftz = c->L->ftz && !c->precise;                                                                         \
+    const int cls = !(RND) || c->precise || (f == FP_F64 && !ftz) ? 0 : f == FP_F32 && !ftz ? 1 : 2;                   \
+    int64_t k = rev ? L - 1 : 0;                                                                                       \
+    D[k] = S[k];                                                                                                       \
+    for (int64_t step = 1; step < L; step++) {                                                                         \
+      const int64_t kp = k;                                                                                            \
+      k = rev ? L - 1 - step : step;                                                                                   \
+      const double x = swap ? S[k].f : D[kp].f, y = swap ? D[kp].f : S[k].f, e = (E);                                  \
+      D[k].f = cls == 0 ? e : cls == 1 ? (double)(float)e : rnd(c, f, e);                                              \
+    }                                                                                                                  \
+  }                                                                                                                    \
+  static const interp_fbin_kernels fbk_##NAME = {fbin_##NAME, fbin_##NAME##_scan};                                     \
   ttref_status interp_k_##NAME(ctx *c, const ir_op *op)                                                                \
   {                                                                                                                    \
     ttref_status st;                                                                                                   \
@@ -532,18 +547,17 @@ static ttref_status op_fmath(ctx *c, const ir_op *op, fp_math_fn fn)
 #include "ir_op_list.h"
 #undef X
 
-/* The typed loop of a float binary row (FBIN/FBINX) by opcode, for the reductions' combine
- * fast path; false when code has none. */
+/* The typed loops of a float binary row (FBIN/FBINX) by opcode, for the reductions' and scans'
+ * combine fast path; NULL when code has none. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic error "-Wswitch-enum"
 #define FBL_FBIN(NAME)                                                                                                 \
   case IR_OP_##NAME:                                                                                                   \
-    if (R) fbin_##NAME(c, f, R, A, sa, B, sb, n);                                                                      \
-    return true;
+    return &fbk_##NAME;
 #define FBL_FBINX(NAME) FBL_FBIN(NAME)
 #define FBL_NONE(NAME)                                                                                                 \
   case IR_OP_##NAME:                                                                                                   \
-    return false;
+    return NULL;
 #define FBL_CALL(NAME)  FBL_NONE(NAME)
 #define FBL_FUN(NAME)   FBL_NONE(NAME)
 #define FBL_FMATH(NAME) FBL_NONE(NAME)
@@ -555,8 +569,7 @@ static ttref_status op_fmath(ctx *c, const ir_op *op, fp_math_fn fn)
 #define FBL_CASTI(NAME) FBL_NONE(NAME)
 #define FBL_CASTF(NAME) FBL_NONE(NAME)
 #define FBL_CASTE(NAME) FBL_NONE(NAME)
-bool interp_fbin_loop(const ctx *c, ir_opcode code, int f, interp_elem *R, const interp_elem *A, int64_t sa,
-                      const interp_elem *B, int64_t sb, int64_t n)
+const interp_fbin_kernels *interp_fbin_of(ir_opcode code)
 {
   switch (code) {
 #define X(name, mnem, nopnd, nres, flags, syn, rule, kind, kernel, bound, ...) FBL_##kind(name)
@@ -564,9 +577,17 @@ bool interp_fbin_loop(const ctx *c, ir_opcode code, int f, interp_elem *R, const
 #undef X
   case IR_OP_COUNT: break;
   }
-  return false;
+  return NULL;
 }
 #pragma GCC diagnostic pop
+
+bool interp_fbin_loop(const ctx *c, ir_opcode code, int f, interp_elem *R, const interp_elem *A, int64_t sa,
+                      const interp_elem *B, int64_t sb, int64_t n)
+{
+  const interp_fbin_kernels *k = interp_fbin_of(code);
+  if (k && R) k->loop(c, f, R, A, sa, B, sb, n);
+  return k != NULL;
+}
 
 /* ---- irregular casts ------------------------------------------------------------------ */
 /* tt.fp_to_fp: float to float with the rounding attribute; fp8 results saturate */

@@ -135,8 +135,17 @@ bool interp_race_check(const interp_mem *m, race_log *logs, int nthreads);
 void interp_snapshot_slow(ctx *c, int64_t addr);
 ttref_status interp_fault_oob(ctx *c, const ir_op *op, const ir_type *lane_t, int64_t lane, int64_t addr, int size);
 
-/* interp_arith.c: the typed loop of a float binary row (kind FBIN/FBINX of ir_op_list.h); false
- * when code has none (with R NULL: only that answer) */
+/* interp_arith.c: the typed loops of a float binary row (kind FBIN/FBINX of ir_op_list.h), each
+ * rounding the row's expression as the op does: loop R[i] = op(A[i*sa], B[i*sb]) for i < n; scan
+ * the recurrence D[k] = op(D[prev], S[k]) (op(S[k], D[prev]) with swap) over k = 0..L-1 (L-1..0
+ * with rev), D[first] = S[first]. interp_fbin_of gives NULL when code has none. */
+typedef struct interp_fbin_kernels {
+  void (*loop)(const ctx *c, int f, interp_elem *R, const interp_elem *A, int64_t sa, const interp_elem *B, int64_t sb,
+               int64_t n);
+  void (*scan)(const ctx *c, int f, interp_elem *D, const interp_elem *S, int64_t L, bool rev, bool swap);
+} interp_fbin_kernels;
+const interp_fbin_kernels *interp_fbin_of(ir_opcode code);
+/* interp_fbin_of(code)->loop when there is one; false when code has none (with R NULL: only that answer) */
 bool interp_fbin_loop(const ctx *c, ir_opcode code, int f, interp_elem *R, const interp_elem *A, int64_t sa,
                       const interp_elem *B, int64_t sb, int64_t n);
 

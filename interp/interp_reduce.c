@@ -225,18 +225,9 @@ ttref_status interp_op_scan(ctx *c, const ir_op *op)
     const int f = fmt_of(elem_scalar(&simple->res[0]));
     const interp_elem *src = SL(op->opnds[0])->d;
     interp_elem *dst = SL(&op->res[0])->d;
-    if (v.inner == 1) /* along the contiguous axis: each row's recurrence in place, no copies */
-      for (int64_t o = 0; o < v.outer; o++) {
-        const interp_elem *s = src + o * v.L;
-        interp_elem *d = dst + o * v.L;
-        int64_t k = rev ? v.L - 1 : 0;
-        d[k] = s[k];
-        for (int64_t step = 1; step < v.L; step++) {
-          const int64_t kp = k;
-          k = rev ? v.L - 1 - step : step;
-          interp_fbin_loop(c, simple->code, f, d + k, swap ? s + k : d + kp, 1, swap ? d + kp : s + k, 1, 1);
-        }
-      }
+    if (v.inner == 1) /* along the contiguous axis: each row's recurrence, one typed loop */
+      for (int64_t o = 0; o < v.outer; o++)
+        interp_fbin_of(simple->code)->scan(c, f, dst + o * v.L, src + o * v.L, v.L, rev, swap);
     for (int64_t step = 0; step < (v.inner == 1 ? 0 : v.L); step++) {
       const int64_t k = rev ? v.L - 1 - step : step;
       for (int64_t o = 0; o < v.outer; o++) {

@@ -1060,6 +1060,83 @@ static void test_span_log_merges_loop_accesses(void **state)
   }
 }
 
+/* tt.scan along the contiguous axis with a one-op combine runs as one typed recurrence
+ * (interp_fbin_of(...)->scan): bit for bit the region path's result, forward and reverse, with the
+ * operands either way round, in f32 (one float rounding) and f16 (rnd) */
+static const char *scan_forms_fmt =
+    "module {\n"
+    "  tt.func public @k(%%x: !tt.ptr<%1$s>, %%o: !tt.ptr<%1$s>) {\n"
+    "    %%r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n"
+    "    %%xp = tt.splat %%x : !tt.ptr<%1$s> -> tensor<64x!tt.ptr<%1$s>>\n"
+    "    %%xa = tt.addptr %%xp, %%r : tensor<64x!tt.ptr<%1$s>>, tensor<64xi32>\n"
+    "    %%xv = tt.load %%xa : tensor<64x!tt.ptr<%1$s>>\n"
+    "    %%X = tt.reshape %%xv : tensor<64x%1$s> -> tensor<4x16x%1$s>\n"
+    "    %%one = arith.constant 1.000000e+00 : %1$s\n"
+    "    %%s0 = \"tt.scan\"(%%X) <{axis = 1 : i32, reverse = false}> ({\n"
+    "    ^bb0(%%a: %1$s, %%b: %1$s):\n"
+    "      %%t = arith.addf %%a, %%b : %1$s\n"
+    "      tt.scan.return %%t : %1$s\n"
+    "    }) : (tensor<4x16x%1$s>) -> tensor<4x16x%1$s>\n"
+    "    %%s1 = \"tt.scan\"(%%X) <{axis = 1 : i32, reverse = true}> ({\n"
+    "    ^bb0(%%a: %1$s, %%b: %1$s):\n"
+    "      %%t = arith.subf %%b, %%a : %1$s\n"
+    "      tt.scan.return %%t : %1$s\n"
+    "    }) : (tensor<4x16x%1$s>) -> tensor<4x16x%1$s>\n"
+    "    %%s2 = \"tt.scan\"(%%X) <{axis = 1 : i32, reverse = false}> ({\n"
+    "    ^bb0(%%a: %1$s, %%b: %1$s):\n"
+    "      %%t = arith.addf %%a, %%b : %1$s\n"
+    "      %%u = arith.mulf %%t, %%one : %1$s\n"
+    "      tt.scan.return %%u : %1$s\n"
+    "    }) : (tensor<4x16x%1$s>) -> tensor<4x16x%1$s>\n"
+    "    %%s3 = \"tt.scan\"(%%X) <{axis = 1 : i32, reverse = true}> ({\n"
+    "    ^bb0(%%a: %1$s, %%b: %1$s):\n"
+    "      %%t = arith.subf %%b, %%a : %1$s\n"
+    "      %%u = arith.mulf %%t, %%one : %1$s\n"
+    "      tt.scan.return %%u : %1$s\n"
+    "    }) : (tensor<4x16x%1$s>) -> tensor<4x16x%1$s>\n"
+    "    %%c = tt.join %%s0, %%s1 : tensor<4x16x%1$s> -> tensor<4x16x2x%1$s>\n"
+    "    %%d = tt.join %%s2, %%s3 : tensor<4x16x%1$s> -> tensor<4x16x2x%1$s>\n"
+    "    %%e = tt.join %%c, %%d : tensor<4x16x2x%1$s> -> tensor<4x16x2x2x%1$s>\n"
+    "    %%ev = tt.reshape %%e : tensor<4x16x2x2x%1$s> -> tensor<256x%1$s>\n"
+    "    %%r2 = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>\n"
+    "    %%op = tt.splat %%o : !tt.ptr<%1$s> -> tensor<256x!tt.ptr<%1$s>>\n"
+    "    %%oa = tt.addptr %%op, %%r2 : tensor<256x!tt.ptr<%1$s>>, tensor<256xi32>\n"
+    "    tt.store %%oa, %%ev : tensor<256x!tt.ptr<%1$s>>\n"
+    "    tt.return\n"
+    "  }\n"
+    "}\n";
+
+static void test_scan_typed_recurrence_equals_region(void **state)
+{
+  (void)state;
+  char text[8192];
+  for (int h = 0; h < 2; h++) {
+    snprintf(text, sizeof text, scan_forms_fmt, h ? "f16" : "f32");
+    float x[64];
+    uint16_t xh[64];
+    for (int i = 0; i < 64; i++) {
+      x[i] = (float)((i * 37) % 19 - 9) * ldexpf(1.0f, (i * 5) % 13 - 6) + (float)i * 1e-3f;
+      _Float16 v = (_Float16)x[i];
+      memcpy(&xh[i], &v, 2);
+    }
+    x[5] = -0.0f;
+    uint8_t o[256 * 4];
+    memset(o, 0, sizeof o);
+    const int es = h ? 2 : 4;
+    buf b[2] = {{h ? (void *)xh : (void *)x, (size_t)(64 * es), h ? IR_S_F16 : IR_S_F32},
+                {o, (size_t)(256 * es), h ? IR_S_F16 : IR_S_F32}};
+    run_ok(text, 1, 1, 1, b, 2, NULL, 1, NULL);
+    /* lane (i, j, p, q) of the joined result is at ((i*16 + j)*2 + p)*2 + q: q 0 = typed, 1 = region */
+    int differ = 0, nonzero = 0;
+    for (int e = 0; e < 128; e++) {
+      if (memcmp(o + (2 * e) * es, o + (2 * e + 1) * es, (size_t)es) != 0) differ++;
+      for (int k = 0; k < es; k++) nonzero += o[(2 * e) * es + k] != 0;
+    }
+    assert_int_equal(differ, 0);
+    assert_true(nonzero > 0);
+  }
+}
+
 /* loops of terminators only are stopped by max_steps */
 static void test_max_steps_counts_terminators(void **state)
 {
@@ -1695,6 +1772,7 @@ int main(void)
       cmocka_unit_test(test_span_races_found_after_launch),
       cmocka_unit_test(test_span_read_write_races),
       cmocka_unit_test(test_span_log_merges_loop_accesses),
+      cmocka_unit_test(test_scan_typed_recurrence_equals_region),
       cmocka_unit_test(test_max_steps_counts_terminators),
       cmocka_unit_test(test_addptr_overflow_faults),
       cmocka_unit_test(test_addptr_tensor_matches_checked_oracle),
