@@ -4,6 +4,8 @@
  * (NULL handles, unknown arguments, bad literals, short buffers, unbound
  * arguments) as a status with a message, options, precise values,
  * ttref_compare, two threads with two launches, and out-of-memory paths.
+ * Over 1000 lines on purpose: one cmocka group per binary (STYLE.md) keeps the tests of
+ * the public API in one file, sharing its fixtures; tests/unit/unit_fixture.c holds what files share.
  */
 #include <setjmp.h>
 #include <stdatomic.h>

@@ -4,6 +4,8 @@
  * cases exactly at each bound and one representable step past it (built by
  * bit arithmetic on fp_encode patterns), special values, FTZ, NaN policies,
  * TOSA's variance and bias tests, quality warnings and malformed input.
+ * Over 1000 lines on purpose: one cmocka group per binary (STYLE.md) keeps the tests of
+ * the compliance modes in one file, sharing its fixtures; tests/unit/unit_fixture.c holds what files share.
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -10,6 +10,8 @@
  * and leaves IR that verifies). The safe-path helpers themselves:
  * test_base_fs.c.
  * One cmocka group.
+ * Over 1000 lines on purpose: one cmocka group per binary (STYLE.md) keeps the tests of
+ * the harness in one file, sharing its fixtures; tests/unit/unit_fixture.c holds what files share.
  */
 #define _GNU_SOURCE /* mkdtemp under -std=c11 */
 #include "config.h"

@@ -3,6 +3,8 @@
  * documented choices, masks at every boundary, out-of-bounds diagnostics,
  * empty and 3-D grids, 1-element tensors, reduce/scan order, atomics, dot,
  * casts, and bit-identical results for 1 and 2 threads.
+ * Over 1000 lines on purpose: one cmocka group per binary (STYLE.md) keeps the tests of
+ * the executor in one file, sharing its fixtures; tests/unit/unit_fixture.c holds what files share.
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -2,6 +2,8 @@
  * test_npy.c: unit tests for interp/npy_io (.npy read/write): round trips,
  * numpy-written fixtures (tests/data/npy, found through $TTREF_TEST_DATA),
  * every malformed-input diagnostic, streams, and every NOMEM path.
+ * Over 1000 lines on purpose: one cmocka group per binary (STYLE.md) keeps the tests of
+ * interp/npy_io in one file, sharing its fixtures; tests/unit/unit_fixture.c holds what files share.
  */
 #define _GNU_SOURCE /* mkdtemp, mkfifo, fork, memmem */
 #include <stdarg.h>

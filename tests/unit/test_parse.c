@@ -4,6 +4,8 @@
  * tests/data/ttir), expected errors for the files in bad/, and hostile inputs.
  * The large-file tests write 10 MB files under `make check` and 100 MB ones under
  * `make check-full` (TTREF_CHECK_FULL=1).
+ * Over 1000 lines on purpose: one cmocka group per binary (STYLE.md) keeps the tests of
+ * the TTIR front end in one file, sharing its fixtures; tests/unit/unit_fixture.c holds what files share.
  */
 #include "config.h"
 
