@@ -24,49 +24,29 @@
 
 #include "ir_base.h"
 #include "ir_base_fs.h"
+#include "unit_fixture.h"
 
-static char tmpdir[256];
-
-static void put(const char *name, const char *text)
+/* The file TMPDIR/@p name holds exactly @p want. */
+static void expect_file(const char *name, const char *want)
 {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(text, f);
-  fclose(f);
-}
-
-/* The contents of tmpdir/@p name, or "" (a static buffer). */
-static const char *slurp(const char *name)
-{
-  static char text[256];
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-  text[0] = 0;
-  FILE *f = fopen(path, "r");
-  if (!f) return text;
-  size_t n = fread(text, 1, sizeof text - 1, f);
-  text[n] = 0;
-  fclose(f);
-  return text;
+  size_t n;
+  char *got = (char *)unit_slurp(unit_tmp_path(name), &n);
+  assert_string_equal(got, want);
+  free(got);
 }
 
 static int setup(void **state)
 {
   (void)state;
-  const char *base = getenv("TMPDIR");
-  snprintf(tmpdir, sizeof tmpdir, "%s/test_base_fs.XXXXXX", base && *base ? base : "/tmp");
-  if (!mkdtemp(tmpdir)) return -1;
-  put("k.ttir", "module {\n}\n");
+  if (!unit_tmpdir_new("test_base_fs")) return -1;
+  unit_put("k.ttir", "module {\n}\n");
   return 0;
 }
 
 static int teardown(void **state)
 {
   (void)state;
-  ir_fs_rmtree(tmpdir);
-  return 0;
+  return unit_tmpdir_remove() == 0 ? 0 : -1;
 }
 
 static void test_fs_component_problem(void **state)
@@ -82,12 +62,12 @@ static void test_fs_component_problem(void **state)
   assert_non_null(ir_fs_component_problem(longname));
 }
 
-/* Whether @p rel exists under tmpdir (lstat: a link counts as itself). */
+/* Whether @p rel exists under unit_tmpdir() (lstat: a link counts as itself). */
 static bool there(const char *rel)
 {
   char path[600];
   struct stat sb;
-  snprintf(path, sizeof path, "%s/%s", tmpdir, rel);
+  snprintf(path, sizeof path, "%s/%s", unit_tmpdir(), rel);
   return lstat(path, &sb) == 0;
 }
 
@@ -96,13 +76,13 @@ static void test_fs_rmtree_in_never_follows_links(void **state)
   (void)state;
   char root[400], path[600], target[600];
   ttref_error err = {0};
-  snprintf(root, sizeof root, "%s/root", tmpdir);
+  snprintf(root, sizeof root, "%s/root", unit_tmpdir());
   assert_int_equal(ir_fs_mkdirs_in(root, "t/sub", &err), TTREF_OK);
-  assert_int_equal(ir_fs_mkdirs_in(tmpdir, "outside/x", &err), TTREF_OK);
-  put("outside/keep", "keep\n");
-  put("root/t/f", "f\n");
-  put("root/t/sub/g", "g\n");
-  snprintf(target, sizeof target, "%s/outside", tmpdir);
+  assert_int_equal(ir_fs_mkdirs_in(unit_tmpdir(), "outside/x", &err), TTREF_OK);
+  unit_put("outside/keep", "keep\n");
+  unit_put("root/t/f", "f\n");
+  unit_put("root/t/sub/g", "g\n");
+  snprintf(target, sizeof target, "%s/outside", unit_tmpdir());
   snprintf(path, sizeof path, "%s/t/link", root);
   assert_int_equal(symlink(target, path), 0);
   snprintf(path, sizeof path, "%s/lnk", root);
@@ -132,10 +112,10 @@ static void test_fs_fopen_in_refuses_links_and_fifos(void **state)
   (void)state;
   char root[400], path[600], target[600];
   ttref_error err = {0};
-  snprintf(root, sizeof root, "%s/root2", tmpdir);
+  snprintf(root, sizeof root, "%s/root2", unit_tmpdir());
   assert_int_equal(ir_fs_mkdirs_in(root, "d", &err), TTREF_OK);
-  put("victim", "victim\n");
-  snprintf(target, sizeof target, "%s/victim", tmpdir);
+  unit_put("victim", "victim\n");
+  snprintf(target, sizeof target, "%s/victim", unit_tmpdir());
   snprintf(path, sizeof path, "%s/l", root);
   assert_int_equal(symlink(target, path), 0);
   FILE *f = NULL;
@@ -153,7 +133,7 @@ static void test_fs_fopen_in_refuses_links_and_fifos(void **state)
   assert_int_equal(ir_fs_write_file_in(root, "d/ok.txt", "x", 1, &err), TTREF_OK); /* truncates */
   char *buf = NULL;
   size_t len = 0;
-  snprintf(path, sizeof path, "%s/victim", tmpdir);
+  snprintf(path, sizeof path, "%s/victim", unit_tmpdir());
   assert_int_equal(ir_fs_read_file(path, &buf, &len, &err), TTREF_OK);
   assert_string_equal(buf, "victim\n");
   ir_free(buf, len + 1);
@@ -169,9 +149,9 @@ static void test_fs_open_regular_refuses_fifos_and_links(void **state)
   char fifo[512], link[512], reg[512];
   int fd = -1;
   ttref_error err = {0};
-  snprintf(fifo, sizeof fifo, "%s/out.fifo", tmpdir);
-  snprintf(link, sizeof link, "%s/out.link", tmpdir);
-  snprintf(reg, sizeof reg, "%s/k.ttir", tmpdir);
+  snprintf(fifo, sizeof fifo, "%s/out.fifo", unit_tmpdir());
+  snprintf(link, sizeof link, "%s/out.link", unit_tmpdir());
+  snprintf(reg, sizeof reg, "%s/k.ttir", unit_tmpdir());
   assert_int_equal(mkfifo(fifo, 0600), 0);
   assert_int_equal(symlink(reg, link), 0);
   /* no writer: a blocking open would never return */
@@ -224,15 +204,15 @@ static void test_fs_mkdirs_creates_parents_and_names_the_failure(void **state)
   (void)state;
   char path[600], want[700];
   ttref_error err = {0};
-  snprintf(path, sizeof path, "%s/m/a/b/", tmpdir); /* a trailing slash is fine */
+  snprintf(path, sizeof path, "%s/m/a/b/", unit_tmpdir()); /* a trailing slash is fine */
   assert_int_equal(ir_fs_mkdirs(path, NULL, &err), TTREF_OK);
   assert_true(ir_fs_exists(path));
   assert_int_equal(ir_fs_mkdirs(path, NULL, &err), TTREF_OK); /* existing: fine */
   /* a file in the way: the component that failed, named by the caller's word for it */
-  put("m/file", "x\n");
-  snprintf(path, sizeof path, "%s/m/file/sub", tmpdir);
+  unit_put("m/file", "x\n");
+  snprintf(path, sizeof path, "%s/m/file/sub", unit_tmpdir());
   assert_int_equal(ir_fs_mkdirs(path, "output directory", &err), TTREF_E_IO);
-  snprintf(want, sizeof want, "error: cannot create output directory '%s/m/file/sub': ", tmpdir);
+  snprintf(want, sizeof want, "error: cannot create output directory '%s/m/file/sub': ", unit_tmpdir());
   if (strncmp(err.msg, want, strlen(want)) != 0) fail_msg("got '%s', want prefix '%s'", err.msg, want);
   assert_int_equal(ir_fs_mkdirs("", "dump directory", &err), TTREF_E_USAGE);
   assert_string_equal(err.msg, "error: bad dump directory name ''");
@@ -246,9 +226,9 @@ static void test_fs_open_regular_name_first_wording(void **state)
   char fifo[512], link[512], missing[512];
   int fd = -1;
   ttref_error err = {0};
-  snprintf(fifo, sizeof fifo, "%s/nf.fifo", tmpdir);
-  snprintf(link, sizeof link, "%s/nf.link", tmpdir);
-  snprintf(missing, sizeof missing, "%s/no-such.npy", tmpdir);
+  snprintf(fifo, sizeof fifo, "%s/nf.fifo", unit_tmpdir());
+  snprintf(link, sizeof link, "%s/nf.link", unit_tmpdir());
+  snprintf(missing, sizeof missing, "%s/no-such.npy", unit_tmpdir());
   assert_int_equal(mkfifo(fifo, 0600), 0);
   assert_int_equal(symlink(fifo, link), 0);
   assert_int_equal(ir_fs_open_regular(fifo, "x.npy", IR_FS_NAME_FIRST, &fd, NULL, &err), TTREF_E_IO);
@@ -264,7 +244,7 @@ static void test_fs_open_regular_name_first_wording(void **state)
   assert_int_equal(ir_fs_open_regular(missing, "x.npy", 0, &fd, NULL, &err), TTREF_E_IO);
   assert_string_equal(err.msg, "error: cannot read 'x.npy': No such file or directory");
   /* a directory is refused too */
-  assert_int_equal(ir_fs_open_regular(tmpdir, "d", 0, &fd, NULL, &err), TTREF_E_IO);
+  assert_int_equal(ir_fs_open_regular(unit_tmpdir(), "d", 0, &fd, NULL, &err), TTREF_E_IO);
   assert_string_equal(err.msg, "error: cannot read 'd': not a regular file (a directory)");
   unlink(link);
   unlink(fifo);
@@ -275,21 +255,21 @@ static void test_fs_write_atomic_replaces_whole_and_refuses_links(void **state)
   (void)state;
   char path[600], link[600];
   ttref_error err = {0};
-  put("victim2", "victim\n");
-  snprintf(path, sizeof path, "%s/atomic.txt", tmpdir);
+  unit_put("victim2", "victim\n");
+  snprintf(path, sizeof path, "%s/atomic.txt", unit_tmpdir());
   assert_int_equal(ir_fs_write_atomic(path, "one\n", 4, &err), TTREF_OK);
-  assert_string_equal(slurp("atomic.txt"), "one\n");
+  expect_file("atomic.txt", "one\n");
   assert_int_equal(ir_fs_write_atomic(path, "2\n", 2, &err), TTREF_OK);
-  assert_string_equal(slurp("atomic.txt"), "2\n");
+  expect_file("atomic.txt", "2\n");
   char tmp[700];
   snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
   assert_false(ir_fs_exists(tmp)); /* no temporary left behind */
-  snprintf(link, sizeof link, "%s/alink", tmpdir);
-  snprintf(path, sizeof path, "%s/victim2", tmpdir);
+  snprintf(link, sizeof link, "%s/alink", unit_tmpdir());
+  snprintf(path, sizeof path, "%s/victim2", unit_tmpdir());
   assert_int_equal(symlink(path, link), 0);
   assert_int_equal(ir_fs_write_atomic(link, "evil", 4, &err), TTREF_E_IO);
   assert_non_null(strstr(err.msg, "symbolic link"));
-  assert_string_equal(slurp("victim2"), "victim\n");
+  expect_file("victim2", "victim\n");
   unlink(link);
 }
 

@@ -27,34 +27,18 @@
 #include "ir_base.h"
 #include "ir_base_fs.h"
 #include "ir_base_yaml.h"
-
-static char tmpdir[256];
-static char path[512];
-
-/* Write tmpdir/@p name with @p text; path holds its full name. */
-static const char *put(const char *name, const char *text)
-{
-  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(text, f);
-  fclose(f);
-  return path;
-}
+#include "unit_fixture.h"
 
 static int setup(void **state)
 {
   (void)state;
-  const char *base = getenv("TMPDIR");
-  snprintf(tmpdir, sizeof tmpdir, "%s/test_base_yaml.XXXXXX", base && *base ? base : "/tmp");
-  return mkdtemp(tmpdir) ? 0 : -1;
+  return unit_tmpdir_new("test_base_yaml") ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
   (void)state;
-  ir_fs_rmtree(tmpdir);
-  return 0;
+  return unit_tmpdir_remove() == 0 ? 0 : -1;
 }
 
 /* err.msg starts with "FILE:WHERE: error: " and contains @p what. */
@@ -71,7 +55,7 @@ static void test_yaml_syntax_errors_located_in_both_wordings(void **state)
   (void)state;
   ir_yaml y;
   ttref_error err = {0};
-  const char *f = put("bad.yaml", "a: 1\nb: [1, 2\n");
+  const char *f = unit_put("bad.yaml", "a: 1\nb: [1, 2\n");
   assert_int_equal(ir_yaml_load(&y, f, NULL, NULL, &err), TTREF_E_INPUT);
   expect_at(&err, f, "3:1", "yaml: did not find expected ',' or ']'");
   ir_yaml_free(&y);
@@ -86,7 +70,7 @@ static void test_yaml_second_document_located(void **state)
   (void)state;
   ir_yaml y;
   ttref_error err = {0};
-  const char *f = put("two.yaml", "a: 1\n---\nb: 2\n");
+  const char *f = unit_put("two.yaml", "a: 1\n---\nb: 2\n");
   assert_int_equal(ir_yaml_load(&y, f, NULL, NULL, &err), TTREF_E_INPUT);
   expect_at(&err, f, "2:1", "a YAML file here holds one document; a second one starts here");
   ir_yaml_free(&y);
@@ -94,11 +78,11 @@ static void test_yaml_second_document_located(void **state)
   expect_at(&err, f, "2:1", "a launch file holds one YAML document; a second one starts here");
   ir_yaml_free(&y);
   /* one document and an empty file both load */
-  f = put("one.yaml", "---\na: 1\n...\n");
+  f = unit_put("one.yaml", "---\na: 1\n...\n");
   assert_int_equal(ir_yaml_load(&y, f, NULL, NULL, &err), TTREF_OK);
   assert_true(ir_yaml_is_map(ir_yaml_root(&y)));
   ir_yaml_free(&y);
-  f = put("empty.yaml", "");
+  f = unit_put("empty.yaml", "");
   assert_int_equal(ir_yaml_load(&y, f, NULL, NULL, &err), TTREF_OK);
   assert_null(ir_yaml_root(&y));
   ir_yaml_free(&y);
@@ -110,13 +94,13 @@ static void test_yaml_fifo_and_missing_file_refused(void **state)
   ir_yaml y;
   ttref_error err = {0};
   char fifo[600];
-  snprintf(fifo, sizeof fifo, "%s/fifo.yaml", tmpdir);
+  snprintf(fifo, sizeof fifo, "%s/fifo.yaml", unit_tmpdir());
   assert_int_equal(mkfifo(fifo, 0600), 0);
   assert_int_equal(ir_yaml_load(&y, fifo, NULL, NULL, &err), TTREF_E_IO); /* at once: no writer is waited for */
   assert_non_null(strstr(err.msg, "fifo.yaml': not a regular file (a FIFO)"));
   ir_yaml_free(&y);
   unlink(fifo);
-  snprintf(fifo, sizeof fifo, "%s/none.yaml", tmpdir);
+  snprintf(fifo, sizeof fifo, "%s/none.yaml", unit_tmpdir());
   assert_int_equal(ir_yaml_load(&y, fifo, NULL, NULL, &err), TTREF_E_IO);
   assert_non_null(strstr(err.msg, "none.yaml"));
   ir_yaml_free(&y);
@@ -133,7 +117,7 @@ static void test_yaml_map_checks_keys_against_the_table(void **state)
   ir_yaml_pair *pr;
   int n;
   assert_non_null(a);
-  const char *f = put("keys.yaml", "alpha: 1\ngamma: x\nfree: {z: 1, y: 2}\n");
+  const char *f = unit_put("keys.yaml", "alpha: 1\ngamma: x\nfree: {z: 1, y: 2}\n");
   assert_int_equal(ir_yaml_load(&y, f, NULL, a, &err), TTREF_OK);
   y.keys = keys;
   y.nkeys = 3;
@@ -155,7 +139,7 @@ static void test_yaml_map_checks_keys_against_the_table(void **state)
   assert_int_equal(ir_yaml_map(&y, pr[0].value, "alpha", 0, &inner, &ni), TTREF_E_INPUT);
   expect_at(&err, f, "1:8", "alpha must be a mapping, not a scalar");
   ir_yaml_free(&y);
-  f = put("keys2.yaml", "alpha: 1\ngamma: x\n");
+  f = unit_put("keys2.yaml", "alpha: 1\ngamma: x\n");
   assert_int_equal(ir_yaml_load(&y, f, NULL, a, &err), TTREF_OK);
   y.keys = keys;
   y.nkeys = 3;
@@ -178,7 +162,7 @@ static void test_yaml_map_finds_duplicates_small_and_large(void **state)
   ir_yaml_pair *pr;
   int n;
   assert_non_null(a);
-  const char *f = put("dup.yaml", "alpha: 1\nbeta: 2\nalpha: 3\n");
+  const char *f = unit_put("dup.yaml", "alpha: 1\nbeta: 2\nalpha: 3\n");
   assert_int_equal(ir_yaml_load(&y, f, NULL, a, &err), TTREF_OK);
   assert_int_equal(ir_yaml_map(&y, ir_yaml_root(&y), "m", 0, &pr, &n), TTREF_E_INPUT);
   expect_at(&err, f, "3:1", "duplicate key 'alpha' in m");
@@ -188,7 +172,7 @@ static void test_yaml_map_finds_duplicates_small_and_large(void **state)
   size_t pos = 0;
   for (int k = 0; k < 40; k++) pos += (size_t)snprintf(text + pos, sizeof text - pos, "k%d: %d\n", k, k);
   pos += (size_t)snprintf(text + pos, sizeof text - pos, "k7: again\nk3: again\n");
-  f = put("dup40.yaml", text);
+  f = unit_put("dup40.yaml", text);
   assert_int_equal(ir_yaml_load(&y, f, NULL, a, &err), TTREF_OK);
   assert_int_equal(ir_yaml_map(&y, ir_yaml_root(&y), "m", 0, &pr, &n), TTREF_E_INPUT);
   expect_at(&err, f, "41:1", "duplicate key 'k7' in m");
@@ -209,7 +193,7 @@ static void test_yaml_scalar_getters(void **state)
   bool b;
   const char *s;
   assert_non_null(a);
-  const char *f = put("scalars.yaml", "[0x1f, -7, 300, 2.5e-1, -inf, .nan, true, nope, \"a\\0b\", [1]]\n");
+  const char *f = unit_put("scalars.yaml", "[0x1f, -7, 300, 2.5e-1, -inf, .nan, true, nope, \"a\\0b\", [1]]\n");
   assert_int_equal(ir_yaml_load(&y, f, NULL, a, &err), TTREF_OK);
   assert_int_equal(ir_yaml_seq(&y, ir_yaml_root(&y), "list", &it, &n), TTREF_OK);
   assert_int_equal(n, 10);
@@ -247,7 +231,7 @@ static void expect_launch_error(const char *name, const char *text, ttref_status
 {
   interp_launch_file lf;
   ttref_error err = {0};
-  const char *f = put(name, text);
+  const char *f = unit_put(name, text);
   assert_int_equal(interp_launch_file_read(f, &lf, &err), code);
   assert_null(lf.kernel); /* freed on failure */
   assert_null(lf.specs);
@@ -271,7 +255,7 @@ static void test_launch_file_errors_keep_file_line_col(void **state)
   expect_launch_error("l7.yaml", "- 1\n", TTREF_E_INPUT, "1:1", "a launch file is a mapping");
   expect_launch_error("l8.yaml", "grid: 1\n", TTREF_E_INPUT, "1:1", "launch file has no 'kernel'");
   char fifo[600];
-  snprintf(fifo, sizeof fifo, "%s/l9.yaml", tmpdir);
+  snprintf(fifo, sizeof fifo, "%s/l9.yaml", unit_tmpdir());
   assert_int_equal(mkfifo(fifo, 0600), 0);
   interp_launch_file lf;
   ttref_error err = {0};
@@ -286,17 +270,17 @@ static void test_launch_file_resolves_paths_beside_it(void **state)
   interp_launch_file lf;
   ttref_error err = {0};
   char want[700];
-  const char *f = put("good.yaml", "kernel: sub/k.ttir\ngrid: [2, 3]\nargs: {x_ptr: \"@x.npy\", n: 8}\nout: o\n"
-                                   "threads: 2\nftz: true\n");
+  const char *f = unit_put("good.yaml", "kernel: sub/k.ttir\ngrid: [2, 3]\nargs: {x_ptr: \"@x.npy\", n: 8}\nout: o\n"
+                                        "threads: 2\nftz: true\n");
   assert_int_equal(interp_launch_file_read(f, &lf, &err), TTREF_OK);
-  snprintf(want, sizeof want, "%s/sub/k.ttir", tmpdir);
+  snprintf(want, sizeof want, "%s/sub/k.ttir", unit_tmpdir());
   assert_string_equal(lf.kernel, want);
   assert_true(lf.has_grid && lf.grid[0] == 2 && lf.grid[1] == 3 && lf.grid[2] == 1);
   assert_int_equal(lf.nspecs, 2);
-  snprintf(want, sizeof want, "x_ptr=@%s/x.npy", tmpdir);
+  snprintf(want, sizeof want, "x_ptr=@%s/x.npy", unit_tmpdir());
   assert_string_equal(lf.specs[0], want);
   assert_string_equal(lf.specs[1], "n=8");
-  snprintf(want, sizeof want, "%s/o", tmpdir);
+  snprintf(want, sizeof want, "%s/o", unit_tmpdir());
   assert_string_equal(lf.out, want);
   assert_int_equal(lf.threads, 2);
   assert_int_equal(lf.ftz, 1);

@@ -46,6 +46,7 @@
 #include "ir_base.h"
 #include "ir_parse.h"
 #include "ir_verify.h"
+#include "unit_fixture.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -54,33 +55,18 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-static char tmpdir[256];
-
-static void put(const char *name, const char *text)
-{
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(text, f);
-  fclose(f);
-}
-
 static int setup(void **state)
 {
   (void)state;
-  const char *base = getenv("TMPDIR");
-  snprintf(tmpdir, sizeof tmpdir, "%s/test_conform.XXXXXX", base && *base ? base : "/tmp");
-  if (!mkdtemp(tmpdir)) return -1;
-  put("k.ttir", "module {\n  tt.func public @k(%x_ptr: !tt.ptr<f32>, %n: i32) {\n    tt.return\n  }\n}\n");
+  if (!unit_tmpdir_new("test_conform")) return -1;
+  unit_put("k.ttir", "module {\n  tt.func public @k(%x_ptr: !tt.ptr<f32>, %n: i32) {\n    tt.return\n  }\n}\n");
   return 0;
 }
 
 static int teardown(void **state)
 {
   (void)state;
-  ir_fs_rmtree(tmpdir);
-  return 0;
+  return unit_tmpdir_remove() == 0 ? 0 : -1;
 }
 
 /* ---- SHA-256 (FIPS 180-4 / NIST example vectors) --------------------------------- */
@@ -129,8 +115,8 @@ static void expect_case_error(const char *yaml, const char *where, const char *w
   char path[512], want[600];
   ttref_error err = {0};
   conform_suite *s = NULL;
-  put("case.yaml", yaml);
-  snprintf(path, sizeof path, "%s/case.yaml", tmpdir);
+  unit_put("case.yaml", yaml);
+  snprintf(path, sizeof path, "%s/case.yaml", unit_tmpdir());
   ttref_status st = conform_suite_load(path, &s, &err);
   assert_int_not_equal(st, TTREF_OK);
   assert_null(s);
@@ -201,10 +187,11 @@ static void test_yaml_good_case_loads(void **state)
   char path[512];
   ttref_error err = {0};
   conform_suite *s = NULL;
-  put("case.yaml", GOOD_HEAD "args:\n  x_ptr: {shape: [2, 3], dtype: f32, input: {gen: special, seed: 3, set: float}}\n"
-                             "  n: 6\noutputs: {x_ptr: {mode: ulp, options: {ulp: 1}}}\n"
-                             "specializations:\n  - variant_key: six\n  - variant_key: two\n    args: {n: 2}\n");
-  snprintf(path, sizeof path, "%s/case.yaml", tmpdir);
+  unit_put("case.yaml",
+           GOOD_HEAD "args:\n  x_ptr: {shape: [2, 3], dtype: f32, input: {gen: special, seed: 3, set: float}}\n"
+                     "  n: 6\noutputs: {x_ptr: {mode: ulp, options: {ulp: 1}}}\n"
+                     "specializations:\n  - variant_key: six\n  - variant_key: two\n    args: {n: 2}\n");
+  snprintf(path, sizeof path, "%s/case.yaml", unit_tmpdir());
   assert_int_equal(conform_suite_load(path, &s, &err), TTREF_OK);
   assert_int_equal(s->ncases, 1);
   assert_string_equal(s->cases[0].name, "case");
@@ -239,9 +226,10 @@ static void test_suite_reads_only_inside(void **state)
   char dir[400], path[600];
   ttref_error err = {0};
   conform_suite *s = NULL;
-  snprintf(dir, sizeof dir, "%s/suite", tmpdir);
-  assert_int_equal(ir_fs_mkdirs_in(tmpdir, "suite", &err), TTREF_OK);
-  put("suite/c.yaml", "kernel: ../k.ttir\ngrid: [2]\nargs: {x_ptr: {shape: [4]}, n: 4}\noutputs: {x_ptr: exact}\n");
+  snprintf(dir, sizeof dir, "%s/suite", unit_tmpdir());
+  assert_int_equal(ir_fs_mkdirs_in(unit_tmpdir(), "suite", &err), TTREF_OK);
+  unit_put("suite/c.yaml",
+           "kernel: ../k.ttir\ngrid: [2]\nargs: {x_ptr: {shape: [4]}, n: 4}\noutputs: {x_ptr: exact}\n");
   assert_int_equal(conform_suite_load(dir, &s, &err), TTREF_E_INPUT);
   assert_null(s);
   assert_non_null(strstr(err.msg, "c.yaml:1:9: error: kernel file '../k.ttir' is outside the suite directory"));
@@ -250,11 +238,11 @@ static void test_suite_reads_only_inside(void **state)
   conform_suite_free(s);
   s = NULL;
   /* a case file that is a link out of the suite is refused before it is read */
-  snprintf(path, sizeof path, "%s/suite/c.yaml", tmpdir);
+  snprintf(path, sizeof path, "%s/suite/c.yaml", unit_tmpdir());
   assert_int_equal(unlink(path), 0);
-  put("evil.yaml", "SECRET: [\n");
+  unit_put("evil.yaml", "SECRET: [\n");
   char target[600];
-  snprintf(target, sizeof target, "%s/evil.yaml", tmpdir);
+  snprintf(target, sizeof target, "%s/evil.yaml", unit_tmpdir());
   assert_int_equal(symlink(target, path), 0);
   assert_int_not_equal(conform_suite_load(dir, &s, &err), TTREF_OK);
   assert_non_null(strstr(err.msg, "outside the suite directory"));
@@ -268,15 +256,16 @@ static void test_config_errors_located(void **state)
   char path[512];
   ttref_error err = {0};
   conform_config *c = NULL;
-  put("cfg.yaml", "backend: gpu\ncapabilities: {tf32: false, warp_size: 32}\n");
-  snprintf(path, sizeof path, "%s/cfg.yaml", tmpdir);
+  unit_put("cfg.yaml", "backend: gpu\ncapabilities: {tf32: false, warp_size: 32}\n");
+  snprintf(path, sizeof path, "%s/cfg.yaml", unit_tmpdir());
   assert_int_equal(conform_config_load(path, &c, &err), TTREF_E_INPUT);
   assert_non_null(strstr(err.msg, "cfg.yaml:2:29: error: unknown capability 'warp_size'"));
-  put("cfg.yaml", "expected_failures:\n  - case: 'dot_*'\n");
+  unit_put("cfg.yaml", "expected_failures:\n  - case: 'dot_*'\n");
   assert_int_equal(conform_config_load(path, &c, &err), TTREF_E_INPUT);
   assert_non_null(strstr(err.msg, "cfg.yaml:2:5: error:"));
   assert_non_null(strstr(err.msg, "reason"));
-  put("cfg.yaml", "capabilities: {fp8: [f8E5M2]}\nexpected_failures:\n  - {case: 'dot_*', reason: 'https://x/1'}\n");
+  unit_put("cfg.yaml",
+           "capabilities: {fp8: [f8E5M2]}\nexpected_failures:\n  - {case: 'dot_*', reason: 'https://x/1'}\n");
   assert_int_equal(conform_config_load(path, &c, &err), TTREF_OK);
   assert_non_null(conform_config_match(c->xfail, c->nxfail, "dot_f16[default]", "dot_f16"));
   assert_null(conform_config_match(c->xfail, c->nxfail, "vadd[default]", "vadd"));
@@ -419,7 +408,7 @@ static void test_journal_torn_line_and_dedup(void **state)
   ttref_error err = {0};
   conform_record r;
   conform_record_list l = {0};
-  snprintf(path, sizeof path, "%s/journal.jsonl", tmpdir);
+  snprintf(path, sizeof path, "%s/journal.jsonl", unit_tmpdir());
   FILE *f = fopen(path, "w");
   assert_non_null(f);
   conform_record_init(&r);
@@ -501,9 +490,9 @@ static void test_npy_read_bounded_refuses_fifos_and_links(void **state)
   char fifo[512], link[512], reg[512];
   ttref_error err = {0};
   npy_array a = {0};
-  snprintf(fifo, sizeof fifo, "%s/o.fifo", tmpdir);
-  snprintf(link, sizeof link, "%s/o.link", tmpdir);
-  snprintf(reg, sizeof reg, "%s/k.ttir", tmpdir);
+  snprintf(fifo, sizeof fifo, "%s/o.fifo", unit_tmpdir());
+  snprintf(link, sizeof link, "%s/o.link", unit_tmpdir());
+  snprintf(reg, sizeof reg, "%s/k.ttir", unit_tmpdir());
   assert_int_equal(mkfifo(fifo, 0600), 0);
   assert_int_equal(symlink(reg, link), 0);
   /* the .npy readers word it "NAME: WHY" (docs/adapter-protocol.md); no writer: a blocking open would hang */
@@ -525,7 +514,7 @@ static void test_npy_read_bounded_refuses_big_headers(void **state)
   ttref_error err = {0};
   npy_array a = {0}, b = {0};
   int64_t shape[1] = {1000};
-  snprintf(path, sizeof path, "%s/big.npy", tmpdir);
+  snprintf(path, sizeof path, "%s/big.npy", unit_tmpdir());
   assert_int_equal(npy_alloc(&a, 'f', 4, 1, shape, &err), TTREF_OK);
   assert_int_equal(npy_write(path, &a, &err), TTREF_OK);
   assert_int_equal(npy_read_bounded(path, "big.npy", 3999, &b, &err), TTREF_E_LIMIT);
@@ -544,7 +533,7 @@ static void test_journal_append_never_leaves_a_torn_line(void **state)
   ttref_error err = {0};
   conform_record r;
   struct rlimit old, lim;
-  snprintf(path, sizeof path, "%s/torn.jsonl", tmpdir);
+  snprintf(path, sizeof path, "%s/torn.jsonl", unit_tmpdir());
   FILE *f = fopen(path, "w");
   assert_non_null(f);
   conform_record_init(&r);
@@ -637,8 +626,8 @@ static void test_plugin_request_lists_pointer_args(void **state)
   size_t len = 0;
   ttref_error err = {0};
   conform_suite *s = NULL;
-  put("req.yaml", GOOD_HEAD "args:\n  x_ptr: {shape: [4]}\n  n: 4\noutputs: {x_ptr: exact}\n");
-  snprintf(path, sizeof path, "%s/req.yaml", tmpdir);
+  unit_put("req.yaml", GOOD_HEAD "args:\n  x_ptr: {shape: [4]}\n  n: 4\noutputs: {x_ptr: exact}\n");
+  snprintf(path, sizeof path, "%s/req.yaml", unit_tmpdir());
   assert_int_equal(conform_suite_load(path, &s, &err), TTREF_OK);
   const conform_case *c = &s->cases[0];
   assert_int_equal(conform_plugin_request(c, &c->specs[0], "/w/req/default", &line, &len, &err), TTREF_OK);
@@ -657,12 +646,12 @@ static void test_plugin_open_rejects_bad_plugins(void **state)
   ttref_error err = {0};
   assert_int_equal(conform_backend_open("plugin:", &b, &err), TTREF_E_USAGE);
   err = (ttref_error){0};
-  snprintf(spec, sizeof spec, "plugin:%s/missing.so", tmpdir);
+  snprintf(spec, sizeof spec, "plugin:%s/missing.so", unit_tmpdir());
   assert_int_equal(conform_backend_open(spec, &b, &err), TTREF_E_USAGE);
   assert_non_null(strstr(err.msg, "missing.so"));
   err = (ttref_error){0};
-  put("junk.so", "not an ELF file\n");
-  snprintf(spec, sizeof spec, "plugin:%s/junk.so", tmpdir);
+  unit_put("junk.so", "not an ELF file\n");
+  snprintf(spec, sizeof spec, "plugin:%s/junk.so", unit_tmpdir());
   assert_int_equal(conform_backend_open(spec, &b, &err), TTREF_E_USAGE); /* loaded in a child: the test survives */
   assert_non_null(strstr(err.msg, "cannot load it"));
 }
@@ -694,12 +683,12 @@ static char *instrument(const char *path, int *nprobes)
   return text;
 }
 
-/* put(name, text) then instrument it */
+/* unit_put(name, text) then instrument it */
 static char *instrument_text(const char *name, const char *ttir, int *nprobes)
 {
   char path[512];
-  put(name, ttir);
-  snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+  unit_put(name, ttir);
+  snprintf(path, sizeof path, "%s/%s", unit_tmpdir(), name);
   return instrument(path, nprobes);
 }
 
