@@ -552,11 +552,13 @@ static int decide(fp_math_fn fn, double x, double y, __float128 m)
 /*
  * A cheap first stage for formats of at most 24 bits (f32, f16, bf16, fp8):
  * glibc's binary64 exp, exp2, log and log2 are within 1 ulp (its manual lists
- * < 0.52 ulp), so Ziv's test with a relative error bound of 2^-49 (8 ulps of
- * margin) proves the correctly rounded result in almost every case; otherwise
- * the long double stage decides, as before. Same results, no x87 on the common path.
+ * < 0.52 ulp), so Ziv's test with a relative margin of 2^-48 around the binary64
+ * value (room for its error and for rounding the two ends) proves the correctly
+ * rounded result in almost every case; otherwise the long double stage decides,
+ * as before. Same results, no x87 on the common path. Inlined into
+ * fp_math_try_fast, the executor's per-element first stage (softmax's exp).
  */
-static bool ziv_d(fp_math_fn fn, fp_format f, double x, double *out)
+static inline __attribute__((always_inline)) bool ziv_d(fp_math_fn fn, fp_format f, double x, double *out)
 {
   double y;
   switch (fn) {
@@ -571,8 +573,9 @@ static bool ziv_d(fp_math_fn fn, fp_format f, double x, double *out)
     return true;
   }
   if (!isfinite(y) || fabs(y) < 0x1p-1000) return false; /* zeros, infinities, NaN, subnormal range: long double */
-  const double e = fabs(y) * 0x1p-49;
-  const double lo = next_down(y - e), hi = next_up(y + e); /* ends widened past rounding */
+  /* y is within 2^-52 |y| of the true value; y -+ 2^-48 |y|, each rounded to binary64 (at most
+   * 2^-53 |y| more), still bracket it */
+  const double e = fabs(y) * 0x1p-48, lo = y - e, hi = y + e;
   /* f32: the hardware conversion is RN with overflow to inf, as rne (lo and hi are finite, not NaN) */
   const double a = f == FP_F32 ? (double)(float)lo : rne(f, lo), b = f == FP_F32 ? (double)(float)hi : rne(f, hi);
   if (dbits(a) != dbits(b)) return false;
@@ -625,21 +628,6 @@ double fp_math_eval_checked(fp_math_fn fn, fp_format f, double x, double y, bool
 
 bool fp_math_try_fast(fp_math_fn fn, fp_format f, double x, double *out)
 {
-  if (f == FP_F32 && (fn == FP_MATH_EXP || fn == FP_MATH_EXP2 || fn == FP_MATH_LOG || fn == FP_MATH_LOG2)) { /* the hot case (softmax, attention): f32, one test */
-    const double y = fn == FP_MATH_EXP ? exp(x) : fn == FP_MATH_EXP2 ? exp2(x) : fn == FP_MATH_LOG ? log(x) : log2(x);
-    /* y is within 2^-52 |y| of the true value; y -+ 2^-48 |y|, each rounded to binary64 (at most
-     * 2^-53 |y| more), still bracket it, so when both ends convert to the same f32 (RN, overflow
-     * to inf) that is its correctly rounded value. Results below f32's normal range, zeros and
-     * non-finite values take the general stage (the same answer, with its special cases). */
-    if (isfinite(y) && fabs(y) >= 0x1p-126) {
-      const double e = fabs(y) * 0x1p-48;
-      const float a = (float)(y - e), b = (float)(y + e);
-      if (a == b) {
-        *out = a;
-        return true;
-      }
-    }
-  }
   /* the same stage fp_math_eval_checked runs; an exact_case it would take first is a value the
    * stage either proves identically (both are the correctly rounded fn(x)) or leaves undecided */
   if (f != FP_F32 && ((unsigned)f >= FP_FORMAT_COUNT || f == FP_F64 || fp_precision(f) > 24)) return false;
