@@ -921,10 +921,8 @@ static void test_span_races_found_after_launch(void **state)
       int32_t o[G * 8 + 8];
       for (int i = 0; i < G * 8 + 8; i++) o[i] = -1;
       buf b[1] = {{o, sizeof o, IR_S_I32}};
-      ttref_error e;
-      memset(&e, 0, sizeof e);
       interp_stats s;
-      assert_int_equal(run_kernel(text, G, 1, 1, b, 1, NULL, t, &e, &s), TTREF_OK);
+      run_ok(text, G, 1, 1, b, 1, NULL, t, &s);
       for (int i = 0; i < G * 8 + 8; i++) {
         int last = -1; /* the highest program whose lanes cover i: program order */
         for (int p = 0; p < G; p++)
@@ -987,10 +985,8 @@ static void test_span_read_write_races(void **state)
       int32_t o[G * 8], q[G * 8];
       for (int i = 0; i < G * 8; i++) o[i] = 1000 + i, q[i] = -1;
       buf b[2] = {{o, sizeof o, IR_S_I32}, {q, sizeof q, IR_S_I32}};
-      ttref_error e;
-      memset(&e, 0, sizeof e);
       interp_stats s;
-      assert_int_equal(run_kernel(text, G, 1, 1, b, 2, NULL, t, &e, &s), TTREF_OK);
+      run_ok(text, G, 1, 1, b, 2, NULL, t, &s);
       for (int p = 0; p < G; p++)
         for (int j = 0; j < 8; j++) {
           assert_int_equal(o[p * 8 + j], p);
@@ -1051,8 +1047,8 @@ static void test_span_log_merges_loop_accesses(void **state)
     interp_stats s;
     unit_alloc_begin(0);
     const ttref_status st = run_kernel(span_loop, G, 1, 1, b, 1, NULL, t, &e, &s);
-    const unit_alloc_stats a = unit_alloc_end();
-    assert_int_equal(st, TTREF_OK);
+    const unit_alloc_stats a = unit_alloc_end(); /* before any assertion: a failure leaves the default allocator */
+    if (st != TTREF_OK) fail_msg("status %d: %s", (int)st, e.msg);
     for (int i = 0; i < G * 8; i++) assert_int_equal(o[i], i + 1000);
     assert_int_equal(s.races, 0);
     print_message("# threads %d: largest block %zu bytes\n", t, a.max_block);
@@ -1065,48 +1061,47 @@ static void test_span_log_merges_loop_accesses(void **state)
 /* tt.scan along the contiguous axis with a one-op combine runs as one typed recurrence
  * (interp_fbin_of(...)->scan): bit for bit the region path's result, forward and reverse, with the
  * operands either way round, in f32 (one float rounding) and f16 (rnd) */
-static const char *scan_forms_fmt =
-    "module {\n"
-    "  tt.func public @k(%%x: !tt.ptr<%1$s>, %%o: !tt.ptr<%1$s>) {\n"
-    "    %%r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n"
-    "    %%xp = tt.splat %%x : !tt.ptr<%1$s> -> tensor<64x!tt.ptr<%1$s>>\n"
-    "    %%xa = tt.addptr %%xp, %%r : tensor<64x!tt.ptr<%1$s>>, tensor<64xi32>\n"
-    "    %%xv = tt.load %%xa : tensor<64x!tt.ptr<%1$s>>\n"
-    "    %%X = tt.reshape %%xv : tensor<64x%1$s> -> tensor<4x16x%1$s>\n"
-    "    %%one = arith.constant 1.000000e+00 : %1$s\n"
-    "    %%s0 = \"tt.scan\"(%%X) <{axis = 1 : i32, reverse = false}> ({\n"
-    "    ^bb0(%%a: %1$s, %%b: %1$s):\n"
-    "      %%t = arith.addf %%a, %%b : %1$s\n"
-    "      tt.scan.return %%t : %1$s\n"
-    "    }) : (tensor<4x16x%1$s>) -> tensor<4x16x%1$s>\n"
-    "    %%s1 = \"tt.scan\"(%%X) <{axis = 1 : i32, reverse = true}> ({\n"
-    "    ^bb0(%%a: %1$s, %%b: %1$s):\n"
-    "      %%t = arith.subf %%b, %%a : %1$s\n"
-    "      tt.scan.return %%t : %1$s\n"
-    "    }) : (tensor<4x16x%1$s>) -> tensor<4x16x%1$s>\n"
-    "    %%s2 = \"tt.scan\"(%%X) <{axis = 1 : i32, reverse = false}> ({\n"
-    "    ^bb0(%%a: %1$s, %%b: %1$s):\n"
-    "      %%t = arith.addf %%a, %%b : %1$s\n"
-    "      %%u = arith.mulf %%t, %%one : %1$s\n"
-    "      tt.scan.return %%u : %1$s\n"
-    "    }) : (tensor<4x16x%1$s>) -> tensor<4x16x%1$s>\n"
-    "    %%s3 = \"tt.scan\"(%%X) <{axis = 1 : i32, reverse = true}> ({\n"
-    "    ^bb0(%%a: %1$s, %%b: %1$s):\n"
-    "      %%t = arith.subf %%b, %%a : %1$s\n"
-    "      %%u = arith.mulf %%t, %%one : %1$s\n"
-    "      tt.scan.return %%u : %1$s\n"
-    "    }) : (tensor<4x16x%1$s>) -> tensor<4x16x%1$s>\n"
-    "    %%c = tt.join %%s0, %%s1 : tensor<4x16x%1$s> -> tensor<4x16x2x%1$s>\n"
-    "    %%d = tt.join %%s2, %%s3 : tensor<4x16x%1$s> -> tensor<4x16x2x%1$s>\n"
-    "    %%e = tt.join %%c, %%d : tensor<4x16x2x%1$s> -> tensor<4x16x2x2x%1$s>\n"
-    "    %%ev = tt.reshape %%e : tensor<4x16x2x2x%1$s> -> tensor<256x%1$s>\n"
-    "    %%r2 = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>\n"
-    "    %%op = tt.splat %%o : !tt.ptr<%1$s> -> tensor<256x!tt.ptr<%1$s>>\n"
-    "    %%oa = tt.addptr %%op, %%r2 : tensor<256x!tt.ptr<%1$s>>, tensor<256xi32>\n"
-    "    tt.store %%oa, %%ev : tensor<256x!tt.ptr<%1$s>>\n"
-    "    tt.return\n"
-    "  }\n"
-    "}\n";
+static const char *scan_forms_fmt = "module {\n"
+                                    "  tt.func public @k(%%x: !tt.ptr<%1$s>, %%o: !tt.ptr<%1$s>) {\n"
+                                    "    %%r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n"
+                                    "    %%xp = tt.splat %%x : !tt.ptr<%1$s> -> tensor<64x!tt.ptr<%1$s>>\n"
+                                    "    %%xa = tt.addptr %%xp, %%r : tensor<64x!tt.ptr<%1$s>>, tensor<64xi32>\n"
+                                    "    %%xv = tt.load %%xa : tensor<64x!tt.ptr<%1$s>>\n"
+                                    "    %%X = tt.reshape %%xv : tensor<64x%1$s> -> tensor<4x16x%1$s>\n"
+                                    "    %%one = arith.constant 1.000000e+00 : %1$s\n"
+                                    "    %%s0 = \"tt.scan\"(%%X) <{axis = 1 : i32, reverse = false}> ({\n"
+                                    "    ^bb0(%%a: %1$s, %%b: %1$s):\n"
+                                    "      %%t = arith.addf %%a, %%b : %1$s\n"
+                                    "      tt.scan.return %%t : %1$s\n"
+                                    "    }) : (tensor<4x16x%1$s>) -> tensor<4x16x%1$s>\n"
+                                    "    %%s1 = \"tt.scan\"(%%X) <{axis = 1 : i32, reverse = true}> ({\n"
+                                    "    ^bb0(%%a: %1$s, %%b: %1$s):\n"
+                                    "      %%t = arith.subf %%b, %%a : %1$s\n"
+                                    "      tt.scan.return %%t : %1$s\n"
+                                    "    }) : (tensor<4x16x%1$s>) -> tensor<4x16x%1$s>\n"
+                                    "    %%s2 = \"tt.scan\"(%%X) <{axis = 1 : i32, reverse = false}> ({\n"
+                                    "    ^bb0(%%a: %1$s, %%b: %1$s):\n"
+                                    "      %%t = arith.addf %%a, %%b : %1$s\n"
+                                    "      %%u = arith.mulf %%t, %%one : %1$s\n"
+                                    "      tt.scan.return %%u : %1$s\n"
+                                    "    }) : (tensor<4x16x%1$s>) -> tensor<4x16x%1$s>\n"
+                                    "    %%s3 = \"tt.scan\"(%%X) <{axis = 1 : i32, reverse = true}> ({\n"
+                                    "    ^bb0(%%a: %1$s, %%b: %1$s):\n"
+                                    "      %%t = arith.subf %%b, %%a : %1$s\n"
+                                    "      %%u = arith.mulf %%t, %%one : %1$s\n"
+                                    "      tt.scan.return %%u : %1$s\n"
+                                    "    }) : (tensor<4x16x%1$s>) -> tensor<4x16x%1$s>\n"
+                                    "    %%c = tt.join %%s0, %%s1 : tensor<4x16x%1$s> -> tensor<4x16x2x%1$s>\n"
+                                    "    %%d = tt.join %%s2, %%s3 : tensor<4x16x%1$s> -> tensor<4x16x2x%1$s>\n"
+                                    "    %%e = tt.join %%c, %%d : tensor<4x16x2x%1$s> -> tensor<4x16x2x2x%1$s>\n"
+                                    "    %%ev = tt.reshape %%e : tensor<4x16x2x2x%1$s> -> tensor<256x%1$s>\n"
+                                    "    %%r2 = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>\n"
+                                    "    %%op = tt.splat %%o : !tt.ptr<%1$s> -> tensor<256x!tt.ptr<%1$s>>\n"
+                                    "    %%oa = tt.addptr %%op, %%r2 : tensor<256x!tt.ptr<%1$s>>, tensor<256xi32>\n"
+                                    "    tt.store %%oa, %%ev : tensor<256x!tt.ptr<%1$s>>\n"
+                                    "    tt.return\n"
+                                    "  }\n"
+                                    "}\n";
 
 static void test_scan_typed_recurrence_equals_region(void **state)
 {
